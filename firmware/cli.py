@@ -1,0 +1,144 @@
+"""The ``robinson`` command: one entry point, a subcommand per job.
+
+Bad input of any kind ends in exit status 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from robinson_core import (BOARD, MAX_PLAYERS, MIN_PLAYERS, Game, HouseRules, RobinsonError,
+                           play_script)
+from robinson_core.house_rules import NAMES, allowed_values, format_value
+from robinson_core.narrate import account
+from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, ui
+
+from .summary import summary
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+def _players(text: str) -> tuple[int, ...]:
+    if not (text.isascii() and text.isdigit()) or not MIN_PLAYERS <= int(text) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"--players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {text!r}")
+    return tuple(range(1, int(text) + 1))
+
+
+def _seats(text: str) -> tuple[int, ...]:
+    parts = [p.strip() for p in text.split(",")]
+    if not all(p.isascii() and p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(
+            f"--seats takes seat numbers 1-{MAX_PLAYERS} separated by commas, not {text!r}")
+    return tuple(int(p) for p in parts)
+
+
+def _seat(text: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"a seat is a number 1-{MAX_PLAYERS}, not {text!r}")
+    return int(text)
+
+
+def _rule(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"--rule takes NAME=VALUE, not {text!r}")
+    return name.strip(), value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="robinson", description="Robinson Table: the banker of the dice race.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    replay = commands.add_parser("replay", help="play a scripted game and print its final state")
+    who = replay.add_mutually_exclusive_group(required=True)
+    who.add_argument("--players", type=_players, metavar="N", dest="seats",
+                     help=f"seats 1..N play ({MIN_PLAYERS}-{MAX_PLAYERS})")
+    who.add_argument("--seats", type=_seats, metavar="1,3,5", help="these seats play")
+    replay.add_argument("--first", type=_seat, metavar="SEAT",
+                        help="who starts (default: the lowest seat)")
+    replay.add_argument("--rule", type=_rule, action="append", default=[], metavar="NAME=VALUE",
+                        help="change a house rule (see robinson rules)")
+    replay.add_argument("--script", required=True, metavar="TOKENS",
+                        help="die faces 1-6 and decision words, separated by spaces or commas")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_lang(replay)
+
+    rules = commands.add_parser("rules", help="print the board and the house rules")
+    _add_lang(rules)
+    return parser
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT,
+                        help="language of the texts (default: en)")
+
+
+def replay_game(seats: Sequence[int], first: int | None, rules: Sequence[tuple[str, str]],
+                script: str) -> Game:
+    """The game a ``robinson replay`` command line describes."""
+    changes = dict(rules)
+    if len(changes) != len(rules):
+        raise UsageError("a house rule is given twice with --rule")
+    return play_script(Game(tuple(seats), first, HouseRules.from_strings(changes)), script)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    game = replay_game(args.seats, args.first, args.rule, args.script)
+    if args.json:
+        print(json.dumps(summary(game), ensure_ascii=False))
+    else:
+        print("\n".join(account(game, args.lang)))
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    lang = args.lang
+    print(ui(lang, "board_title"))
+    for square in BOARD[1:]:
+        told = instruction(lang, square.number)
+        print(f"{square.number:>3}  {caption(lang, square.number)}" + (f" — {told}" if told else ""))
+    print()
+    print(ui(lang, "house_rules_title"))
+    default = HouseRules()
+    for name in NAMES:
+        options = "|".join(allowed_values(name))
+        value = format_value(getattr(default, name)) + (f" ({options})" if options else "")
+        print(f"  {name} = {value}: {ui(lang, 'rule_' + name)}")
+    return 0
+
+
+_COMMANDS = {"replay": _replay, "rules": _rules}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
+    try:
+        return _COMMANDS[args.command](args)
+    except (UsageError, RobinsonError) as error:
+        print(f"robinson {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+def run() -> NoReturn:
+    """Console-script entry point."""
+    sys.exit(main())

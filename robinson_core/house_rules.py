@@ -1,0 +1,129 @@
+"""The house rules: where a table may read the rule sheet its own way.
+
+>>> HouseRules().purse, HouseRules.from_strings({"share_with": "left"}).share_with
+(20, <ShareWith.LEFT: 'left'>)
+"""
+
+from __future__ import annotations
+
+import enum
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+
+from .errors import HouseRuleError
+
+MAX_CHIPS = 999  # what fits a 128x64 screen beside a name
+
+
+class DeadChips(enum.Enum):
+    """What happens to an eliminated player's chips (42)."""
+
+    KEEP = "keep"
+    POT = "pot"
+
+
+class ShareWith(enum.Enum):
+    """Who the winner shares with when the winner has no Friday (45)."""
+
+    RIGHT = "right"
+    LEFT = "left"
+    RUNNER_UP = "runner_up"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """Every house rule of RULES.md with its default."""
+
+    purse: int = 20
+    stake: int = 10
+    debt: bool = False
+    restart_on_4: bool = True
+    chain_25_to_14: bool = True
+    dead_chips: DeadChips = DeadChips.KEEP
+    share_with: ShareWith = ShareWith.RIGHT
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            expected = _TYPES[field.name]
+            # bool is an int in Python: keep the two apart.
+            if type(value) is not expected:
+                raise HouseRuleError(
+                    f"house rule {field.name} must be {_describe(field.name)}, not {value!r}")
+        if not 0 <= self.purse <= MAX_CHIPS:
+            raise HouseRuleError(f"house rule purse must be 0..{MAX_CHIPS}, not {self.purse}")
+        if not 0 <= self.stake <= self.purse:
+            raise HouseRuleError(
+                f"house rule stake must be 0..purse ({self.purse}), not {self.stake}")
+
+    @classmethod
+    def from_strings(cls, values: Mapping[str, str]) -> HouseRules:
+        """Build from ``name -> text`` pairs, as typed on a command line."""
+        return cls().with_strings(values)
+
+    def with_strings(self, values: Mapping[str, str]) -> HouseRules:
+        """A copy with the named rules changed, their values given as text."""
+        changes: dict[str, object] = {}
+        for name, text in values.items():
+            if name not in _TYPES:
+                raise HouseRuleError(
+                    f"unknown house rule {name!r}; the house rules are {', '.join(NAMES)}")
+            changes[name] = _parse(name, text)
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def as_strings(self) -> dict[str, str]:
+        """Every rule as ``name -> text``, the inverse of ``from_strings``."""
+        return {name: format_value(getattr(self, name)) for name in NAMES}
+
+    def changed(self) -> dict[str, str]:
+        """Only the rules that differ from the defaults, as text."""
+        default = HouseRules().as_strings()
+        return {k: v for k, v in self.as_strings().items() if default[k] != v}
+
+
+_TYPES: dict[str, type] = typing.get_type_hints(HouseRules)
+NAMES: tuple[str, ...] = tuple(_TYPES)
+
+
+def format_value(value: object) -> str:
+    """The text form of a rule value: ``true``, ``12``, ``runner_up``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    return str(value)
+
+
+def allowed_values(name: str) -> tuple[str, ...]:
+    """The values a named-option rule allows, or () for a number or a flag."""
+    kind = _TYPES[name]
+    if issubclass(kind, enum.Enum):
+        return tuple(str(member.value) for member in kind)
+    return ()
+
+
+def _describe(name: str) -> str:
+    kind = _TYPES[name]
+    if kind is bool:
+        return "true or false"
+    if kind is int:
+        return "a whole number"
+    return "one of " + ", ".join(allowed_values(name))
+
+
+def _parse(name: str, text: str) -> object:
+    kind = _TYPES[name]
+    word = text.strip().lower()
+    if kind is bool:
+        if word in ("true", "false"):
+            return word == "true"
+    elif kind is int:
+        if word.isascii() and word.isdigit():
+            return int(word)
+    elif issubclass(kind, enum.Enum):
+        for member in kind:
+            if member.value == word:
+                return member
+    raise HouseRuleError(f"house rule {name} must be {_describe(name)}, not {text!r}")

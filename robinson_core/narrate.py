@@ -1,0 +1,151 @@
+"""Events in words: one line per event, in the table's language.
+
+>>> from robinson_core import Game, Roll
+>>> game = Game((1, 2)).play(Roll(3))
+>>> [describe(e, "en") for e in game.events]
+['Seat 1 rolls 3', 'Seat 1: 0 → 3', 'Seat 1 collects 1 from the bank']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import events as ev
+from .actions import Choice, Pending
+from .game import Game
+from .state import GameState, Status
+from .texts import caption, instruction, ui
+
+Names = Callable[[int], str]
+
+
+def seat_names(lang: str, names: dict[int, str] | None = None) -> Names:
+    """A seat's name from ``names``, else "Seat 3" in ``lang``."""
+    given = names or {}
+    return lambda seat: given.get(seat) or ui(lang, "seat", seat=seat)
+
+
+_CHOICE_KEYS = {
+    Choice.ROLL: "choice_roll",
+    Choice.AGAIN: "choice_again",
+    Choice.PASS: "choice_pass",
+    Choice.JUMP: "choice_jump",
+}
+_MOVE_KEYS = {
+    ev.Cause.SHIPWRECK: "move_shipwreck",
+    ev.Cause.GO_BACK: "move_go_back",
+    ev.Cause.JUMP: "move_jump",
+}
+
+
+def describe(event: ev.Event, lang: str, name: Names | None = None) -> str:
+    """One line saying what ``event`` was."""
+    name = name or seat_names(lang)
+    if isinstance(event, ev.Rolled):
+        return ui(lang, "rolled", name=name(event.seat), face=event.face)
+    if isinstance(event, ev.Moved):
+        if event.cause in _MOVE_KEYS:
+            return ui(lang, _MOVE_KEYS[event.cause], name=name(event.seat), end=event.end)
+        key = "moved_bounce" if event.bounced else "moved"
+        return ui(lang, key, name=name(event.seat), start=event.start, end=event.end)
+    if isinstance(event, ev.Transfer):
+        return _transfer(event, lang, name)
+    if isinstance(event, ev.Decided):
+        if event.choice is Choice.STAY:  # stay is an option in the tree (7) and the canoe (23)
+            key = "choice_stay_tree" if event.square == 7 else "choice_stay_boat"
+            return ui(lang, key, name=name(event.seat))
+        return ui(lang, _CHOICE_KEYS[event.choice], name=name(event.seat))
+    if isinstance(event, ev.WillSitOut):
+        return ui(lang, "will_sit_out", name=name(event.seat))
+    if isinstance(event, ev.SatOut):
+        return ui(lang, "sat_out", name=name(event.seat))
+    if isinstance(event, ev.Parrot):
+        return ui(lang, "parrot")
+    if isinstance(event, ev.NoNeighbour):
+        return ui(lang, "no_neighbour")
+    if isinstance(event, ev.FridaySworn):
+        return ui(lang, "friday_sworn", name=name(event.master), friday=name(event.friday))
+    if isinstance(event, ev.BondEnded):
+        return ui(lang, "bond_ended", name=name(event.master), friday=name(event.friday))
+    if isinstance(event, ev.Swapped):
+        return ui(lang, "swapped", name=name(event.seat), other=name(event.other))
+    if isinstance(event, ev.Eliminated):
+        return ui(lang, "eliminated", name=name(event.seat))
+    if isinstance(event, ev.Won):
+        return ui(lang, "won", name=name(event.seat), pot=event.pot)
+    if isinstance(event, ev.Shared):
+        key = "shared_friday" if event.as_friday else "shared"
+        return ui(lang, key, other=name(event.partner), amount=event.amount)
+    return ui(lang, "no_winner", pot=event.pot)
+
+
+def _transfer(event: ev.Transfer, lang: str, name: Names) -> str:
+    short = event.amount < event.asked
+    if event.why is ev.Why.DEAD_CHIPS:
+        assert event.payer is not None
+        return ui(lang, "dead_chips", name=name(event.payer), amount=event.amount)
+    if event.why is ev.Why.FRIDAY:
+        if event.payer is None:
+            assert event.payee is not None
+            return ui(lang, "friday_collects", name=name(event.payee), amount=event.amount)
+        return ui(lang, "friday_pays", name=name(event.payer), amount=event.amount)
+    if event.payer is None:
+        assert event.payee is not None
+        key = "collects_bank_short" if short else "collects_bank"
+        return ui(lang, key, name=name(event.payee), amount=event.amount, asked=event.asked)
+    if event.payee is None:
+        key = "pays_bank_short" if short else "pays_bank"
+        return ui(lang, key, name=name(event.payer), amount=event.amount, asked=event.asked)
+    key = "pays_player_short" if short else "pays_player"
+    return ui(lang, key, name=name(event.payer), other=name(event.payee),
+              amount=event.amount, asked=event.asked)
+
+
+def account(game: Game, lang: str, name: Names | None = None) -> list[str]:
+    """The whole game, action by action, then the standings: a readable transcript."""
+    name = name or seat_names(lang)
+    rules = game.rules
+    start = game.history[0][0]
+    lines = [ui(lang, "setup", players=len(game.seats), stake=rules.stake, pot=start.pot)]
+    for number, (_, events) in enumerate(game.history[1:], start=1):
+        lines.append(ui(lang, "turn", number=number))
+        for event in events:
+            line = describe(event, lang, name)
+            if isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL and event.end:
+                told = [caption(lang, event.end), instruction(lang, event.end, rules)]
+                line += "  (" + " — ".join(t for t in told if t) + ")"
+            lines.append("  " + line)
+    return lines + standings(game.state, lang, name)
+
+
+def standings(state: GameState, lang: str, name: Names | None = None) -> list[str]:
+    """Where everyone stands, the pot, and what the game waits for."""
+    name = name or seat_names(lang)
+    lines = []
+    for p in state.players:
+        if p.position is None:
+            line = ui(lang, "standing_out", name=name(p.seat), chips=p.chips)
+        else:
+            line = ui(lang, "standing", name=name(p.seat), position=p.position, chips=p.chips)
+        if p.friday is not None:
+            line += ", " + ui(lang, "with_friday", friday=name(p.friday))
+        lines.append(line)
+    lines.append(ui(lang, "pot", pot=state.pot))
+    lines.append(waiting(state, lang, name))
+    return lines
+
+
+_ASK_KEYS = {Pending.TREE: "ask_tree", Pending.AGAIN: "ask_again", Pending.JUMP: "ask_jump"}
+
+
+def waiting(state: GameState, lang: str, name: Names | None = None) -> str:
+    """What the game waits for, or how it ended, in words."""
+    name = name or seat_names(lang)
+    if state.status is Status.WON:
+        assert state.winner is not None
+        return ui(lang, "game_over_won", name=name(state.winner))
+    if state.status is Status.NO_WINNER:
+        return ui(lang, "game_over_none")
+    assert state.to_move is not None
+    key = _ASK_KEYS.get(state.pending, "to_roll")
+    return ui(lang, key, name=name(state.to_move))

@@ -1,0 +1,75 @@
+"""Every text the table shows, in Croatian, Finnish, Japanese and English.
+
+>>> instruction("en", 8), caption("fi", 17)
+('Pay the bank 3', 'R. juttelee papukaijalle')
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from ..board import BOARD, Effect
+from ..errors import RobinsonError
+from ..house_rules import HouseRules
+from . import en, fi, hr, ja
+
+LANGUAGES: tuple[str, ...] = ("en", "hr", "fi", "ja")
+DEFAULT = "en"
+_BY_CODE: dict[str, ModuleType] = {"en": en, "hr": hr, "fi": fi, "ja": ja}
+
+
+class LanguageError(RobinsonError):
+    """A language code the table has no texts for."""
+
+
+def texts(lang: str) -> ModuleType:
+    """The module of one language's texts; LanguageError names the choices."""
+    try:
+        return _BY_CODE[lang]
+    except (KeyError, TypeError):
+        raise LanguageError(
+            f"language must be one of {', '.join(LANGUAGES)}, not {lang!r}") from None
+
+
+def language_name(lang: str) -> str:
+    name: str = texts(lang).NAME
+    return name
+
+
+def caption(lang: str, number: int) -> str:
+    """The story of square ``number`` (1..45); the start has none."""
+    if number == 0:
+        return ui(lang, "start")
+    text: str = texts(lang).CAPTIONS[number]
+    return text
+
+
+def instruction_key(number: int, rules: HouseRules) -> str | None:
+    """Which instruction text square ``number`` shows under ``rules``."""
+    effect = BOARD[number].effect
+    if effect is Effect.NONE:
+        return None
+    if effect is Effect.SHIPWRECK and not rules.restart_on_4:
+        return "shipwreck_off"
+    if effect is Effect.GO_BACK and rules.chain_25_to_14:
+        return "go_back_chain"
+    return effect.value
+
+
+def instruction(lang: str, number: int, rules: HouseRules | None = None) -> str:
+    """What square ``number`` tells the player to do, or '' for a story square."""
+    key = instruction_key(number, rules or HouseRules())
+    if key is None:
+        return ""
+    square = BOARD[number]
+    amount = square.amount
+    if square.effect is Effect.GO_BACK and square.target is not None:
+        amount = BOARD[square.target].amount
+    template: str = texts(lang).INSTRUCTIONS[key]
+    return template.format(n=amount, target=square.target)
+
+
+def ui(lang: str, key: str, **values: object) -> str:
+    """One interface text with its placeholders filled."""
+    template: str = texts(lang).UI[key]
+    return template.format(**values)

@@ -11,8 +11,15 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from robinson_core import (BOARD, MAX_PLAYERS, MIN_PLAYERS, Game, HouseRules, RobinsonError,
-                           play_script)
+from robinson_core import (
+    BOARD,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Game,
+    HouseRules,
+    RobinsonError,
+    play_script,
+)
 from robinson_core.house_rules import NAMES, allowed_values, format_value
 from robinson_core.narrate import account
 from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, ui
@@ -109,7 +116,8 @@ def _rules(args: argparse.Namespace) -> int:
     print(ui(lang, "board_title"))
     for square in BOARD[1:]:
         told = instruction(lang, square.number)
-        print(f"{square.number:>3}  {caption(lang, square.number)}" + (f" — {told}" if told else ""))
+        line = f"{square.number:>3}  {caption(lang, square.number)}"
+        print(line + (f" — {told}" if told else ""))
     print()
     print(ui(lang, "house_rules_title"))
     default = HouseRules()

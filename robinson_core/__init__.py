@@ -8,8 +8,15 @@
 from .actions import CHOICES, Action, Choice, Pending, Roll, parse_action
 from .board import BOARD, HOME, START, Effect, Square
 from .engine import MAX_PLAYERS, MIN_PLAYERS, SEATS, apply, new_game
-from .errors import (BoardError, HouseRuleError, IllegalActionError, RobinsonError, SaveError,
-                     ScriptError, SetupError)
+from .errors import (
+                     BoardError,
+                     HouseRuleError,
+                     IllegalActionError,
+                     RobinsonError,
+                     SaveError,
+                     ScriptError,
+                     SetupError,
+)
 from .game import Game
 from .house_rules import DeadChips, HouseRules, ShareWith
 from .script import play_script, script_actions, tokens

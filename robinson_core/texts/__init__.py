@@ -53,7 +53,7 @@ def instruction_key(number: int, rules: HouseRules) -> str | None:
         return "shipwreck_off"
     if effect is Effect.GO_BACK and rules.chain_25_to_14:
         return "go_back_chain"
-    return effect.value
+    return str(effect.value)
 
 
 def instruction(lang: str, number: int, rules: HouseRules | None = None) -> str:

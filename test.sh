@@ -1,0 +1,12 @@
+#!/bin/sh
+# The whole test suite: lint, strict types on the engine, then pytest.
+# Extra arguments go to pytest (e.g. ./test.sh -k friday).
+set -eu
+cd "$(dirname "$0")"
+sh tools/bootstrap.sh test
+echo "== ruff check"
+.venv/bin/ruff check .
+echo "== mypy --strict robinson_core"
+.venv/bin/mypy --strict robinson_core
+echo "== pytest"
+exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,70 @@
+"""A game as settings plus actions: save, load, undo, and what a damaged save says."""
+
+from __future__ import annotations
+
+import pytest
+
+from robinson_core import Choice, Game, HouseRules, RobinsonError, Roll, SaveError, ShareWith
+
+GAME = Game((1, 3, 5), 3, HouseRules(purse=30, share_with=ShareWith.LEFT),
+            (Roll(4), Roll(6), Roll(5), Roll(2)))
+
+
+def test_save_is_versioned_text_with_a_checksum() -> None:
+    text = GAME.save()
+    lines = text.splitlines()
+    assert lines[0] == "robinson-game 1"
+    assert "seats 1 3 5" in lines and "first 3" in lines
+    assert lines[-1].startswith("sha256 ")
+
+
+def test_load_replays_to_the_same_state() -> None:
+    loaded = Game.load(GAME.save())
+    assert loaded == GAME and loaded.state == GAME.state
+
+
+def test_undo_is_the_game_minus_the_last_action() -> None:
+    assert GAME.undo().actions == GAME.actions[:-1]
+    with pytest.raises(RobinsonError, match="nothing to undo"):
+        Game((1, 2)).undo()
+
+
+def test_decisions_are_saved_as_words() -> None:
+    game = Game((1, 2))
+    for face in (6, 2, 5, 3, 3, 1, 6):
+        game = game.play(Roll(face))
+    assert game.state.player(1).position == 20
+    game = game.play(Choice.PASS)
+    assert "actions 6 2 5 3 3 1 6 pass\n" in game.save()
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda t: t[: len(t) // 2], "cut short|checksum"),
+    (lambda t: "\0" * len(t), "not a Robinson saved game"),
+    (lambda t: "", "not a Robinson saved game"),
+    (lambda t: t.replace("actions 4 6", "actions 4 5"), "checksum does not match"),
+    (lambda t: t.replace("purse=30", "purse=99"), "checksum does not match"),
+    (lambda t: t.replace("robinson-game 1", "robinson-game 7"), "newer version"),
+    (lambda t: t.replace("robinson-game 1", "robinson-game x"), "damaged"),
+])
+def test_a_damaged_save_says_what_is_wrong(damage: object, message: str) -> None:
+    with pytest.raises(SaveError, match=message):
+        Game.load(damage(GAME.save()))  # type: ignore[operator]
+
+
+def _resigned(body: str) -> str:
+    """A hand-edited save with a freshly computed checksum."""
+    import hashlib
+    return body + f"sha256 {hashlib.sha256(body.encode()).hexdigest()}\n"
+
+
+def test_a_resigned_save_with_an_impossible_action_fails_the_replay() -> None:
+    body = GAME.save().rsplit("sha256 ", 1)[0].replace("actions 4 6 5 2", "actions 4 jump")
+    with pytest.raises(SaveError, match="does not replay"):
+        Game.load(_resigned(body))
+
+
+def test_a_resigned_save_with_a_bad_rule_fails_clearly() -> None:
+    body = GAME.save().rsplit("sha256 ", 1)[0].replace("purse=30", "purse=lots")
+    with pytest.raises(SaveError, match="purse"):
+        Game.load(_resigned(body))

@@ -1,0 +1,154 @@
+"""The ``robinson replay`` and ``robinson rules`` contract, tried as a user would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import main
+
+ROBINSON = Path(sys.executable).with_name("robinson")
+
+
+def replay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["replay", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def replay_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+    code, out, err = replay(capsys, *args, "--json")
+    assert code == 0, err
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+def test_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    result = replay_json(capsys, "--players", "3", "--script", "3 1 4")
+    assert result["status"] == "playing" and result["winner"] is None
+    assert result["to_move"] == 1 and result["pot"] == 30 + 3 - 1
+    assert [p["seat"] for p in result["players"]] == [1, 2, 3]
+    assert result["players"][0] == {"seat": 1, "position": 3, "chips": 10, "active": True,
+                                    "friday": None, "sits_out": False}
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_two_to_eight_players(capsys: pytest.CaptureFixture[str], players: int) -> None:
+    result = replay_json(capsys, "--players", str(players), "--script", "")
+    assert len(result["players"]) == players and result["pot"] == 10 * players
+
+
+def test_seat_subset_and_first_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    result = replay_json(capsys, "--seats", "2,5,7", "--first", "5", "--script", "6,6 6")
+    assert [p["seat"] for p in result["players"]] == [2, 5, 7]
+    assert [p["position"] for p in result["players"]] == [6, 6, 6] and result["to_move"] == 5
+
+
+def test_a_die_face_on_a_decision_takes_the_default(capsys: pytest.CaptureFixture[str]) -> None:
+    # seat 1 reaches 20 and the next token is a face: again, then that roll
+    result = replay_json(capsys, "--players", "2", "--script", "6 2 5 3 3 1 6 1")
+    assert result["players"][0]["position"] == 21
+    assert result["actions"][-2:] == ["again", "1"]
+
+
+def test_decision_words(capsys: pytest.CaptureFixture[str]) -> None:
+    result = replay_json(capsys, "--players", "2", "--script", "6 2 5 3 3 1 6 pass 1")
+    assert result["players"][0]["position"] == 20 and result["to_move"] == 1
+
+
+def test_sitting_out_is_consumed_before_to_move(capsys: pytest.CaptureFixture[str]) -> None:
+    # seats 1 and 2 land on 12; after seat 3 rolls, both their turns are consumed at once
+    result = replay_json(capsys, "--players", "3", "--script", "6 6 6 6 6 1")
+    assert result["to_move"] == 3
+    assert [p["sits_out"] for p in result["players"]] == [False, False, False]
+
+
+def test_sitting_out_shows_until_the_turn_comes(capsys: pytest.CaptureFixture[str]) -> None:
+    result = replay_json(capsys, "--players", "3", "--script", "6 6 6 6 6")
+    assert result["players"][1]["position"] == 12 and result["players"][1]["sits_out"] is True
+
+
+def test_every_house_rule_can_be_set(capsys: pytest.CaptureFixture[str]) -> None:
+    result = replay_json(capsys, "--players", "2", "--rule", "purse=30", "--rule", "stake=5",
+                         "--rule", "debt=true", "--rule", "restart_on_4=false",
+                         "--rule", "chain_25_to_14=false", "--rule", "dead_chips=pot",
+                         "--rule", "share_with=runner_up", "--script", "4")
+    assert result["pot"] == 10 and result["players"][0]["position"] == 4
+    assert result["rules"]["share_with"] == "runner_up"
+
+
+def test_a_won_game(capsys: pytest.CaptureFixture[str]) -> None:
+    # seat 1 takes the canoe on 23 and lands exactly on 45
+    script = "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5"
+    result = replay_json(capsys, "--players", "2", "--script", script)
+    assert result["status"] == "won" and result["winner"] == 1 and result["to_move"] is None
+    assert result["pot"] == 0
+    assert sum(p["chips"] for p in result["players"]) == 40
+
+
+def test_readable_account_in_every_language(capsys: pytest.CaptureFixture[str]) -> None:
+    for lang, word in (("en", "Seat 1 rolls 3"), ("hr", "Mjesto 1 baca 3"),
+                       ("fi", "Paikka 1 heittää 3"), ("ja", "1番席は3")):
+        code, out, _ = replay(capsys, "--players", "2", "--script", "3", "--lang", lang)
+        assert code == 0 and word in out
+
+
+BAD = [
+    (["--players", "1", "--script", ""], "--players must be a whole number from 2 to 8"),
+    (["--players", "9", "--script", ""], "--players"),
+    (["--players", "two", "--script", ""], "--players"),
+    (["--seats", "1,9", "--script", ""], "seats are numbered 1 to 8"),
+    (["--seats", "1,1", "--script", ""], "named twice"),
+    (["--seats", "3", "--script", ""], "2 to 8 players"),
+    (["--seats", "1,,2", "--script", ""], "--seats"),
+    (["--players", "2", "--seats", "1,2", "--script", ""], "not allowed with"),
+    (["--script", "1"], "--players --seats is required"),
+    (["--players", "2"], "--script"),
+    (["--players", "2", "--first", "3", "--script", ""], "first seat must be one of"),
+    (["--players", "2", "--first", "x", "--script", ""], "a seat is a number"),
+    (["--players", "2", "--rule", "purse", "--script", ""], "NAME=VALUE"),
+    (["--players", "2", "--rule", "color=red", "--script", ""], "unknown house rule 'color'"),
+    (["--players", "2", "--rule", "debt=1", "--script", ""], "debt must be true or false"),
+    (["--players", "2", "--rule", "stake=25", "--script", ""], "stake must be 0..purse"),
+    (["--players", "2", "--rule", "debt=true", "--rule", "debt=false", "--script", ""],
+     "given twice"),
+    (["--players", "2", "--script", "3 7"], "token 2 of the script ('7')"),
+    (["--players", "2", "--script", "3 banana"], "token 2 of the script ('banana')"),
+    (["--players", "2", "--script", "jump"], "token 1 of the script ('jump'): the game waits"),
+    (["--players", "2", "--script", "6 2 5 3 3 1 6 stay"], "choose again or pass"),
+    (["--players", "2", "--lang", "de", "--script", ""], "invalid choice: 'de'"),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD)
+def test_bad_input_is_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[str],
+                                                 args: list[str], message: str) -> None:
+    code, out, err = replay(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+    assert "Traceback" not in err
+
+
+def test_tokens_after_the_game_ended(capsys: pytest.CaptureFixture[str]) -> None:
+    script = "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5 1"
+    code, _, err = replay(capsys, "--players", "2", "--script", script)
+    assert code == 2 and "token 18 of the script ('1'): the game is already over" in err
+
+
+def test_rules_lists_every_square_and_house_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    for lang in ("en", "hr", "fi", "ja"):
+        assert main(["rules", "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert " 45  " in out and "share_with = right" in out and "purse = 20" in out
+
+
+def test_the_installed_command_runs_and_fails_cleanly() -> None:
+    ok = subprocess.run([ROBINSON, "replay", "--players", "2", "--script", "1", "--json"],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["pot"] == 22
+    bad = subprocess.run([ROBINSON, "replay", "--players", "2", "--script", "0"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1

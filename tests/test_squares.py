@@ -1,0 +1,314 @@
+"""Every square of RULES.md's table, one test (or a few) each."""
+
+from __future__ import annotations
+
+import pytest
+
+from robinson_core import BOARD, Choice, Effect, HouseRules, Pending, Status
+from robinson_core import events as ev
+
+from .table import chips, play, positions, table
+
+
+def test_board_has_45_squares_and_the_start() -> None:
+    assert len(BOARD) == 46
+    assert [s.number for s in BOARD] == list(range(46))
+
+
+def test_story_squares_have_no_effect() -> None:
+    story = [2, 5, 6, 9, 13, 16, 19, 21, 22, 24, 27, 28, 30, 31, 34, 35, 37, 38, 39, 41, 43, 44]
+    assert [s.number for s in BOARD[1:] if s.effect is Effect.NONE] == story
+    for number in story:
+        start = table({1: number - 1, 2: 0})
+        state, events = play(start, 1)
+        assert positions(state)[1] == number
+        assert not any(isinstance(e, ev.Transfer) for e in events)
+        assert chips(state) == chips(start) and state.pot == start.pot
+
+
+def test_square_1_every_active_player_pays_the_bank_1() -> None:
+    state, events = play(table({1: 0, 2: 5, 3: 9}), 1)
+    assert chips(state) == {1: 9, 2: 9, 3: 9}
+    assert [e.payer for e in events if isinstance(e, ev.Transfer)] == [1, 2, 3]
+
+
+def test_square_1_skips_eliminated_players() -> None:
+    state, _ = play(table({1: 0, 2: None, 3: 9}), 1)
+    assert chips(state) == {1: 9, 2: 10, 3: 9}
+
+
+def test_square_1_friday_rule_applies_to_each_master() -> None:
+    state, _ = play(table({1: 0, 2: 5, 3: 9}, friday={1: 2}), 1)
+    # seat 2 pays its own 1 and 1 as seat 1's Friday
+    assert chips(state) == {1: 9, 2: 8, 3: 9}
+
+
+@pytest.mark.parametrize("square,amount", [(3, 1), (11, 1), (14, 2), (18, 4), (33, 3), (40, 4)])
+def test_collect_squares_collect_from_the_bank(square: int, amount: int) -> None:
+    start = table({1: square - 1, 2: 0})
+    state, events = play(start, 1)
+    assert chips(state)[1] == 10 + amount
+    assert state.pot == start.pot - amount
+    assert ev.Transfer(None, 1, amount, amount) in events
+
+
+def test_collect_receives_at_most_the_pot() -> None:
+    start = table({1: 17, 2: 0}, chips={1: 20, 2: 19})  # pot holds 1
+    state, events = play(start, 1)
+    assert ev.Transfer(None, 1, 4, 1) in events
+    assert state.pot == 0 and chips(state)[1] == 21
+
+
+@pytest.mark.parametrize("square,amount", [(8, 3), (15, 2), (26, 3)])
+def test_pay_squares_pay_the_bank(square: int, amount: int) -> None:
+    start = table({1: square - 1, 2: 0})
+    state, events = play(start, 1)
+    assert chips(state)[1] == 10 - amount
+    assert state.pot == start.pot + amount
+    assert ev.Transfer(1, None, amount, amount) in events
+
+
+def test_pay_the_bank_pays_at_most_what_the_player_has() -> None:
+    state, events = play(table({1: 7, 2: 0}, chips={1: 2}), 1)
+    assert ev.Transfer(1, None, 3, 2) in events
+    assert chips(state)[1] == 0
+
+
+def test_square_4_shipwreck_back_to_start() -> None:
+    state, events = play(table({1: 0, 2: 0}), 4)
+    assert positions(state)[1] == 0
+    assert ev.Moved(1, 4, 0, ev.Cause.SHIPWRECK) in events
+
+
+def test_square_4_next_roll_is_a_first_roll_again() -> None:
+    state, _ = play(table({1: 0, 2: 0}), 4, 2, 6)
+    assert positions(state)[1] == 6
+
+
+def test_house_rule_restart_on_4_false_nothing_happens() -> None:
+    state, events = play(table({1: 0, 2: 0}, rules=HouseRules(restart_on_4=False)), 4)
+    assert positions(state)[1] == 4
+    assert [type(e) for e in events] == [ev.Rolled, ev.Moved]
+
+
+def test_square_7_landing_asks_nothing_that_turn() -> None:
+    state, _ = play(table({1: 3, 2: 0}), 4)
+    assert state.to_move == 2 and state.pending is Pending.ROLL
+
+
+def test_square_7_may_stay_on_later_turns() -> None:
+    state, _ = play(table({1: 3, 2: 0}), 4, 2)
+    assert state.to_move == 1 and state.pending is Pending.TREE
+    state, events = play(state, Choice.STAY)
+    assert positions(state)[1] == 7 and state.to_move == 2
+    assert ev.Decided(1, Choice.STAY, 7) in events
+    state, _ = play(state, 2)
+    assert state.pending is Pending.TREE  # asked again on every later turn
+
+
+def test_square_7_roll_is_the_default_and_moves_on() -> None:
+    state, _ = play(table({1: 7, 2: 0}, pending=Pending.TREE), Choice.ROLL)
+    assert state.to_move == 1 and state.pending is Pending.ROLL
+    state, _ = play(state, 2)
+    assert positions(state)[1] == 9
+
+
+def test_square_10_pay_the_right_hand_neighbour_2() -> None:
+    state, events = play(table({1: 0, 2: 8, 3: 0}, to_move=2), 2)
+    assert ev.Transfer(2, 1, 2, 2) in events
+    assert chips(state) == {1: 12, 2: 8, 3: 10}
+
+
+def test_square_10_first_seat_pays_the_last_seat() -> None:
+    state, _ = play(table({1: 8, 2: 0, 3: 0}), 2)
+    assert chips(state) == {1: 8, 2: 10, 3: 12}
+
+
+def test_square_10_right_hand_neighbour_skips_the_eliminated() -> None:
+    state, _ = play(table({1: 0, 2: None, 3: 8}, to_move=3), 2)
+    assert chips(state) == {1: 12, 2: 10, 3: 8}
+
+
+def test_square_10_alone_pays_nobody() -> None:
+    state, events = play(table({1: 8, 2: None}), 2)
+    assert ev.NoNeighbour(1) in events and chips(state) == {1: 10, 2: 10}
+
+
+def test_square_12_sit_out_the_next_turn() -> None:
+    state, events = play(table({1: 11, 2: 0, 3: 0}), 1)
+    assert ev.WillSitOut(1) in events and state.player(1).sits_out
+    state, events = play(state, 1, 1)  # seats 2 and 3 roll; seat 1's turn is consumed
+    assert ev.SatOut(1) in events
+    assert state.to_move == 2 and not state.player(1).sits_out
+    assert positions(state)[1] == 12
+
+
+def test_square_12_alone_the_turn_is_consumed_and_play_comes_back() -> None:
+    state, events = play(table({1: 11, 2: None}), 1)
+    assert ev.SatOut(1) in events
+    assert state.to_move == 1 and state.pending is Pending.ROLL
+
+
+def test_square_17_the_parrot() -> None:
+    state, events = play(table({1: 16, 2: 0}), 1)
+    assert ev.Parrot(1) in events and state.pot == table({1: 16, 2: 0}).pot
+
+
+def test_square_20_may_roll_again_at_once() -> None:
+    state, _ = play(table({1: 18, 2: 0}), 2)
+    assert state.to_move == 1 and state.pending is Pending.AGAIN
+    state, _ = play(state, Choice.AGAIN, 1)
+    assert positions(state)[1] == 21 and state.to_move == 2
+
+
+def test_square_20_pass_ends_the_turn() -> None:
+    state, _ = play(table({1: 18, 2: 0}), 2, Choice.PASS)
+    assert positions(state)[1] == 20 and state.to_move == 2
+
+
+def test_square_20_again_with_a_5_lands_on_25_and_back_to_14() -> None:
+    state, events = play(table({1: 18, 2: 0}), 2, Choice.AGAIN, 5)
+    assert positions(state)[1] == 14
+    assert ev.Moved(1, 25, 14, ev.Cause.GO_BACK) in events
+    assert chips(state)[1] == 12
+
+
+def test_square_23_may_jump_to_27() -> None:
+    state, _ = play(table({1: 20, 2: 0}, pending=Pending.ROLL), 3)
+    assert state.pending is Pending.JUMP and state.to_move == 1
+    before = state
+    state, events = play(state, Choice.JUMP)
+    assert positions(state)[1] == 27 and state.to_move == 2
+    assert ev.Moved(1, 23, 27, ev.Cause.JUMP) in events
+    assert chips(state) == chips(before)  # 27 has no effect
+
+
+def test_square_23_stay() -> None:
+    state, _ = play(table({1: 20, 2: 0}), 3, Choice.STAY)
+    assert positions(state)[1] == 23 and state.to_move == 2
+
+
+def test_square_25_back_to_14_and_collect_2() -> None:
+    state, events = play(table({1: 24, 2: 0}), 1)
+    assert positions(state)[1] == 14
+    assert ev.Transfer(None, 1, 2, 2) in events
+
+
+def test_house_rule_chain_25_to_14_false_no_wine() -> None:
+    state, events = play(table({1: 24, 2: 0}, rules=HouseRules(chain_25_to_14=False)), 1)
+    assert positions(state)[1] == 14
+    assert not any(isinstance(e, ev.Transfer) for e in events)
+
+
+def test_square_25_chain_applies_the_friday_rule() -> None:
+    state, _ = play(table({1: 24, 2: 0}, friday={1: 2}), 1)
+    assert chips(state) == {1: 12, 2: 11}
+
+
+def test_square_29_neighbour_becomes_friday() -> None:
+    state, events = play(table({1: 0, 2: 28, 3: 0}, to_move=2), 1)
+    assert ev.Transfer(1, 2, 2, 2) in events
+    assert ev.FridaySworn(2, 1) in events
+    assert state.player(2).friday == 1
+
+
+def test_square_29_collect_at_most_what_the_neighbour_has() -> None:
+    state, events = play(table({1: 0, 2: 28}, chips={1: 1}, to_move=2), 1)
+    assert ev.Transfer(1, 2, 2, 1) in events and state.player(2).friday == 1
+
+
+def test_square_29_new_oath_replaces_the_previous_friday() -> None:
+    start = table({1: 0, 2: 0, 3: 28}, friday={3: 1}, to_move=3)
+    state, events = play(start, 1)  # seat 2 is seat 3's right-hand neighbour
+    assert state.player(3).friday == 2
+    assert ev.BondEnded(3, 1, ev.BondEnd.REPLACED) in events
+
+
+def test_square_29_takes_the_friday_from_a_previous_master() -> None:
+    start = table({1: 0, 2: 0, 3: 28}, friday={1: 2}, to_move=3)
+    state, events = play(start, 1)
+    assert state.player(3).friday == 2 and state.player(1).friday is None
+    assert ev.BondEnded(1, 2, ev.BondEnd.TAKEN) in events
+
+
+def test_square_29_same_neighbour_again_changes_only_the_chips() -> None:
+    start = table({1: 0, 2: 28}, friday={2: 1}, to_move=2)
+    state, events = play(start, 1)
+    assert state.player(2).friday == 1
+    assert not any(isinstance(e, (ev.FridaySworn, ev.BondEnded)) for e in events)
+    assert chips(state) == {1: 8, 2: 12}
+
+
+def test_square_29_alone_there_is_no_friday() -> None:
+    state, events = play(table({1: 28, 2: None}), 1)
+    assert ev.NoNeighbour(1) in events and state.player(1).friday is None
+
+
+def test_square_32_collect_1_from_each_other_active_player() -> None:
+    state, _ = play(table({1: 31, 2: 0, 3: None, 4: 5}), 1)
+    assert chips(state) == {1: 12, 2: 9, 3: 10, 4: 9}
+
+
+def test_square_36_swap_with_a_player_on_41() -> None:
+    state, events = play(table({1: 35, 2: 41}), 1)
+    assert positions(state) == {1: 41, 2: 36}
+    assert ev.Swapped(1, 2) in events
+
+
+def test_square_36_several_on_41_the_first_after_the_mover_swaps() -> None:
+    state, _ = play(table({1: 41, 2: 0, 3: 35, 4: 41}, to_move=3), 1)
+    assert positions(state) == {1: 41, 2: 0, 3: 41, 4: 36}
+
+
+def test_square_36_nobody_on_41_nothing_happens() -> None:
+    state, events = play(table({1: 35, 2: 40}), 1)
+    assert positions(state) == {1: 36, 2: 40}
+    assert not any(isinstance(e, ev.Swapped) for e in events)
+
+
+def test_square_36_swap_resolves_neither_square() -> None:
+    start = table({1: 35, 2: 41})
+    state, _events = play(start, 1)
+    assert chips(state) == chips(start) and state.pot == start.pot
+
+
+def test_square_42_a_6_from_42_eliminates() -> None:
+    state, events = play(table({1: 42, 2: 0, 3: 0}), 6)
+    assert ev.Eliminated(1) in events
+    assert state.player(1).position is None and not state.player(1).active
+    assert state.to_move == 2
+
+
+def test_square_42_landing_there_is_harmless() -> None:
+    state, _ = play(table({1: 40, 2: 0}), 2)
+    assert positions(state)[1] == 42 and state.player(1).active
+
+
+def test_square_42_reached_by_a_bounce_is_harmless() -> None:
+    state, events = play(table({1: 44, 2: 0}), 4)  # 48 -> back to 42
+    assert ev.Moved(1, 44, 42, ev.Cause.ROLL, bounced=True) in events
+    assert state.player(1).active
+
+
+def test_square_42_a_smaller_roll_from_42_is_an_ordinary_move() -> None:
+    state, _ = play(table({1: 42, 2: 0}), 5)  # 47 -> back to 43
+    assert positions(state)[1] == 43
+
+
+def test_square_45_exact_finish_wins() -> None:
+    start = table({1: 41, 2: 10})
+    state, events = play(start, 4)
+    assert state.status is Status.WON and state.winner == 1
+    assert ev.Won(1, start.pot) in events
+    assert state.to_move is None and state.legal_actions() == ()
+
+
+def test_exact_finish_bounces_back_by_the_excess() -> None:
+    state, events = play(table({1: 43, 2: 0}), 5)  # 48: three too far
+    assert positions(state)[1] == 42
+    assert ev.Moved(1, 43, 42, ev.Cause.ROLL, bounced=True) in events
+
+
+def test_bounce_lands_on_40_and_collects() -> None:
+    state, _ = play(table({1: 44, 2: 0}), 6)  # 50 -> 40
+    assert positions(state)[1] == 40 and chips(state)[1] == 14

@@ -1,0 +1,71 @@
+"""Every text exists in every language, and every placeholder is filled."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from robinson_core import BOARD, HouseRules
+from robinson_core.texts import LANGUAGES, LanguageError, caption, instruction, texts, ui
+from robinson_core.texts import en as english
+
+# What each UI text may be given; the test fills every one.
+SAMPLE = {"seat": 3, "name": "Ana", "other": "Ben", "friday": "Cid", "face": 4, "start": 14,
+          "end": 18, "amount": 2, "asked": 3, "pot": 30, "number": 7, "players": 3, "stake": 10,
+          "position": 12, "chips": 9}
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_square_has_a_caption(lang: str) -> None:
+    assert sorted(texts(lang).CAPTIONS) == list(range(1, 46))
+    assert all(texts(lang).CAPTIONS[n].strip() for n in range(1, 46))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_has_the_same_texts_and_placeholders(lang: str) -> None:
+    for table in ("INSTRUCTIONS", "UI"):
+        ours, theirs = getattr(english, table), getattr(texts(lang), table)
+        assert set(theirs) == set(ours), f"{lang} {table} keys differ"
+        for key, template in ours.items():
+            assert fields(theirs[key]) == fields(template), f"{lang} {table}[{key}]"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_ui_text_fills_its_placeholders(lang: str) -> None:
+    for key in texts(lang).UI:
+        text = ui(lang, key, **SAMPLE)
+        assert "{" not in text and "}" not in text and text.strip()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("rules", [HouseRules(), HouseRules(restart_on_4=False,
+                                                            chain_25_to_14=False)])
+def test_every_instruction_is_filled_with_the_boards_numbers(lang: str,
+                                                             rules: HouseRules) -> None:
+    for square in BOARD[1:]:
+        text = instruction(lang, square.number, rules)
+        assert "{" not in text
+        if square.amount and square.number != 1:
+            assert str(square.amount) in text, (lang, square.number, text)
+
+
+def test_story_squares_have_no_instruction() -> None:
+    assert instruction("en", 2) == "" and caption("en", 0) == "start"
+
+
+def test_captions_fit_a_small_screen() -> None:
+    # Two rows of the smallest font: 2 x 21 Latin characters, 2 x 16 Japanese.
+    for lang in LANGUAGES:
+        limit = 32 if lang == "ja" else 42
+        for n in range(1, 46):
+            assert len(caption(lang, n)) <= limit, (lang, n)
+
+
+def test_an_unknown_language_says_which_exist() -> None:
+    with pytest.raises(LanguageError, match="en, hr, fi, ja"):
+        ui("de", "seat", seat=1)

@@ -1,0 +1,87 @@
+#!/bin/sh
+# Make the repo ready to run: Debian packages it uses (where we may install
+# them), then .venv at the repo root with this package in editable mode.
+# Usage: tools/bootstrap.sh table|test       (called by ./table.sh and ./test.sh)
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+VENV="$ROOT/.venv"
+MODE=${1:-table}
+say() { printf '%s\n' "robinson: $*" >&2; }
+
+# Debian packages: the fonts for the OLED (Japanese, and Latin with č ć đ š ž ä ö);
+# the tests also need systemd-analyze and tmux.
+FONTS="fonts-misaki fonts-terminus-otb fonts-unifont"
+case "$MODE" in
+    table) WANT="$FONTS" ;;
+    test) WANT="$FONTS systemd tmux" ;;
+    *) say "usage: tools/bootstrap.sh table|test"; exit 2 ;;
+esac
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo "$@"
+    else return 1
+    fi
+}
+
+missing_debs() {
+    command -v dpkg-query >/dev/null 2>&1 || return 0
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || printf '%s ' "$p"
+    done
+}
+
+apt_install() {
+    command -v apt-get >/dev/null 2>&1 || return 1
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 && return 0
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null 2>&1 || return 1
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1
+}
+
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+    say "Python 3.11 or newer is needed; this is $(python3 --version 2>&1)."
+    exit 1
+}
+
+need=$(missing_debs $WANT)
+if [ -n "$need" ]; then
+    say "installing Debian packages: $need"
+    # shellcheck disable=SC2086
+    apt_install $need || say "could not install $need (not root, no sudo, or no apt):
+    run: sudo apt-get install $need
+    carrying on with the fonts that are there."
+fi
+
+if [ ! -x "$VENV/bin/python" ]; then
+    say "creating $VENV (once)"
+    site=""
+    # On a Pi, apt's python3-lgpio (Pi 5) must be visible inside the venv.
+    grep -qs "Raspberry Pi" /proc/device-tree/model && site="--system-site-packages"
+    if ! python3 -m venv $site "$VENV" >/dev/null 2>&1; then
+        rm -rf "$VENV"
+        pyver=$(python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+        say "python3 cannot make a venv; installing python3-venv"
+        apt_install python3-venv || apt_install "python$pyver-venv" || {
+            say "run: sudo apt-get install python3-venv   and then this command again."
+            exit 1
+        }
+        python3 -m venv $site "$VENV"
+    fi
+fi
+
+# Install (again) only when the package metadata changed since the last time.
+extras="dev"
+grep -qs "Raspberry Pi" /proc/device-tree/model && extras="dev,pi"
+stamp="$VENV/.robinson-installed"
+want_stamp="$extras $(cat "$ROOT/setup.cfg" "$ROOT/pyproject.toml" | cksum)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want_stamp" ]; then
+    say "installing the package and its dependencies into .venv"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[$extras]" \
+        2>&1 | grep -v "^WARNING: Location" >&2 || true
+    "$VENV/bin/python" -c "import firmware, gpiozero, luma.oled, PIL" || {
+        say "installing into .venv failed; see the messages above."
+        exit 1
+    }
+    printf '%s' "$want_stamp" > "$stamp"
+fi

@@ -24,7 +24,7 @@ from robinson_core.house_rules import NAMES, allowed_values, format_value
 from robinson_core.narrate import account
 from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, ui
 
-from .summary import summary
+from .summary import replay_args, summary
 
 
 class UsageError(Exception):
@@ -85,6 +85,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="print the board and the house rules")
     _add_lang(rules)
+
+    table = commands.add_parser("table", help="run the table (emulated where there is no Pi)")
+    table.add_argument("--config", metavar="FILE", help="a TOML config file")
+    table.add_argument("--state-dir", metavar="DIR", help="where games are saved")
+    table.add_argument("--lang", choices=LANGUAGES, help="language (default: from config)")
+    table.add_argument("--emulate", action="store_true",
+                       help="mock pins and the OLED in the terminal, even on a Pi")
+    table.add_argument("--seats", metavar="1,2,3", help="emulated: switch these seats on")
+    table.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
+    table.add_argument("--demo", action="store_true", help="play one game unattended, then exit")
+    table.add_argument("--seed", type=int, metavar="N",
+                       help="emulated demos only: a reproducible die")
+    table.add_argument("--no-animation", action="store_true", help="show rolls at once")
+
+    state = commands.add_parser("state", help="print the saved game")
+    state.add_argument("--state-dir", metavar="DIR", help="where games are saved")
+    state.add_argument("--json", action="store_true",
+                       help="the robinson replay --json object, plus replay_args")
+    _add_lang(state)
     return parser
 
 
@@ -128,7 +147,31 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"replay": _replay, "rules": _rules}
+def _table(args: argparse.Namespace) -> int:
+    from .app import run_table  # gpiozero and luma load only for the table
+
+    return run_table(args)
+
+
+def _state(args: argparse.Namespace) -> int:
+    from .app import on_raspberry_pi, state_dir
+    from .store import Store
+
+    store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
+    loaded = store.load()
+    if loaded.problem:
+        print(f"robinson state: warning: {loaded.problem}", file=sys.stderr)
+    if loaded.game is None:
+        raise UsageError(f"no saved game in {store.directory}")
+    if args.json:
+        print(json.dumps({**summary(loaded.game), "replay_args": replay_args(loaded.game)},
+                         ensure_ascii=False))
+    else:
+        print("\n".join(account(loaded.game, args.lang)))
+    return 0
+
+
+_COMMANDS = {"replay": _replay, "rules": _rules, "table": _table, "state": _state}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,7 +13,10 @@ from robinson_core.texts import en as english
 # What each UI text may be given; the test fills every one.
 SAMPLE = {"seat": 3, "name": "Ana", "other": "Ben", "friday": "Cid", "face": 4, "start": 14,
           "end": 18, "amount": 2, "asked": 3, "pot": 30, "number": 7, "players": 3, "stake": 10,
-          "position": 12, "chips": 9}
+          "position": 12, "chips": 9, "square": 14, "list": "Ana 9, Ben 12", "short": "again",
+          "long": "pass", "what": "Ana 4", "language": "English", "level": 3, "when": "12:00",
+          "version": "1.0", "path": "/var/lib/x", "packages": "fonts-misaki", "reason": "full",
+          "problem": "checksum", "detail": "pot", "action": "stay", "seats": "1 2 3"}
 
 
 def fields(template: str) -> set[str]:

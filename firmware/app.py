@@ -1,0 +1,187 @@
+"""Builds the table from its config, on the Pi's pins and panel or emulated, and runs it.
+
+This is the one place where devices are made (gpiozero pins, the luma panel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gpiozero import LED, Button, TonalBuzzer
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from PIL import Image
+
+from . import config as configuration
+from .die import Die, SeededDie
+from .emulator import KEYS_HELP, Demo, Hands, RawKeyboard, read_keys, stdin_is_usable
+from .loop import Loop
+from .panel import Panel, emulated_device, real_device
+from .panel_bus import PanelBus
+from .store import Store
+from .table import Outputs, Table
+from .terminal import TerminalPanel
+
+log = logging.getLogger("robinson")
+
+SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def state_dir(given: str | None, emulated: bool) -> Path:
+    """Where saved games live: --state-dir, systemd's StateDirectory, or the usual place."""
+    if given:
+        return Path(given)
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    if not emulated:
+        return SYSTEM_STATE_DIR
+    base = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
+    return Path(base) / "robinson-table"
+
+
+class Capture:
+    """Writes every frame shown as a numbered PNG (--capture DIR)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+
+    def __call__(self, image: Image.Image) -> None:
+        self.count += 1
+        image.save(self.directory / f"frame-{self.count:05d}.png")
+
+
+def run_table(args: argparse.Namespace) -> int:
+    """``robinson table``: returns the exit status."""
+    path = Path(args.config) if args.config else configuration.default_path()
+    config = configuration.load(path)
+    emulated = args.emulate or args.demo or not on_raspberry_pi()
+    if args.seed is not None and not emulated:
+        raise configuration.ConfigError("--seed is only for emulated demos, never on the table")
+    store = Store(state_dir(args.state_dir, emulated))
+    show_terminal = emulated and sys.stdout.isatty()
+    _logging(store.directory if show_terminal else None)
+
+    loop = Loop()
+    draw_terminal: Callable[[], None] | None = None
+    factory: Any = MockFactory(pin_class=MockPWMPin) if emulated else None
+    terminal: TerminalPanel | None = None
+    if emulated:
+        chip = config.display.display
+        bus = PanelBus(chip, config.display.i2c_address)
+
+        def make_device() -> Any:
+            return emulated_device(config.display, bus)
+
+        if show_terminal:
+            terminal = TerminalPanel(sys.stdout, KEYS_HELP)
+            draw_terminal = _terminal_drawer(terminal, bus)
+    else:
+
+        def make_device() -> Any:
+            return real_device(config.display)
+
+    capture = Capture(Path(args.capture)) if args.capture else None
+    panel = Panel(make_device, config.display.contrast, on_frame=capture,
+                  on_change=draw_terminal)
+
+    button = Button(config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory)
+    seats = [Button(p, pull_up=True, bounce_time=None, pin_factory=factory)
+             for p in config.pins.seats]
+    hands = Hands(factory, config) if emulated else None
+    if hands is not None:
+        for seat in _seat_list(args.seats):
+            hands.seat(seat, True)
+    outputs = Outputs(
+        leds=[LED(p, pin_factory=factory) for p in config.pins.leds[:len(seats)]]
+        if config.pins.use_leds else (),
+        buzzer=TonalBuzzer(config.pins.buzzer, pin_factory=factory)
+        if config.pins.use_buzzer else None)
+
+    badge = ""
+    if args.demo or args.seed is not None:
+        badge = "DEMO"
+    table = Table(config=config, loop=loop, store=store, panel=panel, button=button,
+                  seats=seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
+                  outputs=outputs, lang=args.lang,
+                  animate=not args.no_animation, badge=badge)
+
+    def quit_app() -> None:
+        loop.stop()
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, lambda *_: loop.post(quit_app))
+
+    table.start()
+    threads = []
+    if args.demo and hands is not None:
+        demo = Demo(hands, table, loop)
+        threads.append(threading.Thread(target=demo.run, daemon=True, name="demo"))
+    elif hands is not None and stdin_is_usable():
+        threads.append(threading.Thread(target=read_keys, daemon=True, name="keys",
+                                        args=(sys.stdin, hands, table, loop, quit_app)))
+    try:
+        with RawKeyboard(sys.stdin) if show_terminal and not args.demo else _nothing():
+            for thread in threads:
+                thread.start()
+            loop.run()
+    finally:
+        table.stop()
+        if terminal is not None:
+            terminal.close()
+        for device in (button, *seats, *outputs.leds, outputs.buzzer):
+            if device is not None:
+                device.close()
+    return 0
+
+
+def _terminal_drawer(terminal: TerminalPanel, bus: PanelBus) -> Callable[[], None]:
+    """Draw what the panel's memory holds, dim or dark as the panel is."""
+    def draw() -> None:
+        terminal.draw(bus.image(), bus.on, bus.contrast < 64)
+    return draw
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _seat_list(text: str | None) -> list[int]:
+    if not text:
+        return []
+    seats = []
+    for part in text.split(","):
+        if not (part.strip().isdigit() and 1 <= int(part) <= 8):
+            raise configuration.ConfigError(f"--seats takes seat numbers 1-8, not {text!r}")
+        seats.append(int(part))
+    return seats
+
+
+def _logging(directory: Path | None) -> None:
+    handler: logging.Handler
+    if directory is None:
+        handler = logging.StreamHandler(sys.stderr)
+    else:  # the terminal shows the panel: log to a file beside the saves
+        directory.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(directory / "table.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)

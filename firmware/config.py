@@ -1,0 +1,293 @@
+"""The table's settings: one TOML file, validated whole before anything starts.
+
+Every key has a built-in default; an unknown key or a bad value stops the app
+with one ConfigError naming the file, the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from robinson_core import MAX_PLAYERS, HouseRules, RobinsonError
+from robinson_core.house_rules import NAMES as RULE_NAMES
+from robinson_core.texts import LANGUAGES
+
+# BCM GPIO numbers on the 40-pin header. 0 and 1 belong to the HAT EEPROM.
+USABLE_PINS = range(2, 28)
+I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
+SPI_PINS = {7: "SPI CE1", 8: "SPI CE0", 9: "SPI MISO", 10: "SPI MOSI", 11: "SPI SCLK"}
+DISPLAYS = ("ssd1306", "sh1106")
+INTERFACES = ("i2c", "spi")
+
+SEARCH_PATH = ("/etc/robinson-table/config.toml",)
+
+
+class ConfigError(RobinsonError):
+    """A config file the table cannot run with."""
+
+
+@dataclass(frozen=True)
+class Pins:
+    """Where things are wired (BCM numbers). LEDs and the buzzer are optional."""
+
+    button: int = 17
+    seats: tuple[int, ...] = (5, 6, 13, 19, 26, 21)
+    leds: tuple[int, ...] = (22, 23, 27, 4, 12, 20)
+    buzzer: int = 18
+    use_leds: bool = False
+    use_buzzer: bool = False
+
+
+@dataclass(frozen=True)
+class Display:
+    """The OLED, in luma.core's own option names."""
+
+    display: str = "ssd1306"
+    interface: str = "i2c"
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    spi_port: int = 0
+    spi_device: int = 0
+    gpio_data_command: int = 24
+    gpio_reset: int = 25
+    rotate: int = 0
+    contrast: int = 255
+
+    def luma_args(self) -> list[str]:
+        """The luma.core.cmdline arguments for this panel."""
+        args = ["--display", self.display, "--interface", self.interface,
+                "--width", "128", "--height", "64", "--rotate", str(self.rotate)]
+        if self.interface == "i2c":
+            args += ["--i2c-port", str(self.i2c_port), "--i2c-address", hex(self.i2c_address)]
+        else:
+            args += ["--spi-port", str(self.spi_port), "--spi-device", str(self.spi_device),
+                     "--gpio-data-command", str(self.gpio_data_command),
+                     "--gpio-reset", str(self.gpio_reset)]
+        return args
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Seconds."""
+
+    long_press: float = 1.0
+    menu_press: float = 3.0
+    debounce: float = 0.02
+    animation: float = 0.8
+    page: float = 3.0
+    dim_after: float = 120.0
+    blank_after: float = 900.0
+    shift_every: float = 300.0
+
+
+@dataclass(frozen=True)
+class Config:
+    language: str = "en"
+    seat_names: tuple[str, ...] = ()
+    pins: Pins = field(default_factory=Pins)
+    display: Display = field(default_factory=Display)
+    timings: Timings = field(default_factory=Timings)
+    rules: HouseRules = field(default_factory=HouseRules)
+    source: str = "built-in defaults"
+
+    def seat_name(self, seat: int) -> str | None:
+        """The configured name of ``seat``, if any."""
+        if seat <= len(self.seat_names) and self.seat_names[seat - 1]:
+            return self.seat_names[seat - 1]
+        return None
+
+
+def default_path() -> Path | None:
+    """The first config file that exists in the usual places, if any."""
+    home = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    for candidate in (*SEARCH_PATH, os.path.join(home, "robinson-table", "config.toml")):
+        if os.path.isfile(candidate):
+            return Path(candidate)
+    return None
+
+
+def load(path: Path | None) -> Config:
+    """The config in ``path`` (None: built-in defaults); ConfigError says what is wrong."""
+    if path is None:
+        return Config()
+    try:
+        with open(path, "rb") as file:
+            raw = tomllib.load(file)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read it ({error.strerror})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML ({error})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not valid TOML (not UTF-8 text)") from None
+    return parse(raw, str(path))
+
+
+def parse(raw: dict[str, Any], source: str = "config") -> Config:
+    """Validate a decoded TOML table into a Config."""
+    reader = _Reader(source)
+    top = reader.table(raw, "", {"language", "seat_names", "pins", "display", "timings",
+                                 "rules"})
+    language = reader.choice(top, "language", LANGUAGES, Config.language)
+    names = reader.strings(top, "seat_names", MAX_PLAYERS)
+    pins = _pins(reader, reader.table(top.get("pins", {}), "pins", _names(Pins)))
+    display = _display(reader, reader.table(top.get("display", {}), "display", _names(Display)))
+    timings = _timings(reader, reader.table(top.get("timings", {}), "timings",
+                                            _names(Timings)))
+    rules = _rules(reader, reader.table(top.get("rules", {}), "rules", set(RULE_NAMES)))
+    _check_wiring(reader, pins, display)
+    return Config(language, names, pins, display, timings, rules, source)
+
+
+def _names(cls: type) -> set[str]:
+    return {f.name for f in fields(cls)}
+
+
+def _pins(reader: _Reader, table: dict[str, Any]) -> Pins:
+    default = Pins()
+    seats = reader.pin_list(table, "seats", default.seats, 2, MAX_PLAYERS)
+    leds = reader.pin_list(table, "leds", default.leds, 0, MAX_PLAYERS)
+    use_leds = reader.boolean(table, "use_leds", default.use_leds)
+    if use_leds and len(leds) < len(seats):
+        raise reader.error("pins.leds", f"needs one LED pin per seat ({len(seats)})", leds)
+    return Pins(reader.pin(table, "button", default.button), seats, leds,
+                reader.pin(table, "buzzer", default.buzzer), use_leds,
+                reader.boolean(table, "use_buzzer", default.use_buzzer))
+
+
+def _display(reader: _Reader, table: dict[str, Any]) -> Display:
+    d = Display()
+    return Display(
+        reader.choice(table, "display", DISPLAYS, d.display, "display."),
+        reader.choice(table, "interface", INTERFACES, d.interface, "display."),
+        reader.integer(table, "i2c_port", d.i2c_port, 0, 31, "display."),
+        reader.integer(table, "i2c_address", d.i2c_address, 0x03, 0x77, "display."),
+        reader.integer(table, "spi_port", d.spi_port, 0, 6, "display."),
+        reader.integer(table, "spi_device", d.spi_device, 0, 2, "display."),
+        reader.pin(table, "gpio_data_command", d.gpio_data_command, "display."),
+        reader.pin(table, "gpio_reset", d.gpio_reset, "display."),
+        reader.integer(table, "rotate", d.rotate, 0, 3, "display."),
+        reader.integer(table, "contrast", d.contrast, 1, 255, "display."))
+
+
+def _timings(reader: _Reader, table: dict[str, Any]) -> Timings:
+    t = Timings()
+    long_press = reader.number(table, "long_press", t.long_press, 0.3, 5.0)
+    menu_press = reader.number(table, "menu_press", t.menu_press, 1.0, 10.0)
+    if menu_press <= long_press:
+        raise reader.error("timings.menu_press", "must be longer than timings.long_press",
+                           menu_press)
+    return Timings(long_press, menu_press,
+                   reader.number(table, "debounce", t.debounce, 0.001, 0.2),
+                   reader.number(table, "animation", t.animation, 0.0, 1.0),
+                   reader.number(table, "page", t.page, 1.0, 30.0),
+                   reader.number(table, "dim_after", t.dim_after, 5.0, 86400.0),
+                   reader.number(table, "blank_after", t.blank_after, 5.0, 86400.0),
+                   reader.number(table, "shift_every", t.shift_every, 10.0, 86400.0))
+
+
+def _rules(reader: _Reader, table: dict[str, Any]) -> HouseRules:
+    values: dict[str, str] = {}
+    for name, value in table.items():
+        if isinstance(value, bool):
+            values[name] = "true" if value else "false"
+        elif isinstance(value, int | str):
+            values[name] = str(value)
+        else:
+            raise reader.error(f"rules.{name}", "must be a number, true/false or a word", value)
+    try:
+        return HouseRules.from_strings(values)
+    except RobinsonError as error:
+        raise ConfigError(f"{reader.source}: [rules] {error}") from None
+
+
+def _check_wiring(reader: _Reader, pins: Pins, display: Display) -> None:
+    used: dict[int, str] = {}
+    reserved = dict(I2C_PINS) if display.interface == "i2c" else dict(SPI_PINS)
+    if display.interface == "spi":
+        reserved[display.gpio_data_command] = "display.gpio_data_command"
+        reserved[display.gpio_reset] = "display.gpio_reset"
+    wired = [("pins.button", pins.button)]
+    wired += [(f"pins.seats[{i}]", p) for i, p in enumerate(pins.seats, 1)]
+    if pins.use_leds:
+        wired += [(f"pins.leds[{i}]", p) for i, p in enumerate(pins.leds[:len(pins.seats)], 1)]
+    if pins.use_buzzer:
+        wired.append(("pins.buzzer", pins.buzzer))
+    for key, pin in wired:
+        if pin in reserved:
+            raise reader.error(key, f"GPIO {pin} is taken by {reserved[pin]}", pin)
+        if pin in used:
+            raise reader.error(key, f"GPIO {pin} is already used by {used[pin]}", pin)
+        used[pin] = key
+
+
+class _Reader:
+    """Typed reads from a TOML table, each failure one clear ConfigError."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def error(self, key: str, what: str, value: object) -> ConfigError:
+        return ConfigError(f"{self.source}: {key} {what} (found {value!r})")
+
+    def table(self, value: object, name: str, allowed: set[str]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.error(name or "the file", "must be a table", value)
+        for key in value:
+            if key not in allowed:
+                where = f"[{name}] " if name else ""
+                raise ConfigError(f"{self.source}: unknown key {where}{key!r}; "
+                                  f"allowed: {', '.join(sorted(allowed))}")
+        return value
+
+    def choice(self, table: dict[str, Any], key: str, options: tuple[str, ...], default: str,
+               prefix: str = "") -> str:
+        value = table.get(key, default)
+        if value not in options:
+            raise self.error(prefix + key, f"must be one of {', '.join(options)}", value)
+        return str(value)
+
+    def boolean(self, table: dict[str, Any], key: str, default: bool) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(f"pins.{key}", "must be true or false", value)
+        return value
+
+    def integer(self, table: dict[str, Any], key: str, default: int, low: int, high: int,
+                prefix: str = "") -> int:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.error(prefix + key, f"must be a whole number from {low} to {high}", value)
+        return value
+
+    def number(self, table: dict[str, Any], key: str, default: float, low: float,
+               high: float) -> float:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not low <= value <= high:
+            raise self.error(f"timings.{key}", f"must be a number from {low} to {high}", value)
+        return float(value)
+
+    def pin(self, table: dict[str, Any], key: str, default: int, prefix: str = "pins.") -> int:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value not in USABLE_PINS:
+            raise self.error(prefix + key, "must be a BCM GPIO number from 2 to 27", value)
+        return value
+
+    def pin_list(self, table: dict[str, Any], key: str, default: tuple[int, ...], least: int,
+                 most: int) -> tuple[int, ...]:
+        value = table.get(key, list(default))
+        if not isinstance(value, list) or not least <= len(value) <= most:
+            raise self.error(f"pins.{key}", f"must be a list of {least} to {most} pins", value)
+        return tuple(self.pin({key: v}, key, 0) for v in value)
+
+    def strings(self, table: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or len(value) > most \
+                or not all(isinstance(v, str) and len(v) <= 12 for v in value):
+            raise self.error(key, f"must be a list of at most {most} names of up to 12 letters",
+                             value)
+        return tuple(v.strip() for v in value)

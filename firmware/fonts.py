@@ -1,0 +1,101 @@
+"""The fonts of a 128x64 1-bit panel: crisp bitmap fonts from Debian packages.
+
+Latin (with č ć đ š ž ä ö) comes from Terminus 12 px; what Terminus lacks
+(Japanese) from misaki 8 px, chosen glyph by glyph, because Pillow has no
+font fallback. Without those packages the table still runs, on what there is.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import ImageDraw, ImageFont
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+LINE = 12  # pixels per text row
+LATIN = (
+    ("/usr/share/fonts/opentype/terminus/terminus-normal.otb", 12, 0),
+    ("/usr/share/fonts/opentype/unifont/unifont.otf", 16, -3),
+    ("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", 10, 0),
+)
+BOLD = (("/usr/share/fonts/opentype/terminus/terminus-bold.otb", 12, 0),)
+WIDE = (
+    ("/usr/share/fonts/truetype/misaki/misaki_gothic.ttf", 8, 4),
+    ("/usr/share/fonts/opentype/unifont/unifont_jp.otf", 16, -3),
+)
+BIG = (("/usr/share/fonts/opentype/terminus/terminus-bold.otb", 24, 0),)
+DEBIAN_PACKAGES = "fonts-terminus-otb fonts-misaki fonts-unifont"
+
+
+@dataclass(frozen=True)
+class Face:
+    """A loaded font and how far to shift it down to sit on the row's baseline."""
+
+    font: Font
+    dy: int
+    path: str
+
+
+def _first(candidates: tuple[tuple[str, int, int], ...]) -> Face | None:
+    for path, size, dy in candidates:
+        if Path(path).is_file():
+            try:
+                return Face(ImageFont.truetype(path, size), dy, path)
+            except OSError:
+                continue
+    return None
+
+
+class Fonts:
+    """Text measuring and drawing with per-glyph fallback."""
+
+    def __init__(self) -> None:
+        fallback = Face(ImageFont.load_default_imagefont(), 1, "Pillow built-in")
+        self.latin = _first(LATIN) or fallback
+        self.bold = _first(BOLD) or self.latin
+        self.wide = _first(WIDE)
+        self.big = _first(BIG) or self.bold
+        self.missing = [] if self.wide and "terminus" in self.latin.path else DEBIAN_PACKAGES
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one Fonts lives for the whole run
+    def face_for(self, char: str, bold: bool = False) -> Face:
+        primary = self.bold if bold else self.latin
+        if self.wide is None or _has_glyph(primary.font, char):
+            return primary
+        return self.wide
+
+    def runs(self, text: str, bold: bool = False) -> list[tuple[Face, str]]:
+        """``text`` cut into runs that share a font."""
+        runs: list[tuple[Face, str]] = []
+        for char in text:
+            face = self.face_for(char, bold)
+            if runs and runs[-1][0] is face:
+                runs[-1] = (face, runs[-1][1] + char)
+            else:
+                runs.append((face, char))
+        return runs
+
+    def width(self, text: str, bold: bool = False) -> int:
+        return sum(int(face.font.getlength(run)) for face, run in self.runs(text, bold))
+
+    def draw(self, draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int = 1,
+             bold: bool = False) -> int:
+        """Draw ``text`` with its top-left at (x, y); returns the x after it."""
+        for face, run in self.runs(text, bold):
+            draw.text((x, y + face.dy), run, font=face.font, fill=fill)
+            x += int(face.font.getlength(run))
+        return x
+
+
+@functools.lru_cache(maxsize=16)
+def _notdef(font: Font) -> bytes:
+    """What the font draws for a character it does not have."""
+    return bytes(font.getmask("\U0010fffd", mode="1"))
+
+
+@functools.lru_cache(maxsize=8192)
+def _has_glyph(font: Font, char: str) -> bool:
+    return char.isspace() or bytes(font.getmask(char, mode="1")) != _notdef(font)

@@ -1,0 +1,198 @@
+"""Drawing: a Screen (what to show) becomes a 128x64 1-bit image. Pure and repeatable."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from .fonts import LINE, Fonts
+
+WIDTH, HEIGHT = 128, 64
+PICTURE = 30  # pictures are 30x30, at the right of the body
+
+
+class Picture(enum.Enum):
+    DIE_1 = 1
+    DIE_2 = 2
+    DIE_3 = 3
+    DIE_4 = 4
+    DIE_5 = 5
+    DIE_6 = 6
+    PARROT = "parrot"
+    GALLOWS = "gallows"
+    HOME = "home"
+    PALM = "palm"
+
+    @classmethod
+    def die(cls, face: int) -> Picture:
+        return cls(face)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What the table shows: a title bar, a body that wraps and pages, a prompt."""
+
+    title: str = ""
+    body: tuple[str, ...] = ()
+    footer: str = ""
+    picture: Picture | None = None
+    badge: str = ""  # a word at the right of the title bar: RECALL, DEMO, 2/3
+    big: str = ""  # one large word in the middle (the title screen)
+    tilt: int = 0  # picture offset, for a tumbling die
+
+
+def footer_rows(screen: Screen) -> list[str]:
+    """The footer's rows: one prompt, or two key hints (short press, long press)."""
+    return screen.footer.split("\n") if screen.footer else []
+
+
+def body_rows(screen: Screen) -> int:
+    rows = (HEIGHT - 2) // LINE
+    return rows - bool(screen.title) - len(footer_rows(screen)) - (2 if screen.big else 0)
+
+
+def body_width(screen: Screen) -> int:
+    return WIDTH - (PICTURE + 4 if screen.picture else 0)
+
+
+def wrap(text: str, width: int, fonts: Fonts) -> list[str]:
+    """Break ``text`` into rows no wider than ``width`` pixels (Japanese breaks anywhere)."""
+    rows: list[str] = []
+    for paragraph in text.split("\n"):
+        row = ""
+        for word in _words(paragraph):
+            candidate = row + word
+            if fonts.width(candidate.rstrip()) <= width:
+                row = candidate
+                continue
+            if row.strip():
+                rows.append(row.rstrip())
+            row = word.lstrip()
+            while fonts.width(row) > width:  # a word longer than the row: cut it
+                cut = max(1, _fit(row, width, fonts))
+                rows.append(row[:cut])
+                row = row[cut:]
+        rows.append(row.rstrip())
+    return rows
+
+
+def _words(text: str) -> list[str]:
+    """Words with their leading space; each wide (CJK) character is a word of its own."""
+    words: list[str] = []
+    for char in text:
+        wide = ord(char) >= 0x2E80
+        if not words or char == " " or wide or (ord(words[-1][-1]) >= 0x2E80):
+            words.append(char)
+        else:
+            words[-1] += char
+    return words
+
+
+def _fit(text: str, width: int, fonts: Fonts) -> int:
+    for n in range(len(text), 0, -1):
+        if fonts.width(text[:n]) <= width:
+            return n
+    return 0
+
+
+def pages(screen: Screen, fonts: Fonts) -> list[list[str]]:
+    """The body, wrapped, in pages of as many rows as fit."""
+    rows = [r for line in screen.body for r in wrap(line, body_width(screen), fonts)]
+    per_page = max(1, body_rows(screen))
+    return [rows[i:i + per_page] for i in range(0, len(rows), per_page)] or [[]]
+
+
+def render(screen: Screen, fonts: Fonts, page: int = 0) -> Image.Image:
+    """The image of ``screen``; a body longer than the panel shows page ``page``."""
+    image = Image.new("1", (WIDTH, HEIGHT))
+    draw = ImageDraw.Draw(image)
+    all_pages = pages(screen, fonts)
+    page %= len(all_pages)
+    y = 0
+    if screen.title:
+        draw.rectangle((0, 0, WIDTH - 1, LINE), fill=1)
+        badge = screen.badge or (f"{page + 1}/{len(all_pages)}" if len(all_pages) > 1 else "")
+        room = WIDTH - 2 - (fonts.width(badge) + 4 if badge else 0)
+        fonts.draw(draw, 2, 1, _clip(screen.title, room, fonts), fill=0, bold=True)
+        if badge:
+            fonts.draw(draw, WIDTH - 2 - fonts.width(badge), 1, badge, fill=0)
+        y = LINE + 2
+    if screen.big:
+        big = fonts.big
+        width = int(big.font.getlength(screen.big))
+        draw.text(((WIDTH - width) // 2, y + big.dy), screen.big, font=big.font, fill=1)
+        y += 2 * LINE + 2
+    for row in all_pages[page]:
+        fonts.draw(draw, 0, y, row)
+        y += LINE
+    footer = footer_rows(screen)
+    if footer:
+        top = HEIGHT - LINE * len(footer) - 1
+        draw.line((0, top - 1, WIDTH - 1, top - 1), fill=1)
+        for n, row in enumerate(footer):
+            fonts.draw(draw, 0, top + 1 + n * LINE, _clip(row, WIDTH, fonts))
+    if screen.picture is not None:
+        top = LINE + 3 if screen.title else 2
+        if screen.body or screen.big:
+            _picture(draw, screen.picture, WIDTH - PICTURE - 1, top, screen.tilt)
+        else:  # the picture alone: in the middle
+            _picture(draw, screen.picture, (WIDTH - PICTURE) // 2, top + 4, screen.tilt)
+    return image
+
+
+def _clip(text: str, width: int, fonts: Fonts) -> str:
+    if fonts.width(text) <= width:
+        return text
+    return text[:_fit(text, width - fonts.width("…"), fonts)] + "…"
+
+
+_PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
+         4: [(0, 0), (2, 0), (0, 2), (2, 2)], 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+         6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
+
+# 15x15 pictures, drawn at twice the size.
+_ART = {
+    Picture.PARROT: (
+        "......###......", ".....#####.....", "....##.####....", "....########...",
+        "....#####..##..", ".....####...#..", "....######.....", "...########....",
+        "...#########...", "...#########...", "....########...", ".....#######...",
+        "......#.##.##..", ".....##..#..##.", "..###########..",
+    ),
+    Picture.GALLOWS: (
+        "#############..", "##.........#...", "##.........#...", "##........###..",
+        "##.......#...#.", "##........###..", "##.........#...", "##........###..",
+        "##.......#.#.#.", "##.........#...", "##........#.#..", "##.......#...#.",
+        "##.............", "##.............", "#######........",
+    ),
+    Picture.HOME: (
+        ".......#.......", "......###......", ".....#####.....", "....#######....",
+        "...#########...", "..###########..", ".#############.", "..#.........#..",
+        "..#.###.###.#..", "..#.#.#.#.#.#..", "..#.###.###.#..", "..#.........#..",
+        "..#....###...#.", "..#....#.#...#.", "###############",
+    ),
+    Picture.PALM: (
+        "....####.......", "..##....##.###.", ".#...##...#...#", "#...#..#.#.....",
+        "...#....##.....", "..#.....#......", "........#......", ".......#.......",
+        ".......#.......", ".......#.......", "......#........", "......#........",
+        "....#####.....~", "~.#########.~~.", "~~~~~~~~~~~~~~~",
+    ),
+}
+
+
+def _picture(draw: ImageDraw.ImageDraw, picture: Picture, x: int, y: int, tilt: int) -> None:
+    if isinstance(picture.value, int):
+        x += tilt
+        y += abs(tilt) // 2
+        draw.rounded_rectangle((x, y, x + PICTURE - 1, y + PICTURE - 1), radius=4, outline=1,
+                               fill=0)
+        for col, row in _PIPS[picture.value]:
+            cx, cy = x + 7 + col * 8, y + 7 + row * 8
+            draw.ellipse((cx - 2, cy - 2, cx + 2, cy + 2), fill=1)
+        return
+    for row, line in enumerate(_ART[picture]):
+        for col, cell in enumerate(line):
+            if cell != ".":
+                draw.rectangle((x + col * 2, y + row * 2, x + col * 2 + 1, y + row * 2 + 1),
+                               fill=1)

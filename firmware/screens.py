@@ -1,0 +1,192 @@
+"""What each moment of the table looks like: game and app state in, a Screen out. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from robinson_core import CHOICES, Choice, Game, GameState, HouseRules, Pending, Status
+from robinson_core import events as ev
+from robinson_core.narrate import describe, seat_names, standings
+from robinson_core.texts import caption, instruction, ui
+
+from .render import Picture, Screen
+
+_OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
+                Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}
+_ASK = {Pending.TREE: "ask_tree", Pending.AGAIN: "ask_again", Pending.JUMP: "ask_jump"}
+
+
+class Words:
+    """The table's language and the seats' names."""
+
+    def __init__(self, lang: str, names: dict[int, str] | None = None) -> None:
+        self.lang = lang
+        self.name = seat_names(lang, names)
+
+    def __call__(self, key: str, **values: object) -> str:
+        return ui(self.lang, key, **values)
+
+    def option(self, pending: Pending, choice: Choice) -> str:
+        if pending is Pending.JUMP and choice is Choice.STAY:
+            return self("opt_stay_boat")
+        return self(_OPTION_KEYS[choice])
+
+    def square(self, position: int) -> str:
+        return self("start") if position == 0 else str(position)
+
+
+def prompt(w: Words, state: GameState) -> str:
+    """The footer: what the next press does."""
+    if state.status is not Status.PLAYING:
+        return w("keys_new_game")
+    assert state.to_move is not None
+    if state.pending is Pending.ROLL:
+        return w("next_roll", name=w.name(state.to_move))
+    short, long = CHOICES[state.pending]
+    return w("keys_choice", short=w.option(state.pending, short),
+             long=w.option(state.pending, long))
+
+
+def title_screen(w: Words, resume: bool, notes: Sequence[str] = (), badge: str = "") -> Screen:
+    if resume:
+        return Screen(big="ROBINSON", body=(w("title_resume"), *notes), badge=badge,
+                      footer=w("title_keys_resume"))
+    return Screen(big="ROBINSON", body=(w("title_starting"), *notes), badge=badge)
+
+
+def setup_screen(w: Words, seats: Sequence[int], first: int | None, rules: HouseRules,
+                 badge: str = "") -> Screen:
+    if not 2 <= len(seats) <= 8 or first is None:
+        return Screen(title=w("setup_title"), badge=badge,
+                      body=(w("setup_need"), w("setup_players", seats=_seats(seats))))
+    return Screen(title=w("setup_title"), badge=badge, footer=w("setup_keys"), body=(
+        w("setup_players", seats=_seats(seats)),
+        w("setup_first", name=w.name(first)),
+        w("setup_stake", stake=rules.stake, pot=rules.stake * len(seats))))
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return " ".join(map(str, seats)) or "–"
+
+
+def turn_screen(w: Words, state: GameState, badge: str = "") -> Screen:
+    """Whose turn, where, chips and pot, and the question if there is one."""
+    if state.status is not Status.PLAYING:
+        return over_screen(w, state, badge)
+    assert state.to_move is not None
+    player = state.player(state.to_move)
+    position = player.position or 0
+    body = [w("chips_pot", chips=player.chips, pot=state.pot)]
+    if player.friday is not None:
+        body.append(w("with_friday", friday=w.name(player.friday)))
+    if state.pending in _ASK:
+        body.insert(0, w(_ASK[state.pending], name=w.name(state.to_move)))
+    elif position:
+        body.append(caption(w.lang, position))
+    return Screen(title=w("turn_title", name=w.name(state.to_move), square=w.square(position)),
+                  body=tuple(body), footer=prompt(w, state), badge=badge)
+
+
+def rolling_screen(w: Words, seat: int, face: int, tilt: int, badge: str = "") -> Screen:
+    return Screen(title=w("rolling", name=w.name(seat)), picture=Picture.die(face), tilt=tilt,
+                  badge=badge)
+
+
+def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
+    """What the last action did: the move, the square's story and instruction, every transfer."""
+    state, events = game.state, game.events
+    title, picture, body = "", None, []
+    landed: ev.Moved | None = None
+    for event in events:
+        if isinstance(event, ev.Rolled):
+            picture = Picture.die(event.face)
+        elif isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL and landed is None:
+            landed = event
+            title = describe(event, w.lang, w.name)
+        else:
+            if isinstance(event, ev.Decided) and not title:
+                title = describe(event, w.lang, w.name)
+                continue
+            body.append(describe(event, w.lang, w.name))
+    if landed is not None and not any(isinstance(e, ev.Eliminated) for e in events):
+        told = instruction(w.lang, landed.end, game.rules)
+        story = caption(w.lang, landed.end) if landed.end else ""
+        body.insert(0, " ".join(t for t in (story, told and f"— {told}") if t))
+    for event in events:
+        if isinstance(event, ev.Parrot):
+            title, picture = w("parrot_title"), Picture.PARROT
+        elif isinstance(event, ev.Eliminated):
+            title, picture = w("dead_title", name=w.name(event.seat)), Picture.GALLOWS
+        elif isinstance(event, ev.Won):
+            title, picture = w("won_title", name=w.name(event.seat)), Picture.HOME
+    if any(isinstance(e, ev.Transfer | ev.Shared) for e in events):
+        body.append(balances(w, state))
+    if state.status is not Status.PLAYING:
+        body.extend(standings(state, w.lang, w.name)[:-1])
+    elif state.pending in _ASK:
+        assert state.to_move is not None
+        body.append(w(_ASK[state.pending], name=w.name(state.to_move)))
+    return Screen(title=title, body=tuple(body), footer=prompt(w, state), picture=picture,
+                  badge=badge)
+
+
+def balances(w: Words, state: GameState) -> str:
+    chips = ", ".join(f"{w.name(p.seat)} {p.chips}" for p in state.players)
+    return w("balances", list=chips) + " · " + w("pot", pot=state.pot)
+
+
+def over_screen(w: Words, state: GameState, badge: str = "") -> Screen:
+    if state.winner is not None:
+        title, picture = w("won_title", name=w.name(state.winner)), Picture.HOME
+    else:
+        title, picture = w("over_title"), Picture.GALLOWS
+    return Screen(title=title, body=tuple(standings(state, w.lang, w.name)[:-1]),
+                  footer=w("keys_new_game"), picture=picture, badge=badge)
+
+
+def standings_screen(w: Words, state: GameState) -> Screen:
+    return Screen(title=w("menu_standings"), body=tuple(standings(state, w.lang, w.name)),
+                  footer=w("keys_back"))
+
+
+def last_turns(w: Words, game: Game, count: int = 10) -> list[str]:
+    """One line per action, newest last: who did what, and where it took them."""
+    lines = []
+    first = max(1, len(game.history) - count)
+    for number in range(first, len(game.history)):
+        events = game.history[number][1]
+        said = [describe(e, w.lang, w.name) for e in events
+                if isinstance(e, ev.Decided)
+                or (isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL)]
+        lines.append(f"{number}. " + "; ".join(said))
+    return lines
+
+
+def recall_screen(w: Words, game: Game | None,
+                  finished: Sequence[tuple[str, Game]]) -> Screen:
+    body = [w("recall_turns") + ":"]
+    body += last_turns(w, game) if game is not None and game.actions else [w("recall_empty")]
+    body.append(w("recall_games") + ":")
+    for stamp, old in finished:
+        when = f"{stamp[6:8]}.{stamp[4:6]}. {stamp[9:11]}:{stamp[11:13]}"
+        if old.state.winner is not None:
+            body.append(w("recall_won", when=when, name=w.name(old.state.winner)))
+        else:
+            body.append(w("recall_none", when=when))
+    if not finished:
+        body.append(w("recall_empty"))
+    return Screen(title=w("menu_recall"), body=tuple(body), badge=w("recall_badge"),
+                  footer=w("keys_back"))
+
+
+def menu_screen(w: Words, items: Sequence[str], index: int) -> Screen:
+    rows = 3
+    start = min(max(0, index - 1), max(0, len(items) - rows))
+    shown = [("▶ " if i == index else "  ") + items[i] for i in range(start, start + rows)
+             if i < len(items)]
+    return Screen(title=w("menu_title"), body=tuple(shown), footer=w("menu_keys"),
+                  badge=f"{index + 1}/{len(items)}")
+
+
+def message_screen(w: Words, title: str, text: str, footer: str = "") -> Screen:
+    return Screen(title=title, body=(text,), footer=footer)

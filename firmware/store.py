@@ -1,0 +1,144 @@
+"""Saved games on disk: written atomically before they are shown, read back with care.
+
+Layout of the state directory::
+
+    game.txt        the game in progress (robinson_core's text form, with a checksum)
+    game.prev.txt   the same game one save earlier: the fallback if game.txt is damaged
+    archive/        finished (and abandoned) games, the newest kept
+    damaged/        files that could not be read, set aside for a person to look at
+    prefs.txt       language and brightness chosen from the menu
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from robinson_core import Game, SaveError
+
+KEEP_ARCHIVED = 20
+PREF_KEYS = ("language", "contrast")
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What was found at start: a game (or None), and what went wrong on the way, if anything."""
+
+    game: Game | None
+    problem: str | None = None
+
+
+class Store:
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.current = self.directory / "game.txt"
+        self.previous = self.directory / "game.prev.txt"
+        self.archive_dir = self.directory / "archive"
+        self.damaged_dir = self.directory / "damaged"
+        self.prefs_file = self.directory / "prefs.txt"
+        self._last_saved: str | None = None
+
+    # -- writing ------------------------------------------------------------------
+
+    def save(self, game: Game) -> None:
+        """Make ``game`` the saved game; returns only once it is on disk (raises OSError)."""
+        text = game.save()
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if self._last_saved is not None and self._last_saved != text:
+            write_atomically(self.previous, self._last_saved)
+        write_atomically(self.current, text)
+        self._last_saved = text
+
+    def archive(self, game: Game) -> None:
+        """Keep a finished or abandoned game for recall, and forget it as the current one."""
+        if game.actions:
+            self.archive_dir.mkdir(parents=True, exist_ok=True)
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            number = len(list(self.archive_dir.glob("*.txt")))
+            write_atomically(self.archive_dir / f"{stamp}-{number:05d}.txt", game.save())
+            for old in sorted(self.archive_dir.glob("*.txt"))[:-KEEP_ARCHIVED]:
+                old.unlink(missing_ok=True)
+        for path in (self.current, self.previous):
+            path.unlink(missing_ok=True)
+        _fsync_dir(self.directory)
+        self._last_saved = None
+
+    # -- reading ------------------------------------------------------------------
+
+    def load(self) -> Loaded:
+        """The saved game; a damaged file is set aside and the one before it used."""
+        problems: list[str] = []
+        for path in (self.current, self.previous):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                continue
+            except (OSError, UnicodeDecodeError) as error:
+                problems.append(f"{path.name}: {getattr(error, 'strerror', None) or error}")
+                self._set_aside(path)
+                continue
+            try:
+                game = Game.load(text)
+            except SaveError as error:
+                problems.append(f"{path.name}: {error}")
+                self._set_aside(path)
+                continue
+            self._last_saved = text
+            if path == self.previous:
+                with contextlib.suppress(OSError):
+                    write_atomically(self.current, text)
+            return Loaded(game, "; ".join(problems) or None)
+        return Loaded(None, "; ".join(problems) or None)
+
+    def finished(self, count: int = 10) -> list[tuple[str, Game]]:
+        """The newest archived games with their file stamps, newest first."""
+        games: list[tuple[str, Game]] = []
+        if not self.archive_dir.is_dir():
+            return games
+        for path in sorted(self.archive_dir.glob("*.txt"), reverse=True):
+            try:
+                games.append((path.stem[:15], Game.load(path.read_text(encoding="utf-8"))))
+            except (OSError, UnicodeDecodeError, SaveError):
+                continue
+            if len(games) == count:
+                break
+        return games
+
+    def prefs(self) -> dict[str, str]:
+        try:
+            lines = self.prefs_file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return {}
+        pairs = (line.partition("=") for line in lines)
+        return {k.strip(): v.strip() for k, sep, v in pairs if sep and k.strip() in PREF_KEYS}
+
+    def save_prefs(self, prefs: dict[str, str]) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.prefs_file, "".join(f"{k}={v}\n" for k, v in prefs.items()))
+
+    def _set_aside(self, path: Path) -> None:
+        with contextlib.suppress(OSError):
+            self.damaged_dir.mkdir(parents=True, exist_ok=True)
+            path.replace(self.damaged_dir / f"{path.name}.{time.strftime('%Y%m%d-%H%M%S')}")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write, fsync, rename over, fsync the directory: the file is whole, old or new."""
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "w", encoding="utf-8") as file:
+        file.write(text)
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(temporary, path)
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)

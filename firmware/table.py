@@ -1,0 +1,517 @@
+"""The table: presses and seat switches in; rolls, the banker's books and screens out.
+
+Everything runs in the loop's thread. The game is saved before its result is
+shown: a roll is committed to disk after the first animation frame and
+revealed only after that.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gpiozero import Button
+
+from robinson_core import CHOICES, Game, Pending, Roll, Status
+from robinson_core import events as ev
+from robinson_core.texts import LANGUAGES, language_name
+
+from . import __version__
+from . import screens as views
+from .buttons import Press, RollButton, SeatSwitches
+from .config import Config
+from .die import Die
+from .fonts import Fonts
+from .loop import Loop, Timer
+from .panel import Panel
+from .render import Screen, pages, render
+from .store import Store
+
+log = logging.getLogger("robinson.table")
+
+BRIGHTNESS = (255, 128, 48, 8)
+FRAME = 0.08  # seconds per animation frame
+TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
+TILT = (-3, 3, -2, 2, -1, 1, 0)
+
+
+class Mode(enum.Enum):
+    STUCK = "stuck"  # the button was down at start: waiting for it to be let go
+    TITLE = "title"
+    SETUP = "setup"
+    PLAY = "play"
+    ANIMATE = "animate"
+    MENU = "menu"
+    UNDO = "undo"  # asking whether to undo
+    INFO = "info"  # standings, recall, about: any press goes back
+
+
+@dataclass
+class Outputs:
+    """Optional gpiozero outputs: one LED per seat, and a TonalBuzzer."""
+
+    leds: Sequence[Any] = ()
+    buzzer: Any = None
+
+
+class Table:
+    def __init__(self, *, config: Config, loop: Loop, store: Store, panel: Panel,
+                 button: Button, seats: Sequence[Button], die: Die | None = None,
+                 fonts: Fonts | None = None, outputs: Outputs | None = None,
+                 lang: str | None = None, animate: bool = True, badge: str = "") -> None:
+        self.config = config
+        self.loop = loop
+        self.store = store
+        self.panel = panel
+        self.die = die or Die()
+        self.fonts = fonts or Fonts()
+        self.outputs = outputs or Outputs()
+        self.animate = animate and config.timings.animation > 0
+        self.badge = badge
+        prefs = store.prefs()
+        self.lang = lang or (prefs.get("language") if prefs.get("language") in LANGUAGES
+                             else config.language)
+        contrast = prefs.get("contrast", "")
+        if contrast.isdigit() and 1 <= int(contrast) <= 255:
+            panel.set_contrast(int(contrast))
+        self.words = self._words()
+        t = config.timings
+        self.button = RollButton(button, loop, debounce=t.debounce, long_press=t.long_press,
+                                 menu_press=t.menu_press, on_press=self._pressed,
+                                 on_hold=self._holding, on_down=self._down)
+        self.seats = SeatSwitches(seats, loop, t.debounce, self._seat_changed)
+        self.game: Game | None = None
+        self.mode = Mode.TITLE
+        self.screen = Screen()
+        self.page = 0
+        self.first: int | None = None  # the starting seat chosen in setup
+        self.menu_index = 0
+        self.audit_problem: str | None = None
+        self.notes: list[str] = []  # problems to tell the table once
+        self.ready = threading.Event()  # set whenever a press would be taken (emulator pacing)
+        self.on_game_over: Callable[[], None] | None = None
+        self._swallow = False
+        self._down_in_animation = False
+        self._timers: dict[str, Timer] = {}
+
+    # -- start and stop -----------------------------------------------------------
+
+    def start(self) -> None:
+        loaded = self.store.load()
+        self.game = loaded.game
+        if loaded.problem:
+            log.warning("saved game: %s", loaded.problem)
+            self.notes.append(self.words("save_damaged", problem=loaded.problem))
+        if self.fonts.missing:
+            self.notes.append(self.words("about_fonts", packages=self.fonts.missing))
+        if self.die.seeded:
+            self.notes.append(self.words("seeded_note"))
+        self._idle()
+        self._every("shift", self.config.timings.shift_every, self.panel.next_shift)
+        if self.button.stuck:
+            self.mode = Mode.STUCK
+            self.show(views.message_screen(self.words, "ROBINSON",
+                                           self.words("release_button")))
+            return
+        self._boot()
+
+    def _boot(self) -> None:
+        if self.game is not None and self.game.actions:
+            self.mode = Mode.TITLE
+            self.show(views.title_screen(self.words, True, self.notes, self.badge))
+        else:
+            self.mode = Mode.TITLE
+            self.show(views.title_screen(self.words, False, self.notes, self.badge))
+            self._after("boot", 2.0 + 2.0 * len(self.notes), self.setup)
+        self.notes = []
+
+    def stop(self) -> None:
+        """Leave the panel showing 'switched off' (the game is already on disk)."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self.panel.wake()
+        self.show(views.message_screen(self.words, "ROBINSON", self.words("switched_off")))
+        self._lights(None)
+
+    # -- screens ------------------------------------------------------------------
+
+    def show(self, screen: Screen) -> None:
+        self.screen, self.page = screen, 0
+        self._draw()
+        self._cancel("page")
+        if len(pages(screen, self.fonts)) > 1:
+            self._every("page", self.config.timings.page, self._next_page)
+        if self.mode is not Mode.ANIMATE:
+            self.ready.set()
+
+    def _draw(self, footer: str | None = None) -> None:
+        screen = self.screen
+        if footer is not None:
+            screen = Screen(screen.title, screen.body, footer, screen.picture, screen.badge,
+                            screen.big, screen.tilt)
+        self.panel.show(render(screen, self.fonts, self.page))
+
+    def _next_page(self) -> None:
+        self.page += 1
+        self._draw()
+
+    def flash(self, text: str, seconds: float = 4.0) -> None:
+        """Show a message for a while, then what was there."""
+        screen = self.screen
+        self.panel.show(render(views.message_screen(self.words, "!", text), self.fonts))
+        self._after("flash", seconds, lambda: self.show(screen))
+
+    def _words(self) -> views.Words:
+        names = {seat: n for seat in range(1, 9) if (n := self.config.seat_name(seat))}
+        return views.Words(self.lang, names)
+
+    # -- inputs -------------------------------------------------------------------
+
+    def _down(self) -> None:
+        self._down_in_animation = self.mode is Mode.ANIMATE
+        if self.panel.dimmed or self.panel.blank:
+            self._swallow = True  # a waking press does nothing else
+            self.panel.wake()
+        self._idle()
+
+    def _holding(self, kind: Press | None) -> None:
+        if kind is None:  # a button stuck at start was let go
+            if self.mode is Mode.STUCK:
+                self._boot()
+            return
+        if self._swallow or self.mode in (Mode.ANIMATE, Mode.STUCK):
+            return
+        if kind is Press.MENU:
+            self._draw(self.words("let_go_menu"))
+        elif self.mode is Mode.PLAY and self.game and self.game.state.pending in CHOICES:
+            pending = self.game.state.pending
+            other = self.words.option(pending, CHOICES[pending][1])
+            self._draw(self.words("let_go_long", action=other))
+
+    def _pressed(self, kind: Press) -> None:
+        if self._swallow:
+            self._swallow = False
+            self._draw()
+            return
+        if self.mode is Mode.ANIMATE or self._down_in_animation:
+            self._down_in_animation = False
+            return  # never queued into a second roll
+        self._cancel("flash")
+        if kind is Press.MENU and self.mode is not Mode.STUCK:
+            if self.mode is Mode.MENU:
+                self.resume()
+            else:
+                self.open_menu()
+            return
+        handler = {Mode.TITLE: self._title_press, Mode.SETUP: self._setup_press,
+                   Mode.PLAY: self._play_press, Mode.MENU: self._menu_press,
+                   Mode.UNDO: self._undo_press, Mode.INFO: self._info_press}.get(self.mode)
+        if handler is not None:
+            handler(kind)
+
+    def _seat_changed(self, seat: int, on: bool) -> None:
+        self._idle()
+        if self.panel.blank or self.panel.dimmed:
+            self.panel.wake()
+        if self.mode is Mode.SETUP:
+            self.setup()
+        elif self.mode is Mode.PLAY:
+            self.flash(self.words("seats_locked", seat=seat))
+
+    # -- title and setup ------------------------------------------------------------
+
+    def _title_press(self, kind: Press) -> None:
+        self._cancel("boot")
+        if kind is Press.SHORT and self.game is not None and self.game.actions:
+            self.resume()
+        else:
+            self.new_game()
+
+    def new_game(self) -> None:
+        """Put the current game away and set up a new one."""
+        if self.game is not None:
+            self._archive(self.game)
+        self.game = None
+        self.setup()
+
+    def setup(self) -> None:
+        self._cancel("boot")
+        self.mode = Mode.SETUP
+        seats = self.seats.occupied()
+        if self.first not in seats:
+            self.first = seats[0] if seats else None
+        self._lights(self.first)
+        self.show(views.setup_screen(self.words, seats, self.first, self.config.rules,
+                                     self.badge))
+
+    def _setup_press(self, kind: Press) -> None:
+        seats = self.seats.occupied()
+        if not 2 <= len(seats) <= 8 or self.first is None:
+            return
+        if kind is Press.SHORT:  # the youngest starts: pick who that is
+            self.first = seats[(seats.index(self.first) + 1) % len(seats)]
+            self.setup()
+        elif kind is Press.LONG:
+            self.begin(Game(seats, self.first, self.config.rules))
+
+    def begin(self, game: Game) -> None:
+        self.game = game
+        self._save(game)
+        self.resume()
+
+    # -- play -----------------------------------------------------------------------
+
+    def resume(self) -> None:
+        """Back to the game as it stands."""
+        if self.game is None:
+            self.setup()
+            return
+        self.mode = Mode.PLAY
+        state = self.game.state
+        self._lights(state.to_move)
+        screen = (views.result_screen(self.words, self.game, self.badge) if self.game.actions
+                  else views.turn_screen(self.words, state, self.badge))
+        self.show(screen)
+        self._audit()
+
+    def _play_press(self, kind: Press) -> None:
+        assert self.game is not None
+        state = self.game.state
+        if state.status is not Status.PLAYING:
+            if kind is Press.LONG:
+                self.begin(self.game.restart())
+            return
+        if self.audit_problem is not None:
+            self.flash(self.words("audit_failed", detail=self.audit_problem))
+            return
+        if state.pending is Pending.ROLL:
+            if kind is Press.SHORT:
+                self.roll()
+            return
+        short, long = CHOICES[state.pending]
+        self.commit(self.game.play(short if kind is Press.SHORT else long))
+        self.reveal()
+
+    def roll(self) -> None:
+        """Roll the die: first frame out, then the roll on disk, then the result."""
+        assert self.game is not None and self.game.state.to_move is not None
+        seat = self.game.state.to_move
+        face = self.die.roll()
+        self.mode = Mode.ANIMATE
+        self.ready.clear()
+        frames = max(1, round(self.config.timings.animation / FRAME)) if self.animate else 0
+        if frames:
+            self._frame(seat, 0)
+        self._chime("roll")
+        self.commit(self.game.play(Roll(face)))
+        if not frames:
+            self.reveal()
+            return
+        for n in range(1, frames):
+            self._after(f"frame{n}", n * FRAME, lambda n=n: self._frame(seat, n))
+        self._after("reveal", frames * FRAME, self.reveal)
+
+    def _frame(self, seat: int, n: int) -> None:
+        screen = views.rolling_screen(self.words, seat, TUMBLE[n % len(TUMBLE)],
+                                      TILT[n % len(TILT)], self.badge)
+        self.screen, self.page = screen, 0
+        self._draw()
+
+    def commit(self, game: Game) -> None:
+        """The game moves on: on disk first (if the disk lets us), then in memory."""
+        self._save(game)
+        self.game = game
+
+    def reveal(self) -> None:
+        assert self.game is not None
+        self.mode = Mode.PLAY
+        self._lights(self.game.state.to_move)
+        self.show(views.result_screen(self.words, self.game, self.badge))
+        for event in self.game.events:
+            if isinstance(event, ev.Parrot):
+                self._chime("parrot")
+            elif isinstance(event, ev.Eliminated):
+                self._chime("death")
+            elif isinstance(event, ev.Won):
+                self._chime("win")
+        if self.game.state.status is not Status.PLAYING and self.on_game_over is not None:
+            self.on_game_over()
+        self._after("audit", 0.0, self._audit)
+
+    def _audit(self) -> None:
+        """The books must balance and the state must be its own replay, before any roll."""
+        if self.game is None:
+            return
+        state = self.game.state
+        problem = None
+        held = sum(p.chips for p in state.players) + state.pot
+        if held != state.issued:
+            problem = f"{held} ≠ {state.issued}"
+        elif Game(self.game.seats, self.game.first, self.game.rules,
+                  self.game.actions).state != state:
+            problem = "replay"
+        if problem and problem != self.audit_problem:
+            log.error("audit failed: %s", problem)
+            self.flash(self.words("audit_failed", detail=problem), 10.0)
+        self.audit_problem = problem
+
+    def _save(self, game: Game) -> None:
+        try:
+            self.store.save(game)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            log.error("cannot save the game: %s", reason)
+            self._after("savefail", 0.0,
+                        lambda: self.flash(self.words("save_failed", reason=reason), 6.0))
+
+    def _archive(self, game: Game) -> None:
+        try:
+            self.store.archive(game)
+        except OSError as error:
+            log.error("cannot archive the game: %s", error)
+
+    # -- menu -----------------------------------------------------------------------
+
+    def menu_items(self) -> list[str]:
+        w = self.words
+        level = len(BRIGHTNESS) - min(range(len(BRIGHTNESS)),
+                                      key=lambda i: abs(BRIGHTNESS[i] - self.panel.contrast))
+        return [w("menu_back"), w("menu_undo"), w("menu_standings"), w("menu_recall"),
+                w("menu_new"), w("menu_language", language=language_name(self.lang)),
+                w("menu_brightness", level=f"{level}/{len(BRIGHTNESS)}"), w("menu_about")]
+
+    def open_menu(self) -> None:
+        self.mode = Mode.MENU
+        self.menu_index = 0
+        self._show_menu()
+
+    def _show_menu(self) -> None:
+        self.show(views.menu_screen(self.words, self.menu_items(), self.menu_index))
+
+    def _menu_press(self, kind: Press) -> None:
+        if kind is Press.SHORT:
+            self.menu_index = (self.menu_index + 1) % len(self.menu_items())
+            self._show_menu()
+            return
+        choice = self.menu_index
+        if choice == 0:
+            self.resume()
+        elif choice == 1:
+            self._ask_undo()
+        elif choice == 2 and self.game is not None:
+            self.mode = Mode.INFO
+            self.show(views.standings_screen(self.words, self.game.state))
+        elif choice == 3:
+            self.mode = Mode.INFO
+            self.show(views.recall_screen(self.words, self._recall_game(),
+                                          self.store.finished(10)))
+        elif choice == 4:
+            self.new_game()
+        elif choice == 5:
+            self.lang = LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)]
+            self.words = self._words()
+            self._prefs()
+            self._show_menu()
+        elif choice == 6:
+            now = min(range(len(BRIGHTNESS)),
+                      key=lambda i: abs(BRIGHTNESS[i] - self.panel.contrast))
+            self.panel.set_contrast(BRIGHTNESS[(now + 1) % len(BRIGHTNESS)])
+            self._prefs()
+            self._show_menu()
+        elif choice == 7:
+            self.mode = Mode.INFO
+            body = [self.words("about_version", version=__version__),
+                    self.words("about_saves", path=str(self.store.directory)),
+                    f"{self.config.display.display} {self.config.display.interface}"]
+            if self.fonts.missing:
+                body.append(self.words("about_fonts", packages=self.fonts.missing))
+            self.show(Screen(title=self.words("menu_about"), body=tuple(body),
+                             footer=self.words("keys_back")))
+
+    def _recall_game(self) -> Game | None:
+        if self.game is not None and self.game.actions:
+            return self.game
+        finished = self.store.finished(1)
+        return finished[0][1] if finished else None
+
+    def _ask_undo(self) -> None:
+        if self.game is None or not self.game.actions:
+            self.mode = Mode.MENU
+            self.flash(self.words("nothing_to_undo"), 2.0)
+            return
+        self.mode = Mode.UNDO
+        what = views.last_turns(self.words, self.game, 1)[0]
+        self.show(Screen(title=self.words("undo_title"), body=(self.words("undo_what",
+                                                                          what=what),),
+                         footer=self.words("keys_yes_no")))
+
+    def _undo_press(self, kind: Press) -> None:
+        if kind is Press.LONG and self.game is not None and self.game.actions:
+            what = views.last_turns(self.words, self.game, 1)[0]
+            self.commit(self.game.undo())
+            log.info("undone: %s", what)
+            self.resume()
+            self.flash(self.words("undone", what=what), 3.0)
+        else:
+            self.mode = Mode.MENU
+            self._show_menu()
+
+    def _info_press(self, kind: Press) -> None:
+        self.mode = Mode.MENU
+        self._show_menu()
+
+    def _prefs(self) -> None:
+        try:
+            self.store.save_prefs({"language": self.lang, "contrast": str(self.panel.contrast)})
+        except OSError as error:
+            log.error("cannot save preferences: %s", error)
+
+    # -- outputs, idle, timers ----------------------------------------------------------
+
+    def _lights(self, seat: int | None) -> None:
+        seats = self.game.seats if self.game is not None else self.seats.occupied()
+        for index, led in enumerate(self.outputs.leds, start=1):
+            led.value = index == seat and index in seats
+
+    def _chime(self, what: str) -> None:
+        buzzer = self.outputs.buzzer
+        if buzzer is None:
+            return
+        tunes = {"roll": ("C6",), "parrot": ("E6", "C6", "E6"), "death": ("C4", "G3"),
+                 "win": ("C5", "E5", "G5", "C6")}
+        for n, note in enumerate(tunes[what]):
+            self._after(f"note{n}", n * 0.15, lambda note=note: buzzer.play(note))
+        self._after("quiet", len(tunes[what]) * 0.15, buzzer.stop)
+
+    def _idle(self) -> None:
+        t = self.config.timings
+        self._after("dim", t.dim_after, lambda: self.panel.dim(True))
+        self._after("blank", t.blank_after, self.panel.sleep)
+
+    def _after(self, name: str, delay: float, callback: Callable[[], None]) -> None:
+        self._cancel(name)
+
+        def fire() -> None:
+            self._timers.pop(name, None)
+            callback()
+
+        self._timers[name] = self.loop.call_later(delay, fire)
+
+    def _every(self, name: str, period: float, callback: Callable[[], None]) -> None:
+        def fire() -> None:
+            callback()
+            self._timers[name] = self.loop.call_later(period, fire)
+
+        self._cancel(name)
+        self._timers[name] = self.loop.call_later(period, fire)
+
+    def _cancel(self, name: str) -> None:
+        timer = self._timers.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+
+

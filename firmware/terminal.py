@@ -1,0 +1,52 @@
+"""The OLED drawn in a terminal: 128x64 at true resolution, two pixel rows per character."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from PIL import Image
+
+_BLOCKS = {(0, 0): " ", (1, 0): "▀", (0, 1): "▄", (1, 1): "█"}
+
+
+def half_blocks(image: Image.Image) -> list[str]:
+    """The image as 32 lines of 128 half-block characters."""
+    width, height = image.size
+    data = image.convert("1").tobytes()
+    stride = (width + 7) // 8
+
+    def lit(x: int, y: int) -> int:
+        return data[y * stride + x // 8] >> (7 - x % 8) & 1
+
+    return ["".join(_BLOCKS[lit(x, y), lit(x, y + 1)] for x in range(width))
+            for y in range(0, height, 2)]
+
+
+class TerminalPanel:
+    """Redraws only the lines that changed; shows the panel dimmed or blank as it is."""
+
+    def __init__(self, out: TextIO, help_line: str = "") -> None:
+        self.out = out
+        self.help_line = help_line
+        self._lines: list[str] = []
+        self.out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
+
+    def draw(self, image: Image.Image, on: bool = True, dim: bool = False) -> None:
+        lines = half_blocks(image) if on else [" " * image.size[0]] * (image.size[1] // 2)
+        style = "\x1b[2m" if dim else "\x1b[22m"
+        parts = []
+        if not self._lines:
+            parts.append("\x1b[1;1H┌" + "─" * 128 + "┐")
+        for row, line in enumerate(lines):
+            if row >= len(self._lines) or self._lines[row] != style + line:
+                parts.append(f"\x1b[{row + 2};1H│{style}{line}\x1b[22m│")
+        if not self._lines:
+            parts.append(f"\x1b[{len(lines) + 2};1H└" + "─" * 128 + "┘")
+            parts.append(f"\x1b[{len(lines) + 3};1H{self.help_line}")
+        self._lines = [style + line for line in lines]
+        self.out.write("".join(parts))
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.write(f"\x1b[{len(self._lines) + 4};1H\x1b[?25h\n")
+        self.out.flush()

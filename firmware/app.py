@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gpiozero import LED, Button, TonalBuzzer
+from gpiozero import LED, Button, DigitalInputDevice, TonalBuzzer
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from PIL import Image
 
@@ -101,7 +101,7 @@ def run_table(args: argparse.Namespace) -> int:
                   on_change=draw_terminal)
 
     button = Button(config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory)
-    seats = [Button(p, pull_up=True, bounce_time=None, pin_factory=factory)
+    seats = [DigitalInputDevice(p, pull_up=True, bounce_time=None, pin_factory=factory)
              for p in config.pins.seats]
     hands = Hands(factory, config) if emulated else None
     if hands is not None:

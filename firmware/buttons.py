@@ -11,7 +11,7 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gpiozero import Button
+from gpiozero import Button, DigitalInputDevice
 
 from .loop import Loop, Timer
 
@@ -34,16 +34,16 @@ class _Settling:
 class Debounced:
     """A gpiozero input whose level changes reach ``on_change(level, at)`` once settled."""
 
-    def __init__(self, device: Button, loop: Loop, debounce: float,
+    def __init__(self, device: DigitalInputDevice, loop: Loop, debounce: float,
                  on_change: Callable[[bool, float], None]) -> None:
         self.device = device
         self.loop = loop
         self.debounce = debounce
         self.on_change = on_change
-        self.state = _Settling(bool(device.is_pressed), loop.clock())
+        self.state = _Settling(bool(device.is_active), loop.clock())
         # gpiozero calls these from its own thread on a Pi: hand them to the loop.
-        device.when_pressed = self._edge
-        device.when_released = self._edge
+        device.when_activated = self._edge
+        device.when_deactivated = self._edge
 
     @property
     def level(self) -> bool:
@@ -65,7 +65,7 @@ class Debounced:
     def _settle(self) -> None:
         state = self.state
         state.timer = None
-        level = bool(self.device.is_pressed)
+        level = bool(self.device.is_active)
         if level != state.stable:
             state.stable = level
             self.on_change(level, state.since)
@@ -127,7 +127,7 @@ class RollButton:
 class SeatSwitches:
     """One toggle per seat: ON (closed to ground) means someone sits there."""
 
-    def __init__(self, devices: Sequence[Button], loop: Loop, debounce: float,
+    def __init__(self, devices: Sequence[DigitalInputDevice], loop: Loop, debounce: float,
                  on_change: Callable[[int, bool], None]) -> None:
         self.inputs = [
             Debounced(device, loop, debounce, self._changed(seat, on_change))

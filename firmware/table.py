@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import Button
+from gpiozero import Button, DigitalInputDevice
 
 from robinson_core import CHOICES, Game, Pending, Roll, Status
 from robinson_core import events as ev
@@ -60,7 +60,8 @@ class Outputs:
 
 class Table:
     def __init__(self, *, config: Config, loop: Loop, store: Store, panel: Panel,
-                 button: Button, seats: Sequence[Button], die: Die | None = None,
+                 button: Button, seats: Sequence[DigitalInputDevice],
+                 die: Die | None = None,
                  fonts: Fonts | None = None, outputs: Outputs | None = None,
                  lang: str | None = None, animate: bool = True, badge: str = "") -> None:
         self.config = config
@@ -282,8 +283,10 @@ class Table:
         assert self.game is not None
         state = self.game.state
         if state.status is not Status.PLAYING:
-            if kind is Press.LONG:
-                self.begin(self.game.restart())
+            if kind is Press.LONG:  # again, with the same seats
+                finished = self.game
+                self._archive(finished)
+                self.begin(finished.restart())
             return
         if self.audit_problem is not None:
             self.flash(self.words("audit_failed", detail=self.audit_problem))

@@ -1,0 +1,131 @@
+"""A whole table on a test bench: real gpiozero devices on mock pins, the real luma driver on
+a decoding bus, real files, and a clock the test moves by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from gpiozero import Button, DigitalInputDevice
+from gpiozero.pins.mock import MockFactory
+from PIL import Image
+
+from firmware.config import Config, Display
+from firmware.die import Die
+from firmware.fonts import Fonts
+from firmware.loop import Loop
+from firmware.panel import Panel, emulated_device
+from firmware.panel_bus import PanelBus
+from firmware.render import Screen, render
+from firmware.store import Store
+from firmware.table import Table
+
+FONTS = Fonts()
+
+
+class ScriptedDie(Die):
+    """Chance, injected: the faces a test wants, in order."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces = list(faces)
+        self.rolled = 0
+
+    def roll(self) -> int:
+        self.rolled += 1
+        return self.faces.pop(0)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Rig:
+    def __init__(self, state_dir: Path, *, faces: Iterable[int] = (), seats_on: Iterable[int] = (),
+                 chip: str = "ssd1306", config: Config | None = None, animate: bool = True,
+                 lang: str | None = None, held_at_boot: bool = False, start: bool = True) -> None:
+        self.config = config or Config(display=Display(display=chip))
+        self.clock = Clock()
+        self.loop = Loop(clock=self.clock)
+        self.factory = MockFactory()
+        self.bus = PanelBus(self.config.display.display)
+        self.panel = Panel(lambda: emulated_device(self.config.display, self.bus),
+                           clock=self.clock)
+        self.button_pin = self.factory.pin(self.config.pins.button)
+        self.seat_pins = [self.factory.pin(p) for p in self.config.pins.seats]
+        self.devices = [Button(self.config.pins.button, bounce_time=None,
+                               pin_factory=self.factory)]
+        self.devices += [DigitalInputDevice(p, pull_up=True, bounce_time=None,
+                                            pin_factory=self.factory)
+                         for p in self.config.pins.seats]
+        # After the devices: setting a mock pin's pull-up sets its level too.
+        for seat in seats_on:
+            self.seat_pins[seat - 1].drive_low()
+        if held_at_boot:
+            self.button_pin.drive_low()
+        self.store = Store(state_dir)
+        self.die = ScriptedDie(faces)
+        self.table = Table(config=self.config, loop=self.loop, store=self.store,
+                           panel=self.panel, button=self.devices[0], seats=self.devices[1:],
+                           die=self.die, fonts=FONTS, animate=animate, lang=lang)
+        if start:
+            self.table.start()
+            self.run()
+
+    def close(self) -> None:
+        for device in self.devices:
+            device.close()
+
+    # -- time and hands ------------------------------------------------------------
+
+    def run(self) -> None:
+        self.loop.run_until_idle()
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` pass, stopping at every timer on the way."""
+        end = self.clock.now + seconds
+        self.run()
+        while (deadline := self.loop.next_deadline()) is not None and deadline <= end:
+            self.clock.now = max(self.clock.now, deadline)
+            self.run()
+        self.clock.now = end
+        self.run()
+
+    def hold(self, seconds: float) -> None:
+        self.button_pin.drive_low()
+        self.run()
+        self.wait(seconds)
+        self.button_pin.drive_high()
+        self.run()
+        self.wait(0.05)
+
+    def short(self) -> None:
+        self.hold(0.1)
+
+    def long(self) -> None:
+        self.hold(self.config.timings.long_press + 0.1)
+
+    def menu(self) -> None:
+        self.hold(self.config.timings.menu_press + 0.1)
+
+    def settle(self) -> None:
+        """Let any animation and timers of the moment play out."""
+        self.wait(1.2)
+
+    def seat(self, seat: int, on: bool) -> None:
+        pin = self.seat_pins[seat - 1]
+        pin.drive_low() if on else pin.drive_high()
+        self.run()
+        self.wait(0.05)
+
+    # -- what the panel shows --------------------------------------------------------
+
+    def shown(self) -> Image.Image:
+        """What a real panel would show: the driver's bytes, decoded."""
+        return self.bus.image()
+
+    def showing(self, screen: Screen, page: int = 0) -> bool:
+        return self.shown().tobytes() == render(screen, FONTS, page).tobytes()

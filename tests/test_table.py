@@ -1,0 +1,337 @@
+"""The table end to end: presses and switches on mock pins, screens read back off the bus."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware import screens as views
+from firmware.table import Mode
+from robinson_core import Choice, Game, Pending, Roll
+
+from .rig import Rig
+
+
+@pytest.fixture
+def rigs(tmp_path: Path) -> Iterator[list[Rig]]:
+    made: list[Rig] = []
+    yield made
+    for rig in made:
+        rig.close()
+
+
+def bench(rigs: list[Rig], tmp_path: Path, **kwargs: object) -> Rig:
+    rig = Rig(tmp_path / "state", **kwargs)  # type: ignore[arg-type]
+    rigs.append(rig)
+    return rig
+
+
+def playing(rigs: list[Rig], tmp_path: Path, seats: tuple[int, ...] = (1, 2, 3),
+            **kwargs: object) -> Rig:
+    """A table whose game has just started with ``seats``."""
+    rig = bench(rigs, tmp_path, seats_on=seats, **kwargs)
+    rig.wait(2.5)  # title, then setup by itself
+    rig.long()
+    assert rig.table.mode is Mode.PLAY
+    return rig
+
+
+def words(rig: Rig) -> views.Words:
+    return rig.table.words
+
+
+def test_boot_without_a_game_goes_to_setup_by_itself(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = bench(rigs, tmp_path, seats_on=(1, 3))
+    assert rig.table.mode is Mode.TITLE
+    assert rig.showing(views.title_screen(words(rig), False))
+    rig.wait(2.5)
+    assert rig.table.mode is Mode.SETUP
+    assert rig.showing(views.setup_screen(words(rig), (1, 3), 1, rig.config.rules))
+
+
+def test_setup_short_press_picks_who_starts_and_long_press_starts(rigs: list[Rig],
+                                                                   tmp_path: Path) -> None:
+    rig = bench(rigs, tmp_path, seats_on=(2, 4, 5))
+    rig.wait(2.5)
+    rig.short()
+    rig.short()
+    assert rig.table.first == 5
+    rig.long()
+    game = rig.table.game
+    assert game is not None and game.seats == (2, 4, 5) and game.first == 5
+    assert rig.store.load().game == game  # saved at once
+    assert rig.showing(views.turn_screen(words(rig), game.state))
+
+
+def test_setup_needs_two_seats(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = bench(rigs, tmp_path, seats_on=(1,))
+    rig.wait(2.5)
+    rig.long()
+    assert rig.table.mode is Mode.SETUP and rig.table.game is None
+    rig.seat(2, True)
+    assert rig.showing(views.setup_screen(words(rig), (1, 2), 1, rig.config.rules))
+
+
+def test_a_short_press_rolls_animates_and_shows_the_result(rigs: list[Rig],
+                                                           tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3])
+    rig.short()
+    assert rig.table.mode is Mode.ANIMATE
+    rig.settle()
+    game = rig.table.game
+    assert game is not None and game.actions == (Roll(3),)
+    assert game.state.player(1).position == 3
+    assert rig.showing(views.result_screen(words(rig), game))
+
+
+def test_the_roll_is_on_disk_before_it_is_shown(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[5])
+    seen_at_save: list[bytes] = []
+    save = rig.store.save
+
+    def spy(game: Game) -> None:  # calls through: the real save, watched
+        seen_at_save.append(rig.shown().tobytes())
+        save(game)
+
+    rig.store.save = spy  # type: ignore[method-assign]
+    rig.short()
+    rig.settle()
+    game = rig.table.game
+    assert game is not None
+    result = rig.shown().tobytes()
+    assert len(seen_at_save) == 1 and seen_at_save[0] != result  # the die was still rolling
+    assert rig.store.load().game == game
+
+
+def test_without_animation_the_roll_is_still_saved_first(rigs: list[Rig],
+                                                         tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[5], animate=False)
+    shown_at_save: list[bytes] = []
+    save = rig.store.save
+    rig.store.save = lambda g: (shown_at_save.append(rig.shown().tobytes()), save(g))[1]  # type: ignore[method-assign]
+    rig.short()
+    assert rig.table.game is not None
+    assert shown_at_save[0] != rig.shown().tobytes()
+    assert rig.store.load().game == rig.table.game
+
+
+def test_a_press_during_the_animation_is_ignored(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4])
+    rig.short()
+    rig.short()  # still tumbling
+    rig.settle()
+    assert rig.die.rolled == 1 and rig.table.game is not None
+    assert len(rig.table.game.actions) == 1
+
+
+def test_a_press_begun_in_the_animation_and_let_go_after_is_ignored(rigs: list[Rig],
+                                                                     tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4])
+    rig.short()
+    rig.hold(0.9)  # down while tumbling, up after the result
+    rig.settle()
+    assert rig.die.rolled == 1
+
+
+def test_a_bounce_storm_is_one_press(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4])
+    for _ in range(25):  # contacts chattering within a few ms
+        rig.button_pin.drive_low()
+        rig.button_pin.drive_high()
+    rig.button_pin.drive_low()
+    rig.run()
+    rig.wait(0.1)
+    for _ in range(25):
+        rig.button_pin.drive_high()
+        rig.button_pin.drive_low()
+    rig.button_pin.drive_high()
+    rig.run()
+    rig.settle()
+    assert rig.die.rolled == 1
+
+
+def test_held_at_boot_gives_no_roll_and_says_so(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = bench(rigs, tmp_path, seats_on=(1, 2), held_at_boot=True)
+    assert rig.table.mode is Mode.STUCK
+    assert rig.showing(views.message_screen(words(rig), "ROBINSON", words(rig)("release_button")))
+    rig.wait(5)
+    rig.button_pin.drive_high()
+    rig.run()
+    rig.wait(0.1)
+    assert rig.table.mode is Mode.TITLE and rig.die.rolled == 0
+
+
+def test_decision_short_takes_the_default_long_the_other(rigs: list[Rig],
+                                                         tmp_path: Path) -> None:
+    # seat 1 to 20 in three rolls: 6, (2), 5 -> 11, (3), 3 -> 14, (1), 6 -> 20
+    rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 5, 3, 3, 1, 6], animate=False)
+    for _ in range(7):
+        rig.short()
+    state = rig.table.game.state  # type: ignore[union-attr]
+    assert state.pending is Pending.AGAIN
+    assert rig.showing(views.result_screen(words(rig), rig.table.game))  # type: ignore[arg-type]
+    rig.long()
+    assert rig.table.game.actions[-1] is Choice.PASS  # type: ignore[union-attr]
+    assert rig.table.game.state.to_move == 2  # type: ignore[union-attr]
+
+
+def test_holding_tells_what_letting_go_will_do(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 5, 3, 3, 1, 6], animate=False)
+    for _ in range(7):
+        rig.short()
+    rig.button_pin.drive_low()
+    rig.run()
+    rig.wait(1.2)
+    screen = rig.table.screen
+    hint = words(rig)("let_go_long", action=words(rig)("opt_pass"))
+    from firmware.render import Screen
+    assert rig.showing(Screen(screen.title, screen.body, hint, screen.picture, screen.badge))
+    rig.button_pin.drive_high()
+    rig.run()
+    rig.wait(0.1)
+
+
+def test_menu_undo_takes_back_the_last_action(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4], animate=False)
+    rig.short()
+    rig.short()
+    rig.menu()
+    assert rig.table.mode is Mode.MENU
+    rig.short()  # to "Undo"
+    rig.long()
+    assert rig.table.mode is Mode.UNDO
+    rig.long()  # yes
+    assert rig.table.game is not None and rig.table.game.actions == (Roll(3),)
+    assert rig.store.load().game == rig.table.game
+
+
+def test_menu_undo_short_press_says_no(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3], animate=False)
+    rig.short()
+    rig.menu()
+    rig.short()
+    rig.long()
+    rig.short()  # no
+    assert rig.table.mode is Mode.MENU and len(rig.table.game.actions) == 1  # type: ignore[union-attr]
+
+
+def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3], animate=False)
+    rig.short()
+    rig.menu()
+    for _ in range(2):
+        rig.short()
+    rig.long()
+    assert rig.showing(views.standings_screen(words(rig), rig.table.game.state))  # type: ignore[union-attr]
+    rig.short()
+    rig.short()  # to Recall
+    rig.long()
+    assert rig.table.screen.badge == words(rig)("recall_badge")
+    rig.short()
+    for _ in range(2):
+        rig.short()  # to Language
+    rig.long()
+    assert rig.table.lang == "hr" and rig.store.prefs()["language"] == "hr"
+    rig.menu()  # a very long press leaves the menu
+    assert rig.table.mode is Mode.PLAY
+    assert rig.showing(views.result_screen(words(rig), rig.table.game))  # type: ignore[arg-type]
+
+
+def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3], animate=False)
+    rig.seat(5, True)
+    assert rig.table.game is not None and rig.table.game.seats == (1, 2, 3)
+    from firmware.render import render
+    message = views.message_screen(words(rig), "!", words(rig)("seats_locked", seat=5))
+    assert rig.shown().tobytes() == render(message, rig.table.fonts).tobytes()
+    rig.wait(5)
+    assert rig.showing(views.turn_screen(words(rig), rig.table.game.state))
+
+
+def test_a_waking_press_does_nothing_else(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3], animate=False)
+    rig.wait(rig.config.timings.dim_after + 1)
+    assert rig.panel.dimmed and rig.bus.contrast < 255
+    rig.short()
+    assert rig.die.rolled == 0 and not rig.panel.dimmed
+    rig.wait(rig.config.timings.blank_after + 1)
+    assert rig.panel.blank and not rig.bus.on
+    rig.short()
+    assert rig.die.rolled == 0 and rig.bus.on
+    rig.short()
+    assert rig.die.rolled == 1
+
+
+def test_the_panel_shifts_against_burn_in(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path)
+    before = rig.shown()
+    rig.wait(rig.config.timings.shift_every + 1)
+    from PIL import ImageChops
+    assert rig.shown().tobytes() == ImageChops.offset(before, 1, 0).tobytes()
+
+
+def test_a_restart_offers_to_resume_the_same_game(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 6], animate=False)
+    rig.short()
+    rig.short()
+    game = rig.table.game
+    rig.table.stop()
+    rig.close()
+    again = bench(rigs, tmp_path, seats_on=(1, 2, 3), faces=[1])
+    assert again.table.mode is Mode.TITLE
+    assert again.showing(views.title_screen(words(again), True))
+    again.short()  # resume
+    assert again.table.game == game
+    assert again.showing(views.result_screen(words(again), game))  # type: ignore[arg-type]
+
+
+def test_a_restart_long_press_starts_anew_and_archives(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3], animate=False)
+    rig.short()
+    rig.close()
+    again = bench(rigs, tmp_path, seats_on=(1, 2))
+    again.long()
+    assert again.table.mode is Mode.SETUP
+    assert len(again.store.finished()) == 1
+
+
+def test_a_damaged_save_is_set_aside_and_the_one_before_used(rigs: list[Rig],
+                                                             tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4], animate=False)
+    rig.short()
+    rig.short()
+    rig.close()
+    current = tmp_path / "state" / "game.txt"
+    current.write_text(current.read_text().replace("actions 3 4", "actions 3 6"))
+    again = bench(rigs, tmp_path, seats_on=(1, 2, 3))
+    assert again.table.game is not None and again.table.game.actions == (Roll(3),)
+    assert list((tmp_path / "state" / "damaged").iterdir())
+    assert again.table.mode is Mode.TITLE
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_each_driver_puts_the_intended_screen_on_the_panel(rigs: list[Rig], tmp_path: Path,
+                                                           chip: str) -> None:
+    rig = playing(rigs, tmp_path, faces=[6, 6, 1], chip=chip, animate=False)
+    for _ in range(3):
+        rig.short()
+        game = rig.table.game
+        assert game is not None
+        assert rig.showing(views.result_screen(words(rig), game))
+
+
+def test_a_won_game_long_press_plays_again_with_the_same_seats(rigs: list[Rig],
+                                                                tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, seats=(2, 4), animate=False)
+    script = "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5"
+    from robinson_core import play_script
+    won = play_script(Game((2, 4)), script)
+    rig.table.begin(won)
+    rig.run()
+    assert rig.showing(views.result_screen(words(rig), won))
+    rig.short()  # nothing to roll
+    assert rig.table.game == won
+    rig.long()
+    assert rig.table.game == Game((2, 4)) and len(rig.store.finished()) == 1

@@ -23,7 +23,7 @@ LATIN = (
 )
 BOLD = (("/usr/share/fonts/opentype/terminus/terminus-bold.otb", 12, 0),)
 WIDE = (
-    ("/usr/share/fonts/truetype/misaki/misaki_gothic.ttf", 8, 4),
+    ("/usr/share/fonts/truetype/misaki/misaki_gothic.ttf", 8, 3),
     ("/usr/share/fonts/opentype/unifont/unifont_jp.otf", 16, -3),
 )
 BIG = (("/usr/share/fonts/opentype/terminus/terminus-bold.otb", 24, 0),)

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Run the companion. Until the table app lands, it plays the recorded demo game.
+# Run the companion: on a Pi with the hardware it drives the hardware; anywhere
+# else the same app runs emulated, the OLED drawn in this terminal.
+# Extra arguments go to `robinson table` (e.g. ./table.sh --seats 1,2,3 --lang hr).
 set -eu
 cd "$(dirname "$0")"
 sh tools/bootstrap.sh table
-exec .venv/bin/robinson replay --players 4 --script "$(cat tests/reference/game_4p.script)" "$@"
+exec .venv/bin/robinson table "$@"

@@ -54,16 +54,22 @@ def state_dir(given: str | None, emulated: bool) -> Path:
 
 
 class Capture:
-    """Writes every frame shown as a numbered PNG (--capture DIR)."""
+    """Writes every frame shown as a numbered PNG (--capture DIR), and a line per frame in
+    frames.log with the actions of the game the table held when the frame went out."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
-        self.count = 0
+        self.count = len(list(directory.glob("frame-*.png")))  # a restart goes on numbering
+        self.log = open(directory / "frames.log", "a", encoding="utf-8")  # noqa: SIM115
+        self.note: Callable[[], str] = lambda: ""
 
     def __call__(self, image: Image.Image) -> None:
         self.count += 1
-        image.save(self.directory / f"frame-{self.count:05d}.png")
+        name = f"frame-{self.count:05d}.png"
+        image.save(self.directory / name)
+        self.log.write(f"{name} {self.note()}\n")
+        self.log.flush()
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -110,7 +116,7 @@ def run_table(args: argparse.Namespace) -> int:
     outputs = Outputs(
         leds=[LED(p, pin_factory=factory) for p in config.pins.leds[:len(seats)]]
         if config.pins.use_leds else (),
-        buzzer=TonalBuzzer(config.pins.buzzer, pin_factory=factory)
+        buzzer=TonalBuzzer(config.pins.buzzer, octaves=2, pin_factory=factory)
         if config.pins.use_buzzer else None)
 
     badge = ""
@@ -120,6 +126,10 @@ def run_table(args: argparse.Namespace) -> int:
                   seats=seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
                   outputs=outputs, lang=args.lang,
                   animate=not args.no_animation, badge=badge)
+
+    if capture is not None:
+        capture.note = lambda: "actions=" + ",".join(
+            a.token for a in (table.game.actions if table.game else ()))
 
     def quit_app() -> None:
         loop.stop()

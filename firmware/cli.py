@@ -186,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, RobinsonError) as error:
         print(f"robinson {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
     except BrokenPipeError:
         return 0
 

@@ -126,6 +126,11 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     elif state.pending in _ASK:
         assert state.to_move is not None
         body.append(w(_ASK[state.pending], name=w.name(state.to_move)))
+    else:  # who rolls next, from where, with what
+        assert state.to_move is not None
+        mover = state.player(state.to_move)
+        body.append(w("standing", name=w.name(mover.seat), position=mover.position,
+                      chips=mover.chips))
     return Screen(title=title, body=tuple(body), footer=prompt(w, state), picture=picture,
                   badge=badge)
 

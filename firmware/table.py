@@ -52,7 +52,7 @@ class Mode(enum.Enum):
 
 @dataclass
 class Outputs:
-    """Optional gpiozero outputs: one LED per seat, and a TonalBuzzer."""
+    """Optional gpiozero outputs: one LED per seat, and a TonalBuzzer (two octaves: C4-C6)."""
 
     leds: Sequence[Any] = ()
     buzzer: Any = None
@@ -486,9 +486,14 @@ class Table:
             return
         tunes = {"roll": ("C6",), "parrot": ("E6", "C6", "E6"), "death": ("C4", "G3"),
                  "win": ("C5", "E5", "G5", "C6")}
-        for n, note in enumerate(tunes[what]):
-            self._after(f"note{n}", n * 0.15, lambda note=note: buzzer.play(note))
-        self._after("quiet", len(tunes[what]) * 0.15, buzzer.stop)
+        def play(note: str | None) -> None:
+            try:
+                buzzer.play(note) if note else buzzer.stop()
+            except Exception as error:  # a buzzer fault must not stop the game
+                log.warning("buzzer: %s", error)
+
+        for n, note in enumerate((*tunes[what], None)):
+            self._after(f"note{n}", n * 0.15, lambda note=note: play(note))
 
     def _idle(self) -> None:
         t = self.config.timings

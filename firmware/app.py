@@ -23,6 +23,7 @@ from . import config as configuration
 from .die import Die, SeededDie
 from .emulator import KEYS_HELP, Demo, Hands, RawKeyboard, read_keys, stdin_is_usable
 from .loop import Loop
+from .notify import Notifier
 from .panel import Panel, emulated_device, real_device
 from .panel_bus import PanelBus
 from .store import Store
@@ -138,6 +139,10 @@ def run_table(args: argparse.Namespace) -> int:
         signal.signal(signum, lambda *_: loop.post(quit_app))
 
     table.start()
+    notifier = Notifier()
+    notifier.ready()  # the first frame is out (or the panel is known missing and retried)
+    if notifier.watchdog:
+        _watchdog(loop, notifier, notifier.watchdog / 2)
     threads = []
     if args.demo and hands is not None:
         demo = Demo(hands, table, loop)
@@ -151,13 +156,24 @@ def run_table(args: argparse.Namespace) -> int:
                 thread.start()
             loop.run()
     finally:
+        notifier.stopping()
         table.stop()
+        notifier.close()
         if terminal is not None:
             terminal.close()
         for device in (button, *seats, *outputs.leds, outputs.buzzer):
             if device is not None:
                 device.close()
     return 0
+
+
+def _watchdog(loop: Loop, notifier: Notifier, period: float) -> None:
+    """Ping from the loop's own timers: if the loop hangs, the pings stop."""
+    def ping() -> None:
+        notifier.ping()
+        loop.call_later(period, ping)
+
+    ping()
 
 
 def _terminal_drawer(terminal: TerminalPanel, bus: PanelBus) -> Callable[[], None]:

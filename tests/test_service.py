@@ -1,0 +1,160 @@
+"""The systemd unit, and the readiness and watchdog protocol against a real socket."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware.loop import Loop
+from firmware.notify import Notifier
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "systemd" / "robinson-table.service"
+ROBINSON = Path(sys.executable).with_name("robinson")
+needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                                   reason="./test.sh installs systemd; run it that way")
+
+
+def unit_with_existing_binary(tmp_path: Path) -> Path:
+    """The unit as shipped, but ExecStart pointing at a binary this machine has:
+    verify exits 1 for a missing ExecStart binary, and /opt/robinson-table is not here."""
+    text = UNIT.read_text().replace("/opt/robinson-table/venv/bin/robinson", str(ROBINSON))
+    copy = tmp_path / UNIT.name
+    copy.write_text(text)
+    return copy
+
+
+@needs_systemd
+def test_the_unit_verifies_silently(tmp_path: Path) -> None:
+    run = subprocess.run(["systemd-analyze", "verify", str(unit_with_existing_binary(tmp_path))],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0 and run.stdout == "" and run.stderr == "", run.stderr
+
+
+@needs_systemd
+def test_the_unit_exposure_is_at_most_2(tmp_path: Path) -> None:
+    run = subprocess.run(["systemd-analyze", "security", "--offline=yes",
+                          str(unit_with_existing_binary(tmp_path))],
+                         capture_output=True, text=True, check=False)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", run.stdout + run.stderr)
+    assert found, run.stdout + run.stderr
+    exposure = float(found.group(1))
+    print(f"\nsystemd-analyze security exposure: {exposure}")
+    assert exposure <= 2.0
+
+
+def test_the_unit_says_what_the_issue_asks() -> None:
+    text = UNIT.read_text()
+    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "StartLimitBurst=",
+                 "StateDirectory=robinson-table", "WorkingDirectory=%S/robinson-table",
+                 "User=robinson", "SupplementaryGroups=gpio i2c spi", "DevicePolicy=closed",
+                 "ProtectSystem=strict", "PrivateNetwork=yes", "NoNewPrivileges=yes",
+                 "CapabilityBoundingSet=\n", "RestrictAddressFamilies=AF_UNIX",
+                 "SystemCallFilter=@system-service"):
+        assert line in text, line
+
+
+class Listener:
+    """The systemd side: a datagram socket that notes what arrives, and when."""
+
+    def __init__(self, path: Path) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(path))
+        self.sock.settimeout(0.05)
+        self.got: list[tuple[float, str]] = []
+        self.running = True
+        self.thread = threading.Thread(target=self._listen, daemon=True)
+        self.thread.start()
+
+    def _listen(self) -> None:
+        while self.running:
+            try:
+                data = self.sock.recv(4096)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.got.append((time.monotonic(), data.decode()))
+
+    def messages(self, name: str) -> list[float]:
+        return [t for t, m in self.got if m == name]
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join()
+        self.sock.close()
+
+
+def test_notifier_speaks_to_a_real_socket_and_an_abstract_one(tmp_path: Path) -> None:
+    listener = Listener(tmp_path / "notify")
+    notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "2000000"})
+    notifier.ready()
+    notifier.ping()
+    time.sleep(0.2)
+    notifier.close()
+    listener.close()
+    assert [m for _, m in listener.got] == ["READY=1", "WATCHDOG=1"]
+    assert notifier.watchdog == 2.0
+    abstract = Notifier({"NOTIFY_SOCKET": "@robinson-test"})
+    assert abstract.address == "\0robinson-test"
+
+
+def test_watchdog_pings_stop_while_the_loop_is_stuck(tmp_path: Path) -> None:
+    from firmware.app import _watchdog
+
+    listener = Listener(tmp_path / "notify")
+    notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "200000"})
+    loop = Loop()
+    _watchdog(loop, notifier, 0.1)
+    stuck: list[float] = []
+
+    def hang() -> None:
+        stuck.append(time.monotonic())
+        time.sleep(0.8)  # a hung main loop
+        stuck.append(time.monotonic())
+
+    loop.call_later(0.5, hang)
+    loop.call_later(1.8, loop.stop)
+    loop.run()
+    notifier.close()
+    listener.close()
+    pings = listener.messages("WATCHDOG=1")
+    during = [t for t in pings if stuck[0] + 0.02 < t < stuck[1]]
+    assert during == []
+    assert len([t for t in pings if t < stuck[0]]) >= 3  # pinging before
+    assert len([t for t in pings if t > stuck[1]]) >= 3  # and again after
+
+
+def test_the_app_reports_ready_after_its_first_frame_and_pings_at_half_the_interval(
+        tmp_path: Path) -> None:
+    listener = Listener(tmp_path / "notify")
+    env = {"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "600000",
+           "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    capture = tmp_path / "frames"
+    app = subprocess.Popen([ROBINSON, "table", "--emulate", "--state-dir", str(tmp_path / "s"),
+                            "--capture", str(capture)],
+                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, env=env)
+    time.sleep(3.0)
+    assert app.stdin is not None
+    app.stdin.write(b"q")
+    app.stdin.close()
+    assert app.wait(timeout=20) == 0
+    stderr = app.stderr.read().decode() if app.stderr else ""
+    if app.stderr:
+        app.stderr.close()
+    listener.close()
+    messages = [m for _, m in listener.got]
+    assert messages[0] == "READY=1" and messages[-1] == "STOPPING=1", (messages, stderr)
+    assert (capture / "frame-00001.png").exists()  # a frame was out before READY
+    pings = listener.messages("WATCHDOG=1")
+    gaps = [b - a for a, b in zip(pings, pings[1:], strict=False)]
+    assert len(pings) >= 5 and all(0.2 < gap < 0.45 for gap in gaps), gaps

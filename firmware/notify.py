@@ -38,7 +38,8 @@ class Notifier:
             return
         try:
             if self._socket is None:
-                self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+                kind = socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
+                self._socket = socket.socket(socket.AF_UNIX, kind)
             self._socket.sendto(message.encode(), self.address)
         except OSError as error:
             log.warning("sd_notify %s: %s", message, error)

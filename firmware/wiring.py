@@ -1,0 +1,109 @@
+"""What the config wires to the Pi's 40-pin header: one list, from which WIRING.md, the
+schematic and the default config.toml are all generated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from .config import Config
+
+# BCM GPIO number -> physical pin of the 40-pin header.
+HEADER = {2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32, 13: 33,
+          14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16,
+          24: 18, 25: 22, 26: 37, 27: 13}
+GROUND_PINS = (6, 9, 14, 20, 25, 30, 34, 39)
+POWER_3V3 = (1, 17)
+
+
+@dataclass(frozen=True)
+class Wire:
+    """One connection: what, which GPIO, which header pin, and to what it goes."""
+
+    part: str
+    gpio: int | None
+    pin: int
+    other_end: str
+    optional: bool = False
+
+
+def wires(config: Config, interface: str | None = None) -> list[Wire]:
+    """Every connection the config asks for (the OLED on ``interface``, default the config's)."""
+    pins, display = config.pins, config.display
+    out = [Wire("ROLL button", pins.button, HEADER[pins.button], "button, other leg to GND")]
+    for seat, gpio in enumerate(pins.seats, start=1):
+        out.append(Wire(f"Seat {seat} switch", gpio, HEADER[gpio], "toggle switch to GND"))
+    for seat, gpio in enumerate(pins.leds[:len(pins.seats)], start=1):
+        out.append(Wire(f"Seat {seat} LED", gpio, HEADER[gpio], "330 Ω, LED anode; cathode to GND",
+                        optional=True))
+    out.append(Wire("Buzzer", pins.buzzer, HEADER[pins.buzzer], "piezo +, piezo − to GND",
+                    optional=True))
+    if (interface or display.interface) == "i2c":
+        out += [Wire("OLED VCC", None, 1, "3V3"), Wire("OLED GND", None, 9, "GND"),
+                Wire("OLED SDA", 2, HEADER[2], "SDA"), Wire("OLED SCL", 3, HEADER[3], "SCL")]
+    else:
+        out += [Wire("OLED VCC", None, 17, "3V3"), Wire("OLED GND", None, 20, "GND"),
+                Wire("OLED MOSI (D1/SDA)", 10, HEADER[10], "MOSI"),
+                Wire("OLED SCLK (D0/SCL)", 11, HEADER[11], "SCLK"),
+                Wire("OLED CS", 8 if display.spi_device == 0 else 7,
+                     HEADER[8 if display.spi_device == 0 else 7], "CE0/CE1"),
+                Wire("OLED DC", display.gpio_data_command, HEADER[display.gpio_data_command],
+                     "data/command"),
+                Wire("OLED RES", display.gpio_reset, HEADER[display.gpio_reset], "reset")]
+    return out
+
+
+def wiring_markdown(config: Config) -> str:
+    """hardware/WIRING.md."""
+    lines = ["# Wiring", "",
+             "Generated from the default config by `.venv/bin/python tools/generate.py`;",
+             "a test proves the two agree. BCM numbers are what the config uses; the",
+             "header pin is the physical pin of the 40-pin header (pin 1 is 3V3, next",
+             "to the SD card end). Inputs use the Pi's internal pull-ups: wire them to",
+             f"GND, any of pins {', '.join(map(str, GROUND_PINS))}.", ""]
+    for title, interface in (("OLED on I2C (the default)", "i2c"), ("OLED on SPI", "spi")):
+        lines += [f"## {title}", "", "| part | GPIO (BCM) | header pin | other end |",
+                  "|---|---|---|---|"]
+        for wire in wires(config, interface):
+            if not wire.part.startswith("OLED") and interface == "spi":
+                continue
+            gpio = "—" if wire.gpio is None else str(wire.gpio)
+            part = wire.part + (" (optional)" if wire.optional else "")
+            lines.append(f"| {part} | {gpio} | {wire.pin} | {wire.other_end} |")
+        lines.append("")
+    lines.append("On SPI, only the OLED's wires change; the button, switches, LEDs and buzzer")
+    lines.append("stay as in the first table. Set `interface = \"spi\"` in `[display]`.")
+    return "\n".join(lines) + "\n"
+
+
+def default_toml(config: Config | None = None) -> str:
+    """The default /etc/robinson-table/config.toml: every setting, at its default."""
+    config = config or Config()
+    out = ["# Robinson Table settings. Every key is optional; these are the defaults.",
+           "# An unknown key or a bad value stops the table with a message naming it.",
+           "",
+           f'language = "{config.language}"  # en, hr, fi, ja',
+           "seat_names = []  # e.g. [\"Ana\", \"Ben\"]: seat 1, seat 2 … (up to 12 letters)",
+           ""]
+    for name, section in (("pins", config.pins), ("display", config.display),
+                          ("timings", config.timings)):
+        out.append(f"[{name}]")
+        for field in fields(section):
+            out.append(f"{field.name} = {_toml(getattr(section, field.name), field.name)}")
+        out.append("")
+    out.append("[rules]")
+    for name, text in config.rules.as_strings().items():
+        bare = text in ("true", "false") or text.isdigit()  # TOML booleans and numbers
+        out.append(f"{name} = {text if bare else _toml(text, name)}")
+    return "\n".join(out) + "\n"
+
+
+def _toml(value: object, name: str) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(map(str, value)) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if name == "i2c_address" and isinstance(value, int):
+        return hex(value)
+    return str(value)

@@ -1,0 +1,52 @@
+"""The wiring has one source of truth, the config's defaults: everything generated agrees."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from firmware.config import Config, parse
+from firmware.wiring import HEADER, default_toml, wires, wiring_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+HARDWARE = ROOT / "hardware"
+
+
+def test_wiring_md_is_generated_from_the_config() -> None:
+    assert (HARDWARE / "WIRING.md").read_text(encoding="utf-8") == wiring_markdown(Config())
+
+
+def test_the_default_config_file_is_generated_from_the_config() -> None:
+    text = (ROOT / "systemd" / "config.toml").read_text(encoding="utf-8")
+    assert text == default_toml(Config())
+    assert parse(tomllib.loads(text)) == parse({})
+
+
+@pytest.mark.parametrize("name,interface", [("schematic", "i2c"), ("schematic-spi", "spi")])
+def test_the_schematic_shows_every_wire_of_the_config(name: str, interface: str) -> None:
+    svg = (HARDWARE / f"{name}.svg").read_text(encoding="utf-8")
+    drawn = {int(n) for n in re.findall(r"GPIO(\d+) \(pin \d+\)", svg)}
+    wanted = {w.gpio for w in wires(Config(), interface) if w.gpio is not None}
+    assert drawn == wanted
+    for wire in wires(Config(), interface):
+        if wire.gpio is not None:
+            assert f"GPIO{wire.gpio} (pin {wire.pin})" in svg
+    assert (HARDWARE / f"{name}.png").stat().st_size > 10_000
+
+
+def test_every_default_pin_is_on_the_header_and_used_once() -> None:
+    config = Config()
+    gpios = [w.gpio for w in wires(config) if w.gpio is not None]
+    assert len(gpios) == len(set(gpios)) and all(g in HEADER for g in gpios)
+    spi = [w.gpio for w in wires(config, "spi") if w.gpio is not None]
+    assert len(spi) == len(set(spi))
+
+
+def test_the_hardware_folder_has_what_a_maker_needs() -> None:
+    guide = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    for needed in ("Bill of materials", "i2cdetect -y 1", "robinson selftest", "400 kHz",
+                   "schematic.svg", "WIRING.md", "Power"):
+        assert needed in guide, needed

@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,70 +74,97 @@ class Capture:
         self.log.flush()
 
 
-def run_table(args: argparse.Namespace) -> int:
-    """``robinson table``: returns the exit status."""
-    path = Path(args.config) if args.config else configuration.default_path()
-    config = configuration.load(path)
-    emulated = args.emulate or args.demo or not on_raspberry_pi()
-    if args.seed is not None and not emulated:
-        raise configuration.ConfigError("--seed is only for emulated demos, never on the table")
-    store = Store(state_dir(args.state_dir, emulated))
-    show_terminal = emulated and sys.stdout.isatty()
-    _logging(store.directory if show_terminal else None)
+@dataclass
+class Rigging:
+    """The devices of one run, built from the config: real on a Pi, mock pins elsewhere."""
 
+    config: configuration.Config
+    loop: Loop
+    panel: Panel
+    button: Button
+    seats: list[DigitalInputDevice]
+    outputs: Outputs
+    hands: Hands | None  # emulated: what the keyboard drives
+    terminal: TerminalPanel | None
+    capture: Capture | None
+
+    def close(self) -> None:
+        if self.terminal is not None:
+            self.terminal.close()
+        for device in (self.button, *self.seats, *self.outputs.leds, self.outputs.buzzer):
+            if device is not None:
+                device.close()
+
+
+def build(config: configuration.Config, *, emulated: bool, capture: str | None = None,
+          show_terminal: bool = False, seats_on: str | None = None) -> Rigging:
+    """Make every device the config names: the one place where pins and the panel are made."""
     loop = Loop()
-    draw_terminal: Callable[[], None] | None = None
     factory: Any = MockFactory(pin_class=MockPWMPin) if emulated else None
-    terminal: TerminalPanel | None = None
+    terminal = None
+    on_change: Callable[[], None] | None = None
     if emulated:
-        chip = config.display.display
-        bus = PanelBus(chip, config.display.i2c_address)
+        bus = PanelBus(config.display.display, config.display.i2c_address)
 
         def make_device() -> Any:
             return emulated_device(config.display, bus)
 
         if show_terminal:
             terminal = TerminalPanel(sys.stdout, KEYS_HELP)
-            draw_terminal = _terminal_drawer(terminal, bus)
+            on_change = _terminal_drawer(terminal, bus)
     else:
 
         def make_device() -> Any:
             return real_device(config.display)
 
-    capture = Capture(Path(args.capture)) if args.capture else None
-    panel = Panel(make_device, config.display.contrast, on_frame=capture,
-                  on_change=draw_terminal)
-
+    frames = Capture(Path(capture)) if capture else None
+    panel = Panel(make_device, config.display.contrast, on_frame=frames, on_change=on_change)
     button = Button(config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory)
     seats = [DigitalInputDevice(p, pull_up=True, bounce_time=None, pin_factory=factory)
              for p in config.pins.seats]
     hands = Hands(factory, config) if emulated else None
     if hands is not None:
-        for seat in _seat_list(args.seats):
+        for seat in _seat_list(seats_on):
             hands.seat(seat, True)
     outputs = Outputs(
         leds=[LED(p, pin_factory=factory) for p in config.pins.leds[:len(seats)]]
         if config.pins.use_leds else (),
         buzzer=TonalBuzzer(config.pins.buzzer, octaves=2, pin_factory=factory)
         if config.pins.use_buzzer else None)
+    return Rigging(config, loop, panel, button, seats, outputs, hands, terminal, frames)
 
-    badge = ""
-    if args.demo or args.seed is not None:
-        badge = "DEMO"
-    table = Table(config=config, loop=loop, store=store, panel=panel, button=button,
-                  seats=seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
-                  outputs=outputs, lang=args.lang,
-                  animate=not args.no_animation, badge=badge)
 
-    if capture is not None:
-        capture.note = lambda: "actions=" + ",".join(
-            a.token for a in (table.game.actions if table.game else ()))
+def _config_and_mode(args: argparse.Namespace) -> tuple[configuration.Config, bool]:
+    path = Path(args.config) if args.config else configuration.default_path()
+    config = configuration.load(path)
+    emulated = bool(args.emulate or getattr(args, "demo", False) or not on_raspberry_pi())
+    return config, emulated
 
-    def quit_app() -> None:
-        loop.stop()
 
+def _on_signals(loop: Loop) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, lambda *_: loop.post(quit_app))
+        signal.signal(signum, lambda *_: loop.post(loop.stop))
+
+
+def run_table(args: argparse.Namespace) -> int:
+    """``robinson table``: returns the exit status."""
+    config, emulated = _config_and_mode(args)
+    if args.seed is not None and not emulated:
+        raise configuration.ConfigError("--seed is only for emulated demos, never on the table")
+    store = Store(state_dir(args.state_dir, emulated))
+    show_terminal = emulated and sys.stdout.isatty()
+    _logging(store.directory if show_terminal else None)
+    rig = build(config, emulated=emulated, capture=args.capture, show_terminal=show_terminal,
+                seats_on=args.seats)
+    loop = rig.loop
+    table = Table(config=config, loop=loop, store=store, panel=rig.panel, button=rig.button,
+                  seats=rig.seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
+                  outputs=rig.outputs, lang=args.lang, animate=not args.no_animation,
+                  badge="DEMO" if args.demo or args.seed is not None else "")
+    if rig.capture is not None:
+        rig.capture.note = lambda: "actions=" + ",".join(
+            a.token for a in (table.game.actions if table.game else ()))
+    _on_signals(loop)
 
     table.start()
     notifier = Notifier()
@@ -144,12 +172,12 @@ def run_table(args: argparse.Namespace) -> int:
     if notifier.watchdog:
         _watchdog(loop, notifier, notifier.watchdog / 2)
     threads = []
-    if args.demo and hands is not None:
-        demo = Demo(hands, table, loop)
+    if args.demo and rig.hands is not None:
+        demo = Demo(rig.hands, table, loop)
         threads.append(threading.Thread(target=demo.run, daemon=True, name="demo"))
-    elif hands is not None and stdin_is_usable():
+    elif rig.hands is not None and stdin_is_usable():
         threads.append(threading.Thread(target=read_keys, daemon=True, name="keys",
-                                        args=(sys.stdin, hands, table, loop, quit_app)))
+                                        args=(sys.stdin, rig.hands, table.ready, loop)))
     try:
         with RawKeyboard(sys.stdin) if show_terminal and not args.demo else _nothing():
             for thread in threads:
@@ -159,11 +187,31 @@ def run_table(args: argparse.Namespace) -> int:
         notifier.stopping()
         table.stop()
         notifier.close()
-        if terminal is not None:
-            terminal.close()
-        for device in (button, *seats, *outputs.leds, outputs.buzzer):
-            if device is not None:
-                device.close()
+        rig.close()
+    return 0
+
+
+def run_selftest(args: argparse.Namespace) -> int:
+    """``robinson selftest``: every input live on the screen, every output in turn."""
+    from .selftest import SelfTest
+
+    config, emulated = _config_and_mode(args)
+    show_terminal = emulated and sys.stdout.isatty()
+    _logging(None if not show_terminal else state_dir(None, emulated))
+    rig = build(config, emulated=emulated, capture=args.capture, show_terminal=show_terminal,
+                seats_on=args.seats)
+    test = SelfTest(rig, lang=args.lang or config.language, on_done=rig.loop.stop)
+    _on_signals(rig.loop)
+    test.start()
+    try:
+        with RawKeyboard(sys.stdin) if show_terminal else _nothing():
+            if rig.hands is not None and stdin_is_usable():
+                threading.Thread(target=read_keys, daemon=True, name="keys",
+                                 args=(sys.stdin, rig.hands, test.ready, rig.loop)).start()
+            rig.loop.run()
+    finally:
+        test.stop()
+        rig.close()
     return 0
 
 

@@ -99,6 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="emulated demos only: a reproducible die")
     table.add_argument("--no-animation", action="store_true", help="show rolls at once")
 
+    selftest = commands.add_parser("selftest", help="show every input live, light every output")
+    selftest.add_argument("--config", metavar="FILE", help="a TOML config file")
+    selftest.add_argument("--lang", choices=LANGUAGES, help="language (default: from config)")
+    selftest.add_argument("--emulate", action="store_true", help="mock pins, terminal OLED")
+    selftest.add_argument("--seats", metavar="1,2,3", help="emulated: switch these seats on")
+    selftest.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
+
     state = commands.add_parser("state", help="print the saved game")
     state.add_argument("--state-dir", metavar="DIR", help="where games are saved")
     state.add_argument("--json", action="store_true",
@@ -153,6 +160,12 @@ def _table(args: argparse.Namespace) -> int:
     return run_table(args)
 
 
+def _selftest(args: argparse.Namespace) -> int:
+    from .app import run_selftest
+
+    return run_selftest(args)
+
+
 def _state(args: argparse.Namespace) -> int:
     from .app import on_raspberry_pi, state_dir
     from .store import Store
@@ -171,7 +184,8 @@ def _state(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"replay": _replay, "rules": _rules, "table": _table, "state": _state}
+_COMMANDS = {"replay": _replay, "rules": _rules, "table": _table, "selftest": _selftest,
+             "state": _state}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

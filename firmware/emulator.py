@@ -10,7 +10,6 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
 from typing import TextIO
 
 from gpiozero.pins.mock import MockFactory
@@ -55,19 +54,21 @@ class Hands:
             pin.drive_low() if on else pin.drive_high()
 
 
-def read_keys(source: TextIO, hands: Hands, table: Table, loop: Loop,
-              quit_app: Callable[[], None]) -> None:
-    """Turn keys into presses until q or the end of the input (run in a thread)."""
+def read_keys(source: TextIO, hands: Hands, ready: threading.Event, loop: Loop) -> None:
+    """Turn keys into presses until q or the end of the input (run in a thread).
+
+    ``ready`` is set while the app would take a press: from a pipe, each press
+    waits for it, so a script types at the pace the table can take."""
     piped = not source.isatty()
     while True:
         key = source.read(1)
         if key in ("", "q", "Q", "\x03", "\x04"):
             if piped:  # let what was typed before the end finish first
-                table.ready.wait(timeout=5)
-            loop.post(quit_app)
+                ready.wait(timeout=5)
+            loop.post(loop.stop)
             return
         if piped and key in " \nhHmM":
-            table.ready.wait(timeout=5)  # a script types at the pace the table can take
+            ready.wait(timeout=5)
         if key in (" ", "\n", "\r"):
             hands.press(TAP)
         elif key in "hH":

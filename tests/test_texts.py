@@ -16,7 +16,8 @@ SAMPLE = {"seat": 3, "name": "Ana", "other": "Ben", "friday": "Cid", "face": 4, 
           "position": 12, "chips": 9, "square": 14, "list": "Ana 9, Ben 12", "short": "again",
           "long": "pass", "what": "Ana 4", "language": "English", "level": 3, "when": "12:00",
           "version": "1.0", "path": "/var/lib/x", "packages": "fonts-misaki", "reason": "full",
-          "problem": "checksum", "detail": "pot", "action": "stay", "seats": "1 2 3"}
+          "problem": "checksum", "detail": "pot", "action": "stay", "seats": "1 2 3",
+          "state": "up"}
 
 
 def fields(template: str) -> set[str]:

@@ -13,8 +13,8 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")  # no screen needed
-import schemdraw  # noqa: E402
-import schemdraw.elements as elm  # noqa: E402
+import schemdraw
+import schemdraw.elements as elm
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

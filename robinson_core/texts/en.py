@@ -190,4 +190,13 @@ UI = {
     "demo_badge": "DEMO",
     "seeded_note": "Seeded die: a demo, not a game",
     "switched_off": "Switched off · game saved",
+    "selftest_title": "Self-test",
+    "selftest_button": "ROLL: {state}",
+    "selftest_up": "up",
+    "selftest_down": "DOWN",
+    "selftest_seats": "Seats: {seats}",
+    "selftest_led": "Lit: LED {seat}",
+    "selftest_buzzer": "Beep: buzzer",
+    "selftest_no_outputs": "No LEDs or buzzer in config",
+    "selftest_end": "Hold 3 s: end",
 }

@@ -190,4 +190,13 @@ UI = {
     "demo_badge": "DEMO",
     "seeded_note": "Ennalta määrätty noppa: demo",
     "switched_off": "Sammutettu · peli tallessa",
+    "selftest_title": "Itsetesti",
+    "selftest_button": "ROLL: {state}",
+    "selftest_up": "ylhäällä",
+    "selftest_down": "ALHAALLA",
+    "selftest_seats": "Paikat: {seats}",
+    "selftest_led": "Palaa: LED {seat}",
+    "selftest_buzzer": "Piippaa: summeri",
+    "selftest_no_outputs": "Ei LEDejä eikä summeria",
+    "selftest_end": "Pidä 3 s: loppu",
 }

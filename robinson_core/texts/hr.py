@@ -190,4 +190,13 @@ UI = {
     "demo_badge": "DEMO",
     "seeded_note": "Zadana kocka: demo, ne prava igra",
     "switched_off": "Isključeno · igra spremljena",
+    "selftest_title": "Samoprovjera",
+    "selftest_button": "ROLL: {state}",
+    "selftest_up": "gore",
+    "selftest_down": "DOLJE",
+    "selftest_seats": "Mjesta: {seats}",
+    "selftest_led": "Svijetli: LED {seat}",
+    "selftest_buzzer": "Zvuk: zujalica",
+    "selftest_no_outputs": "Nema LED-ica ni zujalice",
+    "selftest_end": "Drži 3 s: kraj",
 }

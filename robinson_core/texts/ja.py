@@ -190,4 +190,13 @@ UI = {
     "demo_badge": "デモ",
     "seeded_note": "決まったサイコロ: デモです",
     "switched_off": "電源オフ · 保存ずみ",
+    "selftest_title": "セルフテスト",
+    "selftest_button": "ROLL: {state}",
+    "selftest_up": "はなした",
+    "selftest_down": "おした",
+    "selftest_seats": "席: {seats}",
+    "selftest_led": "点灯: LED {seat}",
+    "selftest_buzzer": "ブザー: ピッ",
+    "selftest_no_outputs": "LEDもブザーもなし",
+    "selftest_end": "3秒おす: 終わり",
 }

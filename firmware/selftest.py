@@ -1,0 +1,95 @@
+"""``robinson selftest``: each input live on the screen, each output in turn.
+
+For bringing up a freshly wired table: press the button and flip every
+switch, and watch the screen follow; each LED lights in turn and the buzzer
+beeps. Holding the button for the menu time ends it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .buttons import Debounced
+from .fonts import Fonts
+from .render import Screen, render
+from .screens import Words
+
+if TYPE_CHECKING:
+    from .app import Rigging
+
+STEP = 0.5  # seconds per output
+
+
+class SelfTest:
+    def __init__(self, rig: Rigging, *, lang: str, on_done: Callable[[], None],
+                 fonts: Fonts | None = None) -> None:
+        self.rig = rig
+        self.words = Words(lang)
+        self.fonts = fonts or Fonts()
+        self.on_done = on_done
+        self.ready = threading.Event()
+        self.ready.set()
+        debounce = rig.config.timings.debounce
+        self.button = Debounced(rig.button, rig.loop, debounce, self._button)
+        self.seats = [Debounced(seat, rig.loop, debounce, lambda level, at: self.draw())
+                      for seat in rig.seats]
+        self.outputs: list[tuple[str, Callable[[bool], None]]] = [
+            (self.words("selftest_led", seat=seat), self._led(led))
+            for seat, led in enumerate(rig.outputs.leds, start=1)]
+        if rig.outputs.buzzer is not None:
+            self.outputs.append((self.words("selftest_buzzer"), self._beep))
+        self.step = 0
+        self._down_at: float | None = None
+
+    def start(self) -> None:
+        self.draw()
+        self._next_output()
+
+    def stop(self) -> None:
+        for _, switch in self.outputs:
+            switch(False)
+
+    def screen(self) -> Screen:
+        w = self.words
+        state = w("selftest_down") if self.button.level else w("selftest_up")
+        seats = "".join(f"{n}{'●' if s.level else '○'}" for n, s in enumerate(self.seats, 1))
+        output = (self.outputs[(self.step - 1) % len(self.outputs)][0] if self.outputs
+                  else w("selftest_no_outputs"))
+        return Screen(title=w("selftest_title"), footer=w("selftest_end"),
+                      body=(w("selftest_button", state=state), w("selftest_seats", seats=seats),
+                            output))
+
+    def draw(self) -> None:
+        self.rig.panel.show(render(self.screen(), self.fonts))
+
+    def _button(self, down: bool, at: float) -> None:
+        if down:
+            self._down_at = at
+        elif self._down_at is not None and at - self._down_at >= self.rig.config.timings.menu_press:
+            self.on_done()
+        self.draw()
+
+    def _next_output(self) -> None:
+        if self.outputs:
+            previous = self.outputs[(self.step - 1) % len(self.outputs)]
+            previous[1](False)
+            self.outputs[self.step % len(self.outputs)][1](True)
+            self.step += 1
+            self.draw()
+        self.rig.loop.call_later(STEP, self._next_output)
+
+    @staticmethod
+    def _led(led: object) -> Callable[[bool], None]:
+        def switch(on: bool) -> None:
+            led.value = on  # type: ignore[attr-defined]
+        return switch
+
+    def _beep(self, on: bool) -> None:
+        buzzer = self.rig.outputs.buzzer
+        if on:
+            buzzer.play("A4")
+            self.rig.loop.call_later(STEP / 2, buzzer.stop)
+        else:
+            buzzer.stop()

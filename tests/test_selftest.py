@@ -1,0 +1,46 @@
+"""robinson selftest on the emulated table: inputs show live, outputs take turns."""
+
+from __future__ import annotations
+
+import time
+
+from firmware.app import build
+from firmware.config import Config, Pins, Timings
+from firmware.selftest import STEP, SelfTest
+
+from .rig import FONTS
+
+
+def settle(test: SelfTest, seconds: float = 0.05) -> None:
+    time.sleep(seconds)
+    test.rig.loop.run_until_idle()
+
+
+def test_selftest_shows_inputs_live_and_lights_outputs_in_turn() -> None:
+    rig = build(Config(pins=Pins(use_leds=True, use_buzzer=True),
+                       timings=Timings(long_press=0.4, menu_press=0.8)), emulated=True)
+    done: list[bool] = []
+    test = SelfTest(rig, lang="en", on_done=lambda: done.append(True), fonts=FONTS)
+    test.start()
+    settle(test)
+    assert test.screen().body[:2] == ("ROLL: up", "Seats: 1○2○3○4○5○6○")
+    assert rig.outputs.leds[0].is_lit and not rig.outputs.leds[1].is_lit
+    assert rig.hands is not None
+    rig.hands.seat(2, True)
+    rig.hands.button.drive_low()
+    settle(test)
+    assert test.screen().body[:2] == ("ROLL: DOWN", "Seats: 1○2●3○4○5○6○")
+    assert rig.panel.shown is not None
+    rig.hands.button.drive_high()
+    settle(test, STEP + 0.05)
+    assert rig.outputs.leds[1].is_lit and not rig.outputs.leds[0].is_lit
+    for _ in range(6):  # round to the buzzer
+        settle(test, STEP)
+    assert not done
+    rig.hands.button.drive_low()
+    settle(test, rig.config.timings.menu_press + 0.1)
+    rig.hands.button.drive_high()
+    settle(test)
+    assert done == [True]
+    test.stop()
+    rig.close()

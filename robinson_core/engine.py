@@ -10,6 +10,7 @@ Chance is the caller's: the engine never rolls, it waits for a face.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from . import events as ev
@@ -48,7 +49,7 @@ def new_game(seats: Iterable[int], first: int | None = None,
 
 def apply(state: GameState, action: Action) -> tuple[GameState, tuple[ev.Event, ...]]:
     """The state after ``action``, and the events it caused, in order."""
-    if action not in state.legal_actions():
+    if not _takes(state.pending, action):
         raise IllegalActionError(f"{state.waiting_for()}; {_name(action)} is not possible there")
     table = _Table(state)
     seat = state.to_move
@@ -60,6 +61,59 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[ev.Event, 
     return table.freeze(), tuple(table.events)
 
 
+class Play:
+    """A game moving forward in place: the same rules as ``apply``, without a frozen state
+    per action. For the simulator, where millions of actions matter; ``state`` freezes one.
+
+    >>> play = Play(new_game([1, 2]))
+    >>> [type(e).__name__ for e in play.apply(Roll(3))], play.state.player(1).chips
+    (['Rolled', 'Moved', 'Transfer'], 11)
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self._table = _Table(state)
+
+    @property
+    def pending(self) -> Pending:
+        return self._table.pending
+
+    @property
+    def to_move(self) -> int | None:
+        return self._table.to_move
+
+    @property
+    def state(self) -> GameState:
+        return self._table.freeze()
+
+    def apply(self, action: Action) -> list[ev.Event]:
+        table = self._table
+        if not _takes(table.pending, action):
+            raise IllegalActionError(
+                f"{table.freeze().waiting_for()}; {_name(action)} is not possible there")
+        table.events = []
+        seat = table.to_move
+        assert seat is not None
+        if isinstance(action, Roll):
+            table.roll(seat, action.face)
+        else:
+            table.decide(seat, table.pending, action)
+        return table.events
+
+
+def _takes(pending: Pending, action: Action) -> bool:
+    """Whether ``action`` is among the legal actions, without building them (hot path)."""
+    if pending is Pending.ROLL:
+        return isinstance(action, Roll)  # a Roll is 1..6 by construction
+    return pending in CHOICES and action in CHOICES[pending]
+
+
+@functools.lru_cache(maxsize=1024)
+def _ring(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """The other seats in turn order, starting after ``seat``."""
+    i = seats.index(seat)
+    return seats[i + 1:] + seats[:i]
+
+
 def _name(action: Action) -> str:
     return f"a roll of {action.face}" if isinstance(action, Roll) else repr(action.value)
 
@@ -69,11 +123,17 @@ class _Table:
 
     def __init__(self, state: GameState) -> None:
         self.rules = state.rules
-        self.seats = state.seats
-        self.position = {p.seat: p.position for p in state.players}
-        self.chips = {p.seat: p.chips for p in state.players}
-        self.friday = {p.seat: p.friday for p in state.players}
-        self.sits_out = {p.seat: p.sits_out for p in state.players}
+        self.players = state.players
+        self.position: dict[int, int | None] = {}
+        self.chips: dict[int, int] = {}
+        self.friday: dict[int, int | None] = {}
+        self.sits_out: dict[int, bool] = {}
+        for p in state.players:
+            self.position[p.seat] = p.position
+            self.chips[p.seat] = p.chips
+            self.friday[p.seat] = p.friday
+            self.sits_out[p.seat] = p.sits_out
+        self.seats = tuple(self.position)
         self.pot = state.pot
         self.to_move = state.to_move
         self.pending = state.pending
@@ -81,10 +141,16 @@ class _Table:
         self.events: list[ev.Event] = []
 
     def freeze(self) -> GameState:
-        players = tuple(
-            Player(s, self.position[s], self.chips[s], self.friday[s], self.sits_out[s])
-            for s in self.seats)
+        players = tuple(self._player(p) for p in self.players)
         return GameState(players, self.pot, self.rules, self.to_move, self.pending, self.winner)
+
+    def _player(self, old: Player) -> Player:
+        """``old`` as it is now: the same object if nothing about it changed."""
+        s = old.seat
+        now = (self.position[s], self.chips[s], self.friday[s], self.sits_out[s])
+        if now == (old.position, old.chips, old.friday, old.sits_out):
+            return old
+        return Player(s, *now)
 
     # -- who is where at the table ------------------------------------------
 
@@ -93,9 +159,8 @@ class _Table:
 
     def after(self, seat: int) -> list[int]:
         """The other active seats in turn order, starting after ``seat``."""
-        i = self.seats.index(seat)
-        ring = self.seats[i + 1:] + self.seats[:i]
-        return [s for s in ring if self.active(s)]
+        position = self.position
+        return [s for s in _ring(self.seats, seat) if position[s] is not None]
 
     def right_neighbour(self, seat: int) -> int | None:
         """The previous active seat in turn order (whose turn came just before)."""
@@ -146,7 +211,7 @@ class _Table:
         total = start + face
         end = 2 * HOME - total if total > HOME else total
         self.position[seat] = end
-        self.events.append(ev.Moved(seat, start, end, ev.Cause.ROLL, bounced=total > HOME))
+        self.events.append(ev.Moved(seat, start, end, ev.Cause.ROLL, total > HOME))
         if start == GALLOWS and face == GALLOWS_FACE:
             self.eliminate(seat)
         else:

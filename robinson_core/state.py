@@ -9,6 +9,9 @@ from .actions import CHOICES, DECISION_SQUARE, FACES, Action, Pending, Roll
 from .house_rules import HouseRules
 
 
+_ROLLS: tuple[Action, ...] = tuple(Roll(face) for face in FACES)
+
+
 class Status(enum.Enum):
     PLAYING = "playing"
     WON = "won"
@@ -72,7 +75,7 @@ class GameState:
     def legal_actions(self) -> tuple[Action, ...]:
         """What the game can take now: die faces, the two options, or nothing."""
         if self.pending is Pending.ROLL:
-            return tuple(Roll(face) for face in FACES)
+            return _ROLLS
         if self.pending is Pending.OVER:
             return ()
         return CHOICES[self.pending]

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from .actions import CHOICES, DECISION_SQUARE, FACES, Action, Pending, Roll
 from .house_rules import HouseRules
 
-
 _ROLLS: tuple[Action, ...] = tuple(Roll(face) for face in FACES)
 
 

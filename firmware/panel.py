@@ -17,6 +17,7 @@ from PIL import Image, ImageChops
 
 from .config import Display
 from .panel_bus import PanelBus
+from .partial import PartialWriter
 
 log = logging.getLogger("robinson.panel")
 
@@ -56,6 +57,7 @@ class Panel:
         self.on_change = on_change  # after anything reached the panel (the terminal redraws)
         self.clock = clock
         self.device: Any = None
+        self.writer: PartialWriter | None = None
         self.shown: Image.Image | None = None  # the last image the app asked for
         self._sent: Image.Image | None = None  # what is on the panel now
         self.shift = 0
@@ -69,6 +71,7 @@ class Panel:
         try:
             self.device = self._make_device()
             self.device.contrast(self._level())
+            self.writer = PartialWriter(self.device)  # the panel's memory is unknown: send all
             self._sent = None
             return True
         except Exception as error:
@@ -103,7 +106,8 @@ class Panel:
         if self._sent is not None and self._sent.tobytes() == image.tobytes():
             return
         try:
-            self.device.display(image)
+            assert self.writer is not None
+            self.writer.display(image)
         except Exception as error:
             self._fault(error)
             self.device = None

@@ -1,0 +1,80 @@
+"""Partial updates are pixel-exact: after every frame, the decoded panel equals the image."""
+
+from __future__ import annotations
+
+import warnings
+
+import luma.oled.device
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from luma.core.interface.serial import i2c
+from PIL import Image, ImageDraw
+
+from firmware.panel_bus import PanelBus
+from firmware.partial import PartialWriter, changed_span, page_bytes
+
+warnings.filterwarnings("ignore", message=".*getdata.*", category=DeprecationWarning)
+
+shapes = st.lists(st.tuples(st.sampled_from(["rect", "line", "text", "point", "clear"]),
+                            st.integers(0, 127), st.integers(0, 63), st.integers(0, 127),
+                            st.integers(0, 63), st.integers(0, 1)), max_size=6)
+
+
+def paint(base: Image.Image, strokes: list[tuple[str, int, int, int, int, int]]) -> Image.Image:
+    image = base.copy()
+    draw = ImageDraw.Draw(image)
+    for kind, x0, y0, x1, y1, fill in strokes:
+        box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+        if kind == "rect":
+            draw.rectangle(box, fill=fill)
+        elif kind == "line":
+            draw.line((x0, y0, x1, y1), fill=fill)
+        elif kind == "text":
+            draw.text((x0, y0), "Ana 4 → 18", fill=fill)
+        elif kind == "point":
+            draw.point((x0, y0), fill=fill)
+        else:
+            image = Image.new("1", (128, 64), fill)
+            draw = ImageDraw.Draw(image)
+    return image
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["ssd1306", "sh1106"]), st.sampled_from([0, 2]),
+       st.lists(shapes, min_size=1, max_size=12))
+def test_the_panel_always_shows_the_whole_image(
+        chip: str, rotate: int, frames: list[list[tuple[str, int, int, int, int, int]]]) -> None:
+    bus = PanelBus(chip)
+    device = getattr(luma.oled.device, chip)(i2c(bus=bus, address=0x3C), rotate=rotate)
+    writer = PartialWriter(device)
+    image = Image.new("1", (128, 64))
+    for number, strokes in enumerate(frames):
+        image = paint(image, strokes)
+        before = bus.bytes_sent()
+        writer.display(image)
+        shown = bus.image()
+        expected = image.rotate(-90 * rotate) if rotate else image
+        assert shown.tobytes() == expected.tobytes()
+        if number and not strokes:
+            assert bus.bytes_sent() == before  # an unchanged frame sends nothing
+
+
+def test_an_unchanged_frame_sends_nothing_and_a_pixel_sends_one_byte() -> None:
+    bus = PanelBus()
+    writer = PartialWriter(luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C)))
+    image = Image.new("1", (128, 64))
+    assert writer.display(image) == 1024  # the first frame is whole: the RAM is unknown
+    start = bus.bytes_sent()
+    assert writer.display(image) == 0 and bus.bytes_sent() == start
+    image.putpixel((70, 33), 1)
+    assert writer.display(image) == 1
+    assert bus.bytes_sent() - start == (2 + 6) + (2 + 1)  # one window command, one data byte
+
+
+def test_page_bytes_and_spans() -> None:
+    image = Image.new("1", (128, 64))
+    image.putpixel((5, 9), 1)  # page 1, bit 1 of column 5
+    pages = page_bytes(image)
+    assert pages[1][5] == 0b10 and sum(map(sum, pages)) == 2
+    assert changed_span(bytes(128), pages[1]) == (5, 5)
+    assert changed_span(pages[1], pages[1]) is None

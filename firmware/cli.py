@@ -57,6 +57,28 @@ def _seat(text: str) -> int:
     return int(text)
 
 
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 10_000_000:
+        raise argparse.ArgumentTypeError(f"a number of games from 1 to 10000000, not {text!r}")
+    return int(text)
+
+
+def _jobs(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) > 256:
+        raise argparse.ArgumentTypeError(f"--jobs takes 0 (all cores) to 256, not {text!r}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"seconds from 0 to 3600, not {text!r}")
+    return value
+
+
 def _rule(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep:
@@ -105,6 +127,22 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--emulate", action="store_true", help="mock pins, terminal OLED")
     selftest.add_argument("--seats", metavar="1,2,3", help="emulated: switch these seats on")
     selftest.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
+
+    sim = commands.add_parser("sim", help="play many games with the real engine, report")
+    who = sim.add_mutually_exclusive_group()
+    who.add_argument("--players", type=_players, metavar="N", dest="seats",
+                     help="seats 1..N play (default 4)")
+    who.add_argument("--seats", type=_seats, metavar="1,3,5", help="these seats play")
+    sim.add_argument("--first", type=_seat, metavar="SEAT", help="who starts")
+    sim.add_argument("--rule", type=_rule, action="append", default=[], metavar="NAME=VALUE")
+    sim.add_argument("--games", type=_count, default=10_000, metavar="N",
+                     help="how many games (default 10000)")
+    sim.add_argument("--seconds-per-turn", type=_seconds, default=20.0, metavar="S",
+                     help="to turn rolls into minutes (default 20)")
+    sim.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                     help="processes to use; 0 = all cores (default 1)")
+    sim.add_argument("--seed", type=int, default=1, metavar="N", help="(default 1)")
+    sim.add_argument("--plot", metavar="FILE.png", help="also draw charts into FILE.png")
 
     state = commands.add_parser("state", help="print the saved game")
     state.add_argument("--state-dir", metavar="DIR", help="where games are saved")
@@ -160,6 +198,28 @@ def _table(args: argparse.Namespace) -> int:
     return run_table(args)
 
 
+def _sim(args: argparse.Namespace) -> int:
+    from . import sim
+
+    seats = tuple(args.seats or (1, 2, 3, 4))
+    game = replay_game(seats, args.first, args.rule, "")  # validates seats, first and rules
+    jobs = sim.jobs_wanted(args.jobs)
+    if args.plot and not args.plot.lower().endswith(".png"):
+        raise UsageError(f"--plot writes a PNG: give a FILE.png, not {args.plot!r}")
+    tally, seconds = sim.simulate(game.seats, game.first or seats[0], game.rules, args.games,
+                                  seed=args.seed, jobs=jobs, progress=sys.stderr.isatty())
+    text = sim.report(tally, game.seats, game.rules, args.seconds_per_turn, seconds, jobs,
+                      args.seed)
+    print(text)
+    if args.plot:
+        try:
+            sim.plot(tally, game.seats, args.plot, text.splitlines()[0])
+        except OSError as error:
+            raise UsageError(f"cannot write {args.plot}: {error.strerror}") from None
+        print(f"charts: {args.plot}")
+    return 0
+
+
 def _selftest(args: argparse.Namespace) -> int:
     from .app import run_selftest
 
@@ -185,7 +245,7 @@ def _state(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"replay": _replay, "rules": _rules, "table": _table, "selftest": _selftest,
-             "state": _state}
+             "state": _state, "sim": _sim}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

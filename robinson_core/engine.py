@@ -85,6 +85,12 @@ class Play:
     def state(self) -> GameState:
         return self._table.freeze()
 
+    def chips(self, seat: int) -> int:
+        return self._table.chips[seat]
+
+    def position(self, seat: int) -> int | None:
+        return self._table.position[seat]
+
     def apply(self, action: Action) -> list[ev.Event]:
         table = self._table
         if not _takes(table.pending, action):

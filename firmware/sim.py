@@ -1,0 +1,205 @@
+"""``robinson sim``: many games through the real engine, to see what house rules do.
+
+The die is a seeded generator here (a simulation, not a table); each batch of
+games gets its own seed derived from --seed, so a run is reproducible whatever
+--jobs is.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from robinson_core import CHOICES, HouseRules, Pending, Roll, new_game
+from robinson_core import events as ev
+from robinson_core.engine import Play
+
+BATCH = 1000
+_ROLLS = tuple(Roll(face) for face in range(1, 7))
+
+
+@dataclass
+class Tally:
+    """What a batch of games came to; batches add up."""
+
+    games: int = 0
+    rolls: list[int] = field(default_factory=list)
+    winners: Counter[int] = field(default_factory=Counter)  # by seat
+    winner_order: Counter[int] = field(default_factory=Counter)  # 0 = the first to roll
+    no_winner: int = 0
+    eliminations: int = 0
+    games_with_death: int = 0
+    fridays: int = 0
+    pots: list[int] = field(default_factory=list)  # the pot at the win
+    chips: dict[int, list[int]] = field(default_factory=dict)  # final chips by seat
+    broke: int = 0  # games where someone could not pay in full (or went below zero)
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.rolls += other.rolls
+        self.winners += other.winners
+        self.winner_order += other.winner_order
+        self.no_winner += other.no_winner
+        self.eliminations += other.eliminations
+        self.games_with_death += other.games_with_death
+        self.fridays += other.fridays
+        self.pots += other.pots
+        for seat, values in other.chips.items():
+            self.chips.setdefault(seat, []).extend(values)
+        self.broke += other.broke
+
+
+def play_batch(seats: tuple[int, ...], first: int, rules: HouseRules, games: int,
+               seed: tuple[int, int]) -> Tally:
+    """Play ``games`` games with defaults for every decision (what a short press does)."""
+    rng = random.Random(f"{seed[0]}:{seed[1]}")
+    start = new_game(seats, first, rules)
+    order = seats[seats.index(first):] + seats[:seats.index(first)]
+    tally = Tally(chips={seat: [] for seat in seats})
+    for _ in range(games):
+        play = Play(start)
+        rolls = deaths = 0
+        broke = False
+        while play.pending is not Pending.OVER:
+            if play.pending is Pending.ROLL:
+                events = play.apply(_ROLLS[rng.randrange(6)])
+                rolls += 1
+            else:
+                events = play.apply(CHOICES[play.pending][0])
+            for event in events:
+                if isinstance(event, ev.Transfer):
+                    if event.payer is not None and (event.amount < event.asked
+                                                    or play.chips(event.payer) < 0):
+                        broke = True
+                elif isinstance(event, ev.Won):
+                    tally.winners[event.seat] += 1
+                    tally.winner_order[order.index(event.seat)] += 1
+                    tally.pots.append(event.pot)
+                elif isinstance(event, ev.Eliminated):
+                    deaths += 1
+                elif isinstance(event, ev.FridaySworn):
+                    tally.fridays += 1
+                elif isinstance(event, ev.NoWinner):
+                    tally.no_winner += 1
+        tally.games += 1
+        tally.rolls.append(rolls)
+        tally.eliminations += deaths
+        tally.games_with_death += deaths > 0
+        tally.broke += broke
+        for seat in seats:
+            tally.chips[seat].append(play.chips(seat))
+    return tally
+
+
+def simulate(seats: tuple[int, ...], first: int, rules: HouseRules, games: int, *,
+             seed: int = 1, jobs: int = 1, progress: bool = False) -> tuple[Tally, float]:
+    """Play ``games`` games on ``jobs`` processes; returns the tally and the seconds taken."""
+    batches = [(i, min(BATCH, games - i * BATCH)) for i in range((games + BATCH - 1) // BATCH)]
+    total = Tally(chips={seat: [] for seat in seats})
+    began = time.perf_counter()
+    if jobs == 1:
+        for i, count in batches:
+            total.add(play_batch(seats, first, rules, count, (seed, i)))
+            _progress(progress, total.games, games, began)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play_batch, seats, first, rules, count, (seed, i))
+                       for i, count in batches]
+            for future in futures:
+                total.add(future.result())
+                _progress(progress, total.games, games, began)
+    if progress:
+        sys.stderr.write("\n")
+    return total, time.perf_counter() - began
+
+
+def _progress(show: bool, done: int, games: int, began: float) -> None:
+    if not show:
+        return
+    width = 30
+    filled = width * done // games
+    rate = done / max(1e-9, time.perf_counter() - began)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{games:,} games "
+                     f"({rate:,.0f}/s)")
+    sys.stderr.flush()
+
+
+def report(tally: Tally, seats: Sequence[int], rules: HouseRules, seconds_per_turn: float,
+           seconds: float, jobs: int, seed: int) -> str:
+    n = tally.games
+    rolls = sorted(tally.rolls)
+
+    def pct(count: int) -> str:
+        return f"{100 * count / n:.1f}%"
+
+    changed = ", ".join(f"{k}={v}" for k, v in rules.changed().items()) or "the defaults"
+    minutes = statistics.mean(rolls) * seconds_per_turn / 60
+    lines = [
+        f"Robinson simulator: {n:,} games, {len(seats)} players (seats "
+        f"{','.join(map(str, seats))}), house rules: {changed}, seed {seed}",
+        f"  speed                 {n / seconds:,.0f} games/s on {jobs} job(s)",
+        f"  game length (rolls)   mean {statistics.mean(rolls):.1f}, median "
+        f"{statistics.median(rolls):.0f}, 90% {rolls[int(0.9 * (n - 1))]}, max {rolls[-1]}",
+        f"  game length (time)    mean {minutes:.1f} min at {seconds_per_turn:g} s per roll",
+        "  win rate by seat      " + "  ".join(f"{s}: {pct(tally.winners[s])}" for s in seats),
+        "  win rate by order     " + "  ".join(
+            f"{i + 1}.: {pct(tally.winner_order[i])}" for i in range(len(seats))),
+        f"  no winner             {pct(tally.no_winner)}",
+        f"  deaths on 42          {tally.eliminations / n:.2f} per game; "
+        f"games with a death {pct(tally.games_with_death)}",
+        f"  Friday bonds sworn    {tally.fridays / n:.2f} per game",
+        f"  pot at the win        mean {statistics.mean(tally.pots):.1f}, median "
+        f"{statistics.median(tally.pots):.0f}" if tally.pots else "  pot at the win        —",
+        "  final chips (mean)    " + "  ".join(
+            f"{s}: {statistics.mean(tally.chips[s]):.1f}" for s in seats),
+        f"  someone goes broke    {pct(tally.broke)} of games",
+    ]
+    return "\n".join(lines)
+
+
+def plot(tally: Tally, seats: Sequence[int], path: str, title: str) -> None:
+    """Four charts a person would rather look at than a table."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = tally.games
+    figure, axes = plt.subplots(2, 2, figsize=(11, 7.5))
+    figure.suptitle(title)
+    ax = axes[0][0]
+    ax.hist(tally.rolls, bins=range(0, max(tally.rolls) + 5, 4), color="#4477aa")
+    ax.set(title="Game length", xlabel="rolls in the game", ylabel="games")
+    ax = axes[0][1]
+    labels = [str(s) for s in seats]
+    ax.bar([x - 0.2 for x in range(len(seats))], [100 * tally.winners[s] / n for s in seats],
+           width=0.4, label="by seat", color="#4477aa")
+    ax.bar([x + 0.2 for x in range(len(seats))],
+           [100 * tally.winner_order[i] / n for i in range(len(seats))], width=0.4,
+           label="by order of play (1 = first)", color="#ee6677")
+    ax.axhline(100 / len(seats), color="grey", linestyle="--", linewidth=1, label="fair share")
+    ax.set_xticks(range(len(seats)), labels)
+    ax.set(title="Who wins", xlabel="seat / place in the order", ylabel="% of games")
+    ax.legend(fontsize=8, loc="lower right", framealpha=0.9)
+    ax = axes[1][0]
+    if tally.pots:
+        ax.hist(tally.pots, bins=range(0, max(tally.pots) + 3, 2), color="#228833")
+    ax.set(title="Pot at the win", xlabel="chips", ylabel="games")
+    ax = axes[1][1]
+    ax.boxplot([tally.chips[s] for s in seats], showfliers=False)
+    ax.set_xticks(range(1, len(seats) + 1), labels)
+    ax.set(title="Final chips by seat", xlabel="seat", ylabel="chips")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def jobs_wanted(jobs: int) -> int:
+    return os.cpu_count() or 1 if jobs == 0 else jobs

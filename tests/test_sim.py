@@ -1,0 +1,67 @@
+"""robinson sim: the real engine, many games, reproducible, a report and charts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import main
+from firmware.sim import play_batch, report, simulate
+from robinson_core import HouseRules
+
+
+def test_a_run_is_reproducible_whatever_the_jobs() -> None:
+    one, _ = simulate((1, 2, 3, 4), 1, HouseRules(), 1500, seed=7, jobs=1)
+    two, _ = simulate((1, 2, 3, 4), 1, HouseRules(), 1500, seed=7, jobs=2)
+    assert one == two and one.games == 1500
+
+
+def test_every_game_ends_and_the_books_balance() -> None:
+    tally = play_batch((2, 5, 7), 5, HouseRules(), 400, (3, 0))
+    assert sum(tally.winners.values()) + tally.no_winner == 400
+    assert sum(tally.winner_order.values()) == sum(tally.winners.values())
+    # Chips never exceed what was issued (3 x 20); after a win the pot is empty, so
+    # every won game ends with all 60 chips in the players' hands.
+    totals = [sum(tally.chips[s][game] for s in (2, 5, 7)) for game in range(400)]
+    assert all(total <= 60 for total in totals)
+    assert sum(total == 60 for total in totals) >= sum(tally.winners.values())
+
+
+def test_house_rules_change_the_outcome() -> None:
+    plain, _ = simulate((1, 2), 1, HouseRules(), 600, seed=1)
+    poor, _ = simulate((1, 2), 1, HouseRules(purse=3, stake=3), 600, seed=1)
+    assert poor.broke > plain.broke
+
+
+def test_report_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chart = tmp_path / "report.png"
+    assert main(["sim", "--games", "300", "--players", "3", "--rule", "debt=true",
+                 "--plot", str(chart)]) == 0
+    out = capsys.readouterr().out
+    for line in ("300 games, 3 players", "house rules: debt=true", "win rate by seat",
+                 "win rate by order", "deaths on 42", "Friday bonds sworn", "pot at the win",
+                 "final chips", "someone goes broke", "min at 20 s per roll"):
+        assert line in out, line
+    assert chart.stat().st_size > 20_000 and chart.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--games", "0"], "number of games"),
+    (["--jobs", "-1"], "--jobs"),
+    (["--players", "9"], "--players"),
+    (["--rule", "purse=-3"], "purse"),
+    (["--plot", "x.jpg"], "FILE.png"),
+    (["--seconds-per-turn", "abc"], "seconds"),
+])
+def test_bad_sim_arguments(capsys: pytest.CaptureFixture[str], args: list[str],
+                           message: str) -> None:
+    assert main(["sim", "--games", "10", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_report_text_is_stable_for_a_seed() -> None:
+    tally, _ = simulate((1, 2, 3, 4), 1, HouseRules(), 1000, seed=1)
+    text = report(tally, (1, 2, 3, 4), HouseRules(), 20, 1.0, 1, 1)
+    assert text.splitlines()[0].startswith("Robinson simulator: 1,000 games")

@@ -87,6 +87,7 @@ class Rigging:
     hands: Hands | None  # emulated: what the keyboard drives
     terminal: TerminalPanel | None
     capture: Capture | None
+    bus: PanelBus | None  # emulated: the panel's wires
 
     def close(self) -> None:
         if self.terminal is not None:
@@ -97,9 +98,10 @@ class Rigging:
 
 
 def build(config: configuration.Config, *, emulated: bool, capture: str | None = None,
-          show_terminal: bool = False, seats_on: str | None = None) -> Rigging:
+          show_terminal: bool = False, seats_on: str | None = None,
+          clock: Callable[[], float] | None = None) -> Rigging:
     """Make every device the config names: the one place where pins and the panel are made."""
-    loop = Loop()
+    loop = Loop(clock) if clock else Loop()
     factory: Any = MockFactory(pin_class=MockPWMPin) if emulated else None
     terminal = None
     on_change: Callable[[], None] | None = None
@@ -118,7 +120,8 @@ def build(config: configuration.Config, *, emulated: bool, capture: str | None =
             return real_device(config.display)
 
     frames = Capture(Path(capture)) if capture else None
-    panel = Panel(make_device, config.display.contrast, on_frame=frames, on_change=on_change)
+    panel = Panel(make_device, config.display.contrast, on_frame=frames, on_change=on_change,
+                  clock=loop.clock)
     button = Button(config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory)
     seats = [DigitalInputDevice(p, pull_up=True, bounce_time=None, pin_factory=factory)
              for p in config.pins.seats]
@@ -131,7 +134,8 @@ def build(config: configuration.Config, *, emulated: bool, capture: str | None =
         if config.pins.use_leds else (),
         buzzer=TonalBuzzer(config.pins.buzzer, octaves=2, pin_factory=factory)
         if config.pins.use_buzzer else None)
-    return Rigging(config, loop, panel, button, seats, outputs, hands, terminal, frames)
+    return Rigging(config, loop, panel, button, seats, outputs, hands, terminal, frames,
+                   bus if emulated else None)
 
 
 def _config_and_mode(args: argparse.Namespace) -> tuple[configuration.Config, bool]:

@@ -144,6 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1, metavar="N", help="(default 1)")
     sim.add_argument("--plot", metavar="FILE.png", help="also draw charts into FILE.png")
 
+    bench = commands.add_parser("bench", help="measure the performance targets, print a table")
+    bench.add_argument("--quick", action="store_true", help="a shorter run (for the tests)")
+
     state = commands.add_parser("state", help="print the saved game")
     state.add_argument("--state-dir", metavar="DIR", help="where games are saved")
     state.add_argument("--json", action="store_true",
@@ -220,6 +223,13 @@ def _sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    print(bench.run(quick=args.quick))
+    return 0
+
+
 def _selftest(args: argparse.Namespace) -> int:
     from .app import run_selftest
 
@@ -245,7 +255,7 @@ def _state(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"replay": _replay, "rules": _rules, "table": _table, "selftest": _selftest,
-             "state": _state, "sim": _sim}
+             "state": _state, "sim": _sim, "bench": _bench}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -39,6 +39,7 @@ class PanelBus:
         self.contrast = 0x7F
         self.inverted = False
         self.transfers: list[tuple[int, bytes]] = []  # (control byte, payload)
+        self.sent = 0  # bytes on the wire: address and control byte plus payload
         self.fault: Callable[[int, Sequence[int]], None] | None = None  # may raise OSError
         self._horizontal = False
         self._col, self._page = 0, 0
@@ -55,6 +56,7 @@ class PanelBus:
         if len(payload) > 32:
             raise ValueError("SMBus block writes carry at most 32 bytes")
         self.transfers.append((control, bytes(payload)))
+        self.sent += 2 + len(payload)
         if control == COMMAND:
             self._commands(payload)
         elif control == DATA:
@@ -82,7 +84,7 @@ class PanelBus:
 
     def bytes_sent(self) -> int:
         """Bytes on the wire so far: address and control byte plus payload per transfer."""
-        return sum(2 + len(payload) for _, payload in self.transfers)
+        return self.sent
 
     # -- decoding -----------------------------------------------------------------
 

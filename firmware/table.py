@@ -8,6 +8,7 @@ revealed only after that.
 from __future__ import annotations
 
 import enum
+import functools
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpiozero import Button, DigitalInputDevice
+from PIL import Image
 
 from robinson_core import CHOICES, Game, Pending, Roll, Status
 from robinson_core import events as ev
@@ -36,7 +38,12 @@ log = logging.getLogger("robinson.table")
 BRIGHTNESS = (255, 128, 48, 8)
 FRAME = 0.08  # seconds per animation frame
 TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
-TILT = (-3, 3, -2, 2, -1, 1, 0)
+
+
+@functools.lru_cache(maxsize=64)
+def _render(screen: Screen, fonts: Fonts, page: int) -> Image.Image:
+    """Screens repeat (the tumbling die, paging): draw each once. Images are never changed."""
+    return render(screen, fonts, page)
 
 
 class Mode(enum.Enum):
@@ -154,7 +161,7 @@ class Table:
         if footer is not None:
             screen = Screen(screen.title, screen.body, footer, screen.picture, screen.badge,
                             screen.big, screen.tilt)
-        self.panel.show(render(screen, self.fonts, self.page))
+        self.panel.show(_render(screen, self.fonts, self.page))
 
     def _next_page(self) -> None:
         self.page += 1
@@ -260,6 +267,7 @@ class Table:
             self.begin(Game(seats, self.first, self.config.rules))
 
     def begin(self, game: Game) -> None:
+        self._cancel("boot")  # a game begun during the title must not be sent to setup
         self.game = game
         self._save(game)
         self.resume()
@@ -288,6 +296,9 @@ class Table:
                 self._archive(finished)
                 self.begin(finished.restart())
             return
+        if "audit" in self._timers:
+            self._cancel("audit")
+            self._audit()
         if self.audit_problem is not None:
             self.flash(self.words("audit_failed", detail=self.audit_problem))
             return
@@ -319,8 +330,8 @@ class Table:
         self._after("reveal", frames * FRAME, self.reveal)
 
     def _frame(self, seat: int, n: int) -> None:
-        screen = views.rolling_screen(self.words, seat, TUMBLE[n % len(TUMBLE)],
-                                      TILT[n % len(TILT)], self.badge)
+        # The die stays put and only its pips change: a frame costs the bus little.
+        screen = views.rolling_screen(self.words, seat, TUMBLE[n % len(TUMBLE)], 0, self.badge)
         self.screen, self.page = screen, 0
         self._draw()
 
@@ -343,7 +354,8 @@ class Table:
                 self._chime("win")
         if self.game.state.status is not Status.PLAYING and self.on_game_over is not None:
             self.on_game_over()
-        self._after("audit", 0.0, self._audit)
+        # After the result is out, not on its way: a roll that comes sooner runs it first.
+        self._after("audit", 0.05, self._audit)
 
     def _audit(self) -> None:
         """The books must balance and the state must be its own replay, before any roll."""

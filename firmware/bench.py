@@ -1,0 +1,233 @@
+"""``robinson bench``: the figures of the performance targets, from one run, as one table.
+
+Benchmarks print; the test suite only checks that they run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import luma.oled.device
+from luma.core.interface.serial import i2c
+from PIL import Image
+
+from robinson_core import Game, HouseRules, Pending
+
+from .config import Config
+from .die import SeededDie
+from .store import Store
+from .table import Mode, Table
+
+BITS_PER_BYTE = 9  # 8 data bits and the ACK on I2C
+
+
+@dataclass
+class Figure:
+    name: str
+    value: str
+    target: str = ""
+    met: bool | None = None
+
+
+@dataclass
+class Bench:
+    figures: list[Figure] = field(default_factory=list)
+
+    def add(self, name: str, value: str, target: str = "", met: bool | None = None) -> None:
+        self.figures.append(Figure(name, value, target, met))
+
+    def table(self) -> str:
+        width = max(len(f.name) for f in self.figures)
+        vwidth = max(len(f.value) for f in self.figures)
+        lines = [f"{'figure':<{width}}  {'measured':<{vwidth}}  target",
+                 "-" * (width + vwidth + 24)]
+        for f in self.figures:
+            mark = "" if f.met is None else ("  ok" if f.met else "  MISSED")
+            lines.append(f"{f.name:<{width}}  {f.value:<{vwidth}}  {f.target}{mark}")
+        return "\n".join(lines)
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def full_frame_bytes() -> int:
+    """What luma's own display() puts on the bus for one frame."""
+    from .panel_bus import PanelBus
+
+    bus = PanelBus()
+    device = luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C))
+    before = bus.bytes_sent()
+    device.display(Image.new("1", (128, 64), 1))
+    return bus.bytes_sent() - before
+
+
+def press_path(turns: int, bench: Bench) -> None:
+    """(a) CPU from a press to the last byte of its result, and (b) the bytes of each turn."""
+    from .app import build
+
+    clock = _Clock()
+    config = Config()
+    rig = build(config, emulated=True, clock=clock)
+    assert rig.hands is not None and rig.bus is not None
+    bus, loop, hands = rig.bus, rig.loop, rig.hands
+    with tempfile.TemporaryDirectory() as folder:
+        table = Table(config=config, loop=loop, store=Store(Path(folder)), panel=rig.panel,
+                      button=rig.button, seats=rig.seats, die=SeededDie(45))
+        table.start()
+
+        def advance(seconds: float) -> None:
+            end = clock.now + seconds
+            loop.run_until_idle()
+            while (deadline := loop.next_deadline()) is not None and deadline <= end:
+                clock.now = max(clock.now, deadline)
+                loop.run_until_idle()
+            clock.now = end
+            loop.run_until_idle()
+
+        table.begin(Game((1, 2, 3, 4), 1, HouseRules()))
+        advance(1.0)
+        cpu: list[float] = []
+        first_frame: list[float] = []
+        turn_bytes: list[int] = []
+        frame_bytes: list[int] = []
+        for _ in range(turns):
+            game = table.game
+            if game is None or game.state.pending is Pending.OVER:
+                break
+            hands.button.drive_low()
+            advance(0.1)
+            sent = bus.bytes_sent()
+            start = time.thread_time()
+            hands.button.drive_high()  # the release is the press
+            advance(config.timings.debounce)  # settled: the press is taken now
+            first = time.thread_time()
+            first_frame.append(first - start)
+            marks = [bus.bytes_sent()]
+            while table.mode is Mode.ANIMATE:
+                deadline = loop.next_deadline()
+                assert deadline is not None
+                clock.now = deadline
+                loop.run_until_idle()
+                marks.append(bus.bytes_sent())
+            cpu.append(time.thread_time() - start)
+            turn_bytes.append(bus.bytes_sent() - sent)
+            frames = [b - a for a, b in itertools.pairwise(marks)]
+            frame_bytes += [marks[0] - sent, *frames[:-1]]  # the tumbling frames
+            advance(3.0)  # read the result, like a table would
+        table.stop()
+    rig.close()
+    full = full_frame_bytes()
+    frames_each = len(frame_bytes) / len(cpu) + 1  # animation frames and the result
+    full_turn = full * frames_each
+    ms = [c * 1000 for c in cpu]
+    bench.add("(a) CPU press -> result on bus, median", f"{statistics.median(ms):.2f} ms",
+              "<= 5 ms", statistics.median(ms) <= 5)
+    bench.add("(a) CPU press -> result on bus, max", f"{max(ms):.2f} ms")
+    bench.add("(a) CPU press -> first frame on bus, median",
+              f"{statistics.median(first_frame) * 1000:.2f} ms")
+    bench.add("    turns measured", f"{len(cpu)}")
+    turn = statistics.median(turn_bytes)
+    bench.add("(b) bus bytes per turn, partial (median)", f"{turn:,.0f} B")
+    bench.add("(b) bus bytes per turn, full redraw", f"{full_turn:,.0f} B")
+    bench.add("(b) partial / full per turn", f"{100 * turn / full_turn:.1f} %", "<= 25 %",
+              turn / full_turn <= 0.25)
+    per_frame = statistics.median(frame_bytes)
+    bench.add("(b) bus bytes per animation frame (median)", f"{per_frame:,.0f} B", "<= 150 B",
+              per_frame <= 150)
+    bench.add("(b) bus bytes per animation frame (max)", f"{max(frame_bytes):,.0f} B")
+    bench.add("(b) bus bytes per full frame (luma)", f"{full:,} B")
+    for khz in (100, 400):
+        fps_partial = khz * 1000 / (BITS_PER_BYTE * per_frame)
+        fps_full = khz * 1000 / (BITS_PER_BYTE * full)
+        target = ">= 30 fps" if khz == 100 else ""
+        bench.add(f"(c) animation fps at {khz} kHz (partial / full)",
+                  f"{fps_partial:,.0f} / {fps_full:,.0f}", target,
+                  fps_partial >= 30 if khz == 100 else None)
+
+
+def process_figures(bench: Bench, idle_seconds: float) -> None:
+    """(d) cold start, (e) peak RSS, (f) idle CPU: the real app in a process of its own."""
+    robinson = Path(sys.executable).with_name("robinson")
+    with tempfile.TemporaryDirectory() as folder:
+        notify = Path(folder) / "notify"
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        listener.bind(str(notify))
+        listener.settimeout(20)
+        env = dict(os.environ, NOTIFY_SOCKET=str(notify))
+        started = time.perf_counter()
+        app = subprocess.Popen([str(robinson), "table", "--emulate", "--seats", "1,2,3",
+                                "--state-dir", str(Path(folder) / "state")],
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=env)
+        try:
+            message = listener.recv(64)
+            ready = time.perf_counter() - started
+            assert message == b"READY=1"
+            time.sleep(3.0)  # boot is over: the title, then setup
+            before = _cpu_seconds(app.pid)
+            time.sleep(idle_seconds)
+            idle = _cpu_seconds(app.pid) - before
+            rss = _peak_rss_kib(app.pid)
+        finally:
+            assert app.stdin is not None
+            app.stdin.write(b"q")
+            app.stdin.close()
+            app.wait(timeout=20)
+            listener.close()
+    bench.add("(d) cold start: process start -> first frame", f"{ready:.2f} s", "<= 1.0 s",
+              ready <= 1.0)
+    bench.add("(e) peak RSS of the table", f"{rss / 1024:.1f} MB", "<= 60 MB", rss / 1024 <= 60)
+    share = 100 * idle / idle_seconds
+    bench.add(f"(f) CPU over {idle_seconds:g} s idle", f"{share:.2f} % of a core", "<= 0.5 %",
+              share <= 0.5)
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+
+
+def _peak_rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def sim_figures(bench: Bench, games: int) -> None:
+    """(g) simulator games per second, one core and all."""
+    from .sim import simulate
+
+    cores = os.cpu_count() or 1
+    for jobs in sorted({1, cores}):
+        _, seconds = simulate((1, 2, 3, 4), 1, HouseRules(), games * jobs, jobs=jobs)
+        rate = games * jobs / seconds
+        if jobs == 1:
+            bench.add("(g) simulator, 4 players, 1 core", f"{rate:,.0f} games/s",
+                      ">= 10,000 /s/core", rate >= 10_000)
+        else:
+            bench.add(f"(g) simulator, 4 players, {jobs} cores", f"{rate:,.0f} games/s")
+
+
+def run(quick: bool = False) -> str:
+    bench = Bench()
+    press_path(15 if quick else 120, bench)
+    process_figures(bench, 2.0 if quick else 10.0)
+    sim_figures(bench, 1000 if quick else 10_000)
+    return bench.table()

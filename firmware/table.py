@@ -161,7 +161,18 @@ class Table:
         if footer is not None:
             screen = Screen(screen.title, screen.body, footer, screen.picture, screen.badge,
                             screen.big, screen.tilt)
-        self.panel.show(_render(screen, self.fonts, self.page))
+        self._put(_render(screen, self.fonts, self.page))
+
+    def _put(self, image: Image.Image) -> None:
+        """Onto the panel; if the panel is not answering, keep trying every second."""
+        self.panel.show(image)
+        if not self.panel.healthy and not self.panel.blank and "panel" not in self._timers:
+            self._after("panel", 1.0, self._retry_panel)
+
+    def _retry_panel(self) -> None:
+        self.panel.retry()  # re-initialises the panel and sends the whole current screen
+        if not self.panel.healthy and not self.panel.blank:
+            self._after("panel", 1.0, self._retry_panel)
 
     def _next_page(self) -> None:
         self.page += 1
@@ -170,7 +181,7 @@ class Table:
     def flash(self, text: str, seconds: float = 4.0) -> None:
         """Show a message for a while, then what was there."""
         screen = self.screen
-        self.panel.show(render(views.message_screen(self.words, "!", text), self.fonts))
+        self._put(render(views.message_screen(self.words, "!", text), self.fonts))
         self._after("flash", seconds, lambda: self.show(screen))
 
     def _words(self) -> views.Words:

@@ -1,0 +1,223 @@
+"""Faults at every edge: the bus, the disk, the books, the inputs. The game goes on."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from firmware import screens as views
+from firmware.table import Mode
+from robinson_core import Game, Roll
+
+from .rig import Rig
+
+
+@pytest.fixture
+def rigs() -> Iterator[list[Rig]]:
+    made: list[Rig] = []
+    yield made
+    for rig in made:
+        rig.close()
+
+
+def playing(rigs: list[Rig], tmp_path: Path, faces: Sequence[int] = (), **kw: object) -> Rig:
+    rig = Rig(tmp_path / "state", seats_on=(1, 2, 3), faces=faces, animate=False, **kw)  # type: ignore[arg-type]
+    rigs.append(rig)
+    rig.wait(2.5)
+    rig.long()
+    assert rig.table.mode is Mode.PLAY
+    return rig
+
+
+# -- the display ------------------------------------------------------------------
+
+
+def test_a_bus_that_fails_some_writes_loses_no_game_and_no_screen(
+        rigs: list[Rig], tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4, 2, 6, 1])
+    writes = {"n": 0}
+
+    def flaky(control: int, payload: Sequence[int]) -> None:
+        writes["n"] += 1
+        if writes["n"] % 7 == 0:
+            raise OSError(121, "Remote I/O error")
+
+    rig.bus.fault = flaky
+    with caplog.at_level(logging.WARNING, logger="robinson.panel"):
+        for _ in range(5):
+            rig.short()
+            rig.wait(1.5)  # a fault is retried within a second
+    assert rig.table.game is not None and len(rig.table.game.actions) == 5
+    rig.bus.fault = None
+    rig.wait(1.5)
+    expected = views.result_screen(rig.table.words, rig.table.game)
+    assert rig.table.screen == expected and rig.showing(expected, rig.table.page)
+    assert rig.panel.faults > 0
+
+
+def test_a_panel_that_drops_off_comes_back_with_the_right_screen(
+        rigs: list[Rig], tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4, 2])
+
+    def gone(control: int, payload: Sequence[int]) -> None:
+        raise OSError(121, "Remote I/O error")
+
+    rig.bus.fault = gone
+    with caplog.at_level(logging.WARNING, logger="robinson.panel"):
+        for _ in range(3):  # presses still work while the panel is away
+            rig.short()
+            rig.wait(0.4)
+        rig.wait(10)
+    assert rig.table.game is not None and len(rig.table.game.actions) == 3
+    warnings = [r for r in caplog.records if r.name == "robinson.panel"]
+    assert 1 <= len(warnings) <= 12  # at most one line a second over ~12 s of faults
+    rig.bus.fault = None
+    rig.bus.ram = [bytearray(len(row)) for row in rig.bus.ram]  # power cycled: memory lost
+    rig.bus.on = False
+    rig.wait(2.0)  # within 2 s of coming back
+    assert rig.bus.on
+    expected = views.result_screen(rig.table.words, rig.table.game)
+    assert rig.table.screen == expected and rig.showing(expected, rig.table.page)
+
+
+# -- the books ------------------------------------------------------------------------
+
+
+def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
+                                                            tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4, 5])
+    rig.short()
+    game = rig.table.game
+    assert game is not None
+    state, events = game.history[-1]
+    player = state.players[0]
+    cheat = state.__class__(
+        (player.__class__(player.seat, player.position, player.chips + 5),
+         *state.players[1:]), state.pot, state.rules, state.to_move, state.pending)
+    game.__dict__["history"] = (*game.history[:-1], (cheat, events))  # corrupted in memory
+    rig.wait(1.0)
+    rig.short()
+    assert rig.die.rolled == 1  # no roll on wrong money
+    assert rig.table.audit_problem is not None
+    text = rig.table.words("audit_failed", detail=rig.table.audit_problem)
+    assert rig.showing(views.message_screen(rig.table.words, "!", text))
+    rig.menu()
+    rig.short()
+    rig.long()
+    rig.long()  # undo: yes
+    assert rig.table.game is not None and rig.table.game.actions == ()
+    rig.short()
+    assert rig.die.rolled == 2 and rig.table.audit_problem is None
+
+
+# -- the disk ---------------------------------------------------------------------------
+
+
+def test_a_full_disk_keeps_the_game_in_memory_and_says_so(rigs: list[Rig],
+                                                          tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4, 5])
+    rig.short()
+    tmp = tmp_path / "state" / "game.txt.tmp"
+    tmp.symlink_to("/dev/full")  # every write of a save now ends in ENOSPC, from the kernel
+    rig.short()
+    rig.run()
+    assert rig.table.game is not None and len(rig.table.game.actions) == 2
+    text = rig.table.words("save_failed", reason=os.strerror(28))
+    assert rig.showing(views.message_screen(rig.table.words, "!", text))
+    assert Game.load((tmp_path / "state" / "game.txt").read_text()).actions == (Roll(3),)
+    tmp.unlink()  # space again
+    rig.wait(7)
+    rig.short()
+    assert rig.store.load().game == rig.table.game  # the next save catches up
+
+
+def test_a_deleted_save_directory_is_made_again(rigs: list[Rig], tmp_path: Path) -> None:
+    import shutil
+
+    rig = playing(rigs, tmp_path, faces=[3, 4])
+    rig.short()
+    shutil.rmtree(tmp_path / "state")
+    rig.short()
+    assert rig.store.load().game == rig.table.game and len(rig.table.game.actions) == 2  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "zeroed", "flipped", "newer", "more chips"])
+def test_a_damaged_save_never_crash_loops_and_the_last_good_state_returns(
+        rigs: list[Rig], tmp_path: Path, damage: str) -> None:
+    rig = playing(rigs, tmp_path, faces=[3, 4, 5])
+    for _ in range(3):
+        rig.short()
+    good = rig.table.game
+    rig.close()
+    saved = tmp_path / "state" / "game.txt"
+    text = saved.read_text()
+    broken = {
+        "truncated": text[: len(text) // 2],
+        "zeroed": "\0" * len(text),
+        "flipped": text.replace("actions 3 4 5", "actions 3 4 6"),
+        "newer": text.replace("robinson-game 1", "robinson-game 2"),
+        "more chips": text.replace("purse=20", "purse=99"),
+    }[damage]
+    saved.write_text(broken)
+    again = Rig(tmp_path / "state", seats_on=(1, 2, 3))
+    rigs.append(again)
+    assert good is not None
+    assert again.table.game is not None and again.table.game.actions == good.actions[:-1]
+    assert again.table.mode is Mode.TITLE
+    assert "set aside" in " ".join(again.table.screen.body)
+    assert len(list((tmp_path / "state" / "damaged").iterdir())) == 1
+
+
+# -- the inputs ---------------------------------------------------------------------------
+
+
+def test_chattering_seat_switches_settle_to_their_final_state(rigs: list[Rig],
+                                                              tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "state", seats_on=(1,))
+    rigs.append(rig)
+    rig.wait(2.5)
+    pins = rig.seat_pins
+    for _ in range(30):  # switches bouncing as a child flips them
+        pins[1].drive_low()
+        pins[2].drive_low()
+        pins[1].drive_high()
+        pins[2].drive_high()
+    pins[1].drive_low()  # seat 2 ends on, seat 3 off
+    rig.run()
+    rig.wait(0.1)
+    assert rig.table.seats.occupied() == (1, 2)
+    assert rig.showing(views.setup_screen(rig.table.words, (1, 2), 1, rig.config.rules))
+
+
+def test_a_stuck_button_gives_no_phantom_rolls(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3])
+    rig.button_pin.drive_low()  # stuck down from now on
+    rig.run()
+    rig.wait(60)
+    assert rig.die.rolled == 0
+
+
+def test_recall_survives_a_restart(rigs: list[Rig], tmp_path: Path) -> None:
+    from robinson_core import play_script
+
+    rig = playing(rigs, tmp_path, faces=[3, 4, 5, 6])
+    rig.table.begin(play_script(Game((1, 2)), "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5"))
+    rig.long()  # the won game goes to the archive, a new one begins
+    for _ in range(4):
+        rig.short()
+    rig.close()
+    again = Rig(tmp_path / "state", seats_on=(1, 2))
+    rigs.append(again)
+    again.short()  # resume
+    again.menu()
+    for _ in range(3):
+        again.short()
+    again.long()  # Recall
+    screen = again.table.screen
+    assert screen.badge == again.table.words("recall_badge")
+    body = " ".join(screen.body)
+    assert "Last turns" in body and "4. " in body and "Last games" in body and "won" in body

@@ -204,6 +204,8 @@ def run_selftest(args: argparse.Namespace) -> int:
     _logging(None if not show_terminal else state_dir(None, emulated))
     rig = build(config, emulated=emulated, capture=args.capture, show_terminal=show_terminal,
                 seats_on=args.seats)
+    if args.dice:
+        return _dice(rig, args.lang or config.language)
     test = SelfTest(rig, lang=args.lang or config.language, on_done=rig.loop.stop)
     _on_signals(rig.loop)
     test.start()
@@ -217,6 +219,28 @@ def run_selftest(args: argparse.Namespace) -> int:
         test.stop()
         rig.close()
     return 0
+
+
+def _dice(rig: Rigging, lang: str) -> int:
+    """``robinson selftest --dice``: the fairness tests at 99 %, on the screen and stdout."""
+    from .fairness import check
+    from .fonts import Fonts
+    from .render import render
+    from .screens import Words
+    from .selftest import DICE_ALPHA, DICE_ROLLS, dice_screen
+
+    try:
+        verdicts = check(Die().roll, DICE_ROLLS)  # the very die the button rolls
+        screen = dice_screen(Words(lang), DICE_ROLLS, verdicts)
+        rig.panel.show(render(screen, Fonts()))
+        if rig.terminal is None:
+            for verdict in verdicts:
+                print(f"{verdict.name}: statistic {verdict.statistic:.4f}, "
+                      f"p = {verdict.p_value:.4f}")
+            print(screen.footer)
+    finally:
+        rig.close()
+    return 0 if all(v.passed(DICE_ALPHA) for v in verdicts) else 1
 
 
 def _watchdog(loop: Loop, notifier: Notifier, period: float) -> None:

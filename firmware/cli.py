@@ -127,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--emulate", action="store_true", help="mock pins, terminal OLED")
     selftest.add_argument("--seats", metavar="1,2,3", help="emulated: switch these seats on")
     selftest.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
+    selftest.add_argument("--dice", action="store_true",
+                          help="test the die's fairness (600,000 rolls, 99 %% confidence)")
 
     sim = commands.add_parser("sim", help="play many games with the real engine, report")
     who = sim.add_mutually_exclusive_group()

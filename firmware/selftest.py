@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .buttons import Debounced
+from .fairness import Verdict
 from .fonts import Fonts
 from .render import Screen, render
 from .screens import Words
@@ -20,6 +21,24 @@ if TYPE_CHECKING:
     from .app import Rigging
 
 STEP = 0.5  # seconds per output
+
+
+DICE_ROLLS = 600_000
+DICE_ALPHA = 0.01  # 99 % confidence
+
+
+def dice_screen(words: Words, count: int, verdicts: list[Verdict]) -> Screen:
+    """The fairness of the die, as the table shows it."""
+    names = {"chi-square of the faces": "dice_faces", "runs of high and low": "dice_runs",
+             "serial correlation": "dice_serial"}
+    lines = []
+    for verdict in verdicts:
+        lines.append(words("dice_line", name=words(names[verdict.name]),
+                           p=f"{verdict.p_value:.3f}",
+                           verdict="✓" if verdict.passed(DICE_ALPHA) else "✗"))
+    fair = all(v.passed(DICE_ALPHA) for v in verdicts)
+    return Screen(title=words("dice_rolls", count=f"{count // 1000}k"), body=tuple(lines),
+                  footer=words("dice_fair" if fair else "dice_unfair"))
 
 
 class SelfTest:

@@ -199,4 +199,12 @@ UI = {
     "selftest_buzzer": "Beep: buzzer",
     "selftest_no_outputs": "No LEDs or buzzer in config",
     "selftest_end": "Hold 3 s: end",
+    "dice_title": "Dice test",
+    "dice_rolls": "Die: {count} rolls",
+    "dice_faces": "faces",
+    "dice_runs": "runs",
+    "dice_serial": "serial",
+    "dice_line": "{name}: p = {p} {verdict}",
+    "dice_fair": "Fair at 99 %",
+    "dice_unfair": "NOT fair at 99 %",
 }

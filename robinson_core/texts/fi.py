@@ -199,4 +199,12 @@ UI = {
     "selftest_buzzer": "Piippaa: summeri",
     "selftest_no_outputs": "Ei LEDejä eikä summeria",
     "selftest_end": "Pidä 3 s: loppu",
+    "dice_title": "Noppatesti",
+    "dice_rolls": "Noppa: {count} heittoa",
+    "dice_faces": "silmäluvut",
+    "dice_runs": "sarjat",
+    "dice_serial": "peräkkäiset",
+    "dice_line": "{name}: p = {p} {verdict}",
+    "dice_fair": "Reilu 99 %:n tasolla",
+    "dice_unfair": "EI reilu 99 %:n tasolla",
 }

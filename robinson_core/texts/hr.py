@@ -199,4 +199,12 @@ UI = {
     "selftest_buzzer": "Zvuk: zujalica",
     "selftest_no_outputs": "Nema LED-ica ni zujalice",
     "selftest_end": "Drži 3 s: kraj",
+    "dice_title": "Test kocke",
+    "dice_rolls": "Kocka: {count} bacanja",
+    "dice_faces": "brojevi",
+    "dice_runs": "nizovi",
+    "dice_serial": "slijed",
+    "dice_line": "{name}: p = {p} {verdict}",
+    "dice_fair": "Poštena uz 99 %",
+    "dice_unfair": "NIJE poštena uz 99 %",
 }

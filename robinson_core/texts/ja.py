@@ -199,4 +199,12 @@ UI = {
     "selftest_buzzer": "ブザー: ピッ",
     "selftest_no_outputs": "LEDもブザーもなし",
     "selftest_end": "3秒おす: 終わり",
+    "dice_title": "サイコロテスト",
+    "dice_rolls": "サイコロ: {count}回",
+    "dice_faces": "目の数",
+    "dice_runs": "連続",
+    "dice_serial": "相関",
+    "dice_line": "{name}: p = {p} {verdict}",
+    "dice_fair": "99%で公平",
+    "dice_unfair": "99%で公平でない",
 }

@@ -1,0 +1,68 @@
+"""The table's die, the very code path the button uses, is fair: 600,000 rolls, three tests.
+
+The thresholds are such that a fair die fails with probability below one in a
+million per test, so the test is not flaky; a biased die is shown to fail.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from firmware.die import Die
+from firmware.fairness import check, chi_square_sf, face_counts, runs, serial_correlation
+
+ROLLS = 600_000
+ALPHA = 1e-6
+
+
+def test_the_table_die_is_fair() -> None:
+    verdicts = check(Die().roll, ROLLS)
+    for verdict in verdicts:
+        print(f"\n{verdict.name}: statistic {verdict.statistic:.4f}, p = {verdict.p_value:.4f}")
+        assert verdict.passed(ALPHA), verdict
+
+
+def test_a_modulo_biased_die_is_caught() -> None:
+    rng = random.Random(6)
+    biased = [rng.getrandbits(8) % 6 + 1 for _ in range(ROLLS)]  # faces 1-4 a little likelier
+    assert not face_counts(biased).passed(ALPHA)
+
+
+def test_a_streaky_die_is_caught() -> None:
+    rng = random.Random(7)
+    rolls, last = [], 1
+    for _ in range(ROLLS):
+        last = last if rng.random() < 0.3 else rng.randint(1, 6)  # sometimes repeats itself
+        rolls.append(last)
+    assert not runs(rolls).passed(ALPHA) or not serial_correlation(rolls).passed(ALPHA)
+
+
+@pytest.mark.parametrize("x,df,p", [(11.0705, 5, 0.05), (15.0863, 5, 0.01), (3.8415, 1, 0.05),
+                                    (37.0, 5, 5.9e-7), (0.5543, 5, 0.99)])
+def test_chi_square_tail_matches_the_tables(x: float, df: int, p: float) -> None:
+    assert chi_square_sf(x, df) == pytest.approx(p, rel=0.02)
+
+
+def test_selftest_dice_shows_the_verdict() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    robinson = Path(sys.executable).with_name("robinson")
+    run = subprocess.run([robinson, "selftest", "--dice", "--emulate"], capture_output=True,
+                         text=True, timeout=120, stdin=subprocess.DEVNULL, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("p = ") == 3 and run.stdout.strip().endswith("Fair at 99 %")
+
+
+def test_an_unfair_verdict_is_shown_as_such() -> None:
+    from firmware.fairness import Verdict
+    from firmware.screens import Words
+    from firmware.selftest import dice_screen
+
+    screen = dice_screen(Words("en"), 600_000, [Verdict("chi-square of the faces", 99.0, 1e-9),
+                                                Verdict("runs of high and low", 0.1, 0.9),
+                                                Verdict("serial correlation", 0.0, 0.5)])
+    assert screen.footer == "NOT fair at 99 %" and "✗" in screen.body[0]

@@ -38,6 +38,7 @@ class Hands:
         self.button.drive_low()
         time.sleep(seconds)
         self.button.drive_high()
+        self.button.clear_states()  # the mock pin would keep every edge for ever
         time.sleep(0.05)
 
     def toggle_seat(self, seat: int) -> None:

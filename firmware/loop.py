@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 Clock = Callable[[], float]
+PURGE_AT = 256
 
 
 @dataclass(order=True)
@@ -48,6 +49,11 @@ class Loop:
     def call_at(self, deadline: float, callback: Callable[[], None]) -> Timer:
         """Run ``callback`` in the loop thread at ``deadline`` (loop thread only)."""
         timer = Timer(deadline, next(self._order), callback)
+        if len(self._timers) >= PURGE_AT:
+            # Timers cancelled long before they are due (the screen saver's, moved on by
+            # every press) would pile up: drop them now and then.
+            self._timers = [t for t in self._timers if not t.cancelled]
+            heapq.heapify(self._timers)
         heapq.heappush(self._timers, timer)
         return timer
 

@@ -27,7 +27,8 @@ _ARGS_SH1106 = {0x81: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1, 0
 class PanelBus:
     """An smbus-like object that luma's ``i2c(bus=...)`` accepts."""
 
-    def __init__(self, chip: str = "ssd1306", address: int = 0x3C) -> None:
+    def __init__(self, chip: str = "ssd1306", address: int = 0x3C,
+                 keep_transfers: bool = True) -> None:
         if chip not in ("ssd1306", "sh1106"):
             raise ValueError(f"no panel model for {chip!r}")
         self.chip = chip
@@ -38,6 +39,7 @@ class PanelBus:
         self.on = False
         self.contrast = 0x7F
         self.inverted = False
+        self.keep_transfers = keep_transfers  # off for long runs: count, don't keep
         self.transfers: list[tuple[int, bytes]] = []  # (control byte, payload)
         self.sent = 0  # bytes on the wire: address and control byte plus payload
         self.fault: Callable[[int, Sequence[int]], None] | None = None  # may raise OSError
@@ -55,7 +57,8 @@ class PanelBus:
             raise OSError(121, "Remote I/O error")  # nothing answers there
         if len(payload) > 32:
             raise ValueError("SMBus block writes carry at most 32 bytes")
-        self.transfers.append((control, bytes(payload)))
+        if self.keep_transfers:
+            self.transfers.append((control, bytes(payload)))
         self.sent += 2 + len(payload)
         if control == COMMAND:
             self._commands(payload)

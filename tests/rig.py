@@ -46,12 +46,13 @@ class Clock:
 class Rig:
     def __init__(self, state_dir: Path, *, faces: Iterable[int] = (), seats_on: Iterable[int] = (),
                  chip: str = "ssd1306", config: Config | None = None, animate: bool = True,
-                 lang: str | None = None, held_at_boot: bool = False, start: bool = True) -> None:
+                 lang: str | None = None, held_at_boot: bool = False, start: bool = True,
+                 die: Die | None = None, keep_transfers: bool = True) -> None:
         self.config = config or Config(display=Display(display=chip))
         self.clock = Clock()
         self.loop = Loop(clock=self.clock)
         self.factory = MockFactory()
-        self.bus = PanelBus(self.config.display.display)
+        self.bus = PanelBus(self.config.display.display, keep_transfers=keep_transfers)
         self.panel = Panel(lambda: emulated_device(self.config.display, self.bus),
                            clock=self.clock)
         self.button_pin = self.factory.pin(self.config.pins.button)
@@ -67,7 +68,7 @@ class Rig:
         if held_at_boot:
             self.button_pin.drive_low()
         self.store = Store(state_dir)
-        self.die = ScriptedDie(faces)
+        self.die = die or ScriptedDie(faces)
         self.table = Table(config=self.config, loop=self.loop, store=self.store,
                            panel=self.panel, button=self.devices[0], seats=self.devices[1:],
                            die=self.die, fonts=FONTS, animate=animate, lang=lang)

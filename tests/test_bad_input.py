@@ -34,7 +34,8 @@ def test_any_decoded_config_is_accepted_or_refused_in_one_line(raw: dict[str, ob
         assert message.startswith("cfg.toml: ") and "\n" not in message
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=80) | st.binary(max_size=80))
 def test_any_config_file_is_accepted_or_refused_in_one_line(tmp_path: Path,
                                                              content: str | bytes) -> None:
@@ -94,7 +95,7 @@ def test_any_command_line_ends_in_0_or_one_line_and_2(capsys: pytest.CaptureFixt
     if command == "state" and "--state-dir" not in args:
         argv += ["--state-dir", str(tmp_path / "nothing")]
     code = main(argv)
-    out, err = capsys.readouterr()
+    err = capsys.readouterr().err
     assert code in (0, 2)
     if code == 2:
         assert err.count("\n") == 1 and "error:" in err and "Traceback" not in err

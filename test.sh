@@ -6,7 +6,8 @@ cd "$(dirname "$0")"
 sh tools/bootstrap.sh test
 echo "== ruff check"
 .venv/bin/ruff check .
-echo "== mypy --strict robinson_core"
+echo "== mypy --strict robinson_core, mypy firmware"
 .venv/bin/mypy --strict robinson_core
+.venv/bin/mypy firmware
 echo "== pytest"
 exec .venv/bin/python -m pytest "$@"

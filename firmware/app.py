@@ -6,6 +6,7 @@ This is the one place where devices are made (gpiozero pins, the luma panel).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import signal
@@ -185,7 +186,8 @@ def run_table(args: argparse.Namespace) -> int:
         threads.append(threading.Thread(target=read_keys, daemon=True, name="keys",
                                         args=(sys.stdin, rig.hands, table.ready, loop)))
     try:
-        with RawKeyboard(sys.stdin) if show_terminal and not args.demo else _nothing():
+        keyboard = RawKeyboard(sys.stdin) if show_terminal and not args.demo else None
+        with keyboard or contextlib.nullcontext():
             for thread in threads:
                 thread.start()
             loop.run()
@@ -212,7 +214,7 @@ def run_selftest(args: argparse.Namespace) -> int:
     _on_signals(rig.loop)
     test.start()
     try:
-        with RawKeyboard(sys.stdin) if show_terminal else _nothing():
+        with RawKeyboard(sys.stdin) if show_terminal else contextlib.nullcontext():
             if rig.hands is not None and stdin_is_usable():
                 threading.Thread(target=read_keys, daemon=True, name="keys",
                                  args=(sys.stdin, rig.hands, test.ready, rig.loop)).start()
@@ -259,14 +261,6 @@ def _terminal_drawer(terminal: TerminalPanel, bus: PanelBus) -> Callable[[], Non
     def draw() -> None:
         terminal.draw(bus.image(), bus.on, bus.contrast < 64)
     return draw
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def _seat_list(text: str | None) -> list[int]:

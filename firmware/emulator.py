@@ -10,7 +10,7 @@ import os
 import sys
 import threading
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from gpiozero.pins.mock import MockFactory
 
@@ -87,7 +87,7 @@ class RawKeyboard:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self._saved: list[object] | None = None
+        self._saved: list[Any] | None = None
 
     def __enter__(self) -> RawKeyboard:
         if self.stream.isatty():

@@ -81,8 +81,8 @@ class Table:
         self.animate = animate and config.timings.animation > 0
         self.badge = badge
         prefs = store.prefs()
-        self.lang = lang or (prefs.get("language") if prefs.get("language") in LANGUAGES
-                             else config.language)
+        saved = prefs.get("language", "")
+        self.lang: str = lang or (saved if saved in LANGUAGES else config.language)
         contrast = prefs.get("contrast", "")
         if contrast.isdigit() and 1 <= int(contrast) <= 255:
             panel.set_contrast(int(contrast))
@@ -337,7 +337,7 @@ class Table:
             self.reveal()
             return
         for n in range(1, frames):
-            self._after(f"frame{n}", n * FRAME, lambda n=n: self._frame(seat, n))
+            self._after(f"frame{n}", n * FRAME, functools.partial(self._frame, seat, n))
         self._after("reveal", frames * FRAME, self.reveal)
 
     def _frame(self, seat: int, n: int) -> None:
@@ -516,7 +516,7 @@ class Table:
                 log.warning("buzzer: %s", error)
 
         for n, note in enumerate((*tunes[what], None)):
-            self._after(f"note{n}", n * 0.15, lambda note=note: play(note))
+            self._after(f"note{n}", n * 0.15, functools.partial(play, note))
 
     def _idle(self) -> None:
         t = self.config.timings

@@ -221,3 +221,22 @@ def test_recall_survives_a_restart(rigs: list[Rig], tmp_path: Path) -> None:
     assert screen.badge == again.table.words("recall_badge")
     body = " ".join(screen.body)
     assert "Last turns" in body and "4. " in body and "Last games" in body and "won" in body
+
+
+def test_a_save_directory_that_turns_read_only(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare (util-linux)")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip("no private mount namespace here (needs root): " + probe.stderr.decode())
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run(["unshare", "-m", sys.executable, "-m", "tests.readonly_disk",
+                          str(folder)], capture_output=True, text=True, cwd=root, check=False,
+                         timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr

@@ -159,3 +159,36 @@ def test_the_app_reports_ready_after_its_first_frame_and_pings_at_half_the_inter
     pings = listener.messages("WATCHDOG=1")
     gaps = [b - a for a, b in itertools.pairwise(pings)]
     assert len(pings) >= 5 and all(0.2 < gap < 0.45 for gap in gaps), gaps
+
+
+def test_on_stop_the_game_is_saved_and_the_panel_says_switched_off(tmp_path: Path) -> None:
+    import signal
+
+    from PIL import Image
+
+    from firmware.render import render
+    from firmware.screens import Words, message_screen
+    from firmware.store import Store
+
+    from .rig import FONTS
+
+    capture, state = tmp_path / "frames", tmp_path / "state"
+    app = subprocess.Popen([ROBINSON, "table", "--emulate", "--no-animation", "--seats", "1,2",
+                            "--state-dir", str(state), "--capture", str(capture), "--seed", "4"],
+                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+    assert app.stdin is not None
+    app.stdin.write(b"h h   ")  # a new game, three rolls
+    app.stdin.flush()
+    time.sleep(5.5)
+    app.send_signal(signal.SIGTERM)  # what systemctl stop sends
+    assert app.wait(timeout=20) == 0
+    app.stdin.close()
+    if app.stderr:
+        app.stderr.close()
+    saved = Store(state).load().game
+    assert saved is not None and len(saved.actions) == 3
+    last = sorted(capture.glob("frame-*.png"))[-1]
+    words = Words("en")
+    expected = render(message_screen(words, "ROBINSON", words("switched_off")), FONTS)
+    assert Image.open(last).convert("1").tobytes() == expected.tobytes()

@@ -265,17 +265,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except UsageError as error:
-        print(error, file=sys.stderr)
+        _say(str(error))
         return 2
     try:
         return _COMMANDS[args.command](args)
     except (UsageError, RobinsonError) as error:
-        print(f"robinson {args.command}: error: {error}", file=sys.stderr)
+        _say(f"robinson {args.command}: error: {error}")
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _say(message: str) -> None:
+    """One line on stderr, whatever the message quotes (a path, an argument)."""
+    printable = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    print(printable, file=sys.stderr)
 
 
 def run() -> NoReturn:

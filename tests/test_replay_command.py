@@ -152,3 +152,12 @@ def test_the_installed_command_runs_and_fails_cleanly() -> None:
     bad = subprocess.run([ROBINSON, "replay", "--players", "2", "--script", "0"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_an_error_quoting_a_newline_is_still_one_line(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    assert main(["replay", "--players", "2", "\n"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["state", "--state-dir", str(tmp_path / "a\nb")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a\\nb" in err

@@ -67,16 +67,18 @@ def play_batch(seats: tuple[int, ...], first: int, rules: HouseRules, games: int
         play = Play(start)
         rolls = deaths = 0
         broke = False
-        while play.pending is not Pending.OVER:
-            if play.pending is Pending.ROLL:
-                events = play.apply(_ROLLS[rng.randrange(6)])
+        while (pending := play.pending) is not Pending.OVER:
+            if pending is Pending.ROLL:
+                # A roll's first two events are always Rolled and Moved: look past them.
+                events = play.apply(_ROLLS[rng.randrange(6)])[2:]
                 rolls += 1
             else:
-                events = play.apply(CHOICES[play.pending][0])
+                events = play.apply(CHOICES[pending][0])
             for event in events:
                 if isinstance(event, ev.Transfer):
-                    if event.payer is not None and (event.amount < event.asked
-                                                    or play.chips(event.payer) < 0):
+                    payer = event.payer
+                    if payer is not None and (event.amount < event.asked
+                                              or play.chips(payer) < 0):
                         broke = True
                 elif isinstance(event, ev.Won):
                     tally.winners[event.seat] += 1

@@ -101,7 +101,6 @@ class Table:
         self.audit_problem: str | None = None
         self.notes: list[str] = []  # problems to tell the table once
         self.ready = threading.Event()  # set whenever a press would be taken (emulator pacing)
-        self.on_game_over: Callable[[], None] | None = None
         self._swallow = False
         self._down_in_animation = False
         self._timers: dict[str, Timer] = {}
@@ -363,8 +362,6 @@ class Table:
                 self._chime("death")
             elif isinstance(event, ev.Won):
                 self._chime("win")
-        if self.game.state.status is not Status.PLAYING and self.on_game_over is not None:
-            self.on_game_over()
         # After the result is out, not on its way: a roll that comes sooner runs it first.
         self._after("audit", 0.05, self._audit)
 

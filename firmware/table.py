@@ -127,12 +127,10 @@ class Table:
         self._boot()
 
     def _boot(self) -> None:
-        if self.game is not None and self.game.actions:
-            self.mode = Mode.TITLE
-            self.show(views.title_screen(self.words, True, self.notes, self.badge))
-        else:
-            self.mode = Mode.TITLE
-            self.show(views.title_screen(self.words, False, self.notes, self.badge))
+        self.mode = Mode.TITLE
+        resume = self.game is not None and bool(self.game.actions)
+        self.show(views.title_screen(self.words, resume, self.notes, self.badge))
+        if not resume:  # nothing to resume: on to setup by itself
             self._after("boot", 2.0 + 2.0 * len(self.notes), self.setup)
         self.notes = []
 
@@ -180,6 +178,7 @@ class Table:
     def flash(self, text: str, seconds: float = 4.0) -> None:
         """Show a message for a while, then what was there."""
         screen = self.screen
+        self._cancel("page")  # the screen underneath must not page over the message
         self._put(render(views.message_screen(self.words, "!", text), self.fonts))
         self._after("flash", seconds, lambda: self.show(screen))
 

@@ -250,6 +250,17 @@ def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: 
     assert rig.showing(views.turn_screen(words(rig), rig.table.game.state))
 
 
+def test_a_message_stays_up_over_a_paging_screen(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[1], animate=False)
+    rig.short()  # square 1: a result long enough to page
+    from firmware.render import pages, render
+    assert len(pages(rig.table.screen, rig.table.fonts)) > 1
+    rig.seat(5, True)
+    message = views.message_screen(words(rig), "!", words(rig)("seats_locked", seat=5))
+    rig.wait(3.5)  # past a page turn of the screen underneath
+    assert rig.shown().tobytes() == render(message, rig.table.fonts).tobytes()
+
+
 def test_a_waking_press_does_nothing_else(rigs: list[Rig], tmp_path: Path) -> None:
     rig = playing(rigs, tmp_path, faces=[3], animate=False)
     rig.wait(rig.config.timings.dim_after + 1)

@@ -70,18 +70,29 @@ if [ ! -x "$VENV/bin/python" ]; then
     fi
 fi
 
-# Install (again) only when the package metadata changed since the last time.
-extras="dev"
-grep -qs "Raspberry Pi" /proc/device-tree/model && extras="dev,pi"
+# Install (again) only when the package metadata changed, or extras are missing.
+# The table needs no extras but the Pi's; the tests add the dev tools.
+extras=""
+[ "$MODE" = test ] && extras="dev"
+if grep -qs "Raspberry Pi" /proc/device-tree/model; then
+    extras="${extras:+$extras,}pi"
+fi
 stamp="$VENV/.robinson-installed"
-want_stamp="$extras $(cat "$ROOT/setup.cfg" "$ROOT/pyproject.toml" | cksum)"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want_stamp" ]; then
-    say "installing the package and its dependencies into .venv"
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[$extras]" \
+metadata=$(cat "$ROOT/setup.cfg" "$ROOT/pyproject.toml" | cksum)
+installed_metadata=$(sed -n 1p "$stamp" 2>/dev/null || true)
+installed_extras=$(sed -n 2p "$stamp" 2>/dev/null || true)
+missing=no
+for extra in $(echo "$extras" | tr ',' ' '); do
+    case ",$installed_extras," in *",$extra,"*) ;; *) missing=yes ;; esac
+done
+if [ "$installed_metadata" != "$metadata" ] || [ "$missing" = yes ]; then
+    [ "$installed_metadata" = "$metadata" ] && extras=$(printf '%s,%s' "$installed_extras" "$extras" | tr ',' '\n' | sed '/^$/d' | sort -u | paste -sd, -)
+    say "installing the package${extras:+ with [$extras]} into .venv"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT${extras:+[$extras]}" \
         2>&1 | grep -v "^WARNING: Location" >&2 || true
     "$VENV/bin/python" -c "import firmware, gpiozero, luma.oled, PIL" || {
         say "installing into .venv failed; see the messages above."
         exit 1
     }
-    printf '%s' "$want_stamp" > "$stamp"
+    printf '%s\n%s\n' "$metadata" "$extras" > "$stamp"
 fi

@@ -157,8 +157,10 @@ def test_the_app_reports_ready_after_its_first_frame_and_pings_at_half_the_inter
     assert messages[0] == "READY=1" and messages[-1] == "STOPPING=1", (messages, stderr)
     assert (capture / "frame-00001.png").exists()  # a frame was out before READY
     pings = listener.messages("WATCHDOG=1")
-    gaps = [b - a for a, b in itertools.pairwise(pings)]
-    assert len(pings) >= 5 and all(0.2 < gap < 0.45 for gap in gaps), gaps
+    gaps = sorted(b - a for a, b in itertools.pairwise(pings))
+    # Half of the 0.6 s interval, as a rule; never a gap that would trip the watchdog.
+    assert len(pings) >= 5 and 0.25 <= gaps[len(gaps) // 2] <= 0.4, gaps
+    assert max(gaps) < 0.6, gaps
 
 
 def test_on_stop_the_game_is_saved_and_the_panel_says_switched_off(tmp_path: Path) -> None:

@@ -49,16 +49,9 @@ def new_game(seats: Iterable[int], first: int | None = None,
 
 def apply(state: GameState, action: Action) -> tuple[GameState, tuple[ev.Event, ...]]:
     """The state after ``action``, and the events it caused, in order."""
-    if not _takes(state.pending, action):
-        raise IllegalActionError(f"{state.waiting_for()}; {_name(action)} is not possible there")
-    table = _Table(state)
-    seat = state.to_move
-    assert seat is not None  # a game that is not over always has someone to move
-    if isinstance(action, Roll):
-        table.roll(seat, action.face)
-    else:
-        table.decide(seat, state.pending, action)
-    return table.freeze(), tuple(table.events)
+    play = Play(state)
+    events = play.apply(action)
+    return play.state, tuple(events)
 
 
 class Play:

@@ -25,6 +25,7 @@ from robinson_core import Game, HouseRules, Pending
 
 from .config import Config
 from .die import SeededDie
+from .loop import ManualClock, advance
 from .store import Store
 from .table import Mode, Table
 
@@ -57,14 +58,6 @@ class Bench:
         return "\n".join(lines)
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def full_frame_bytes() -> int:
     """What luma's own display() puts on the bus for one frame."""
     from .panel_bus import PanelBus
@@ -80,7 +73,7 @@ def press_path(turns: int, bench: Bench) -> None:
     """(a) CPU from a press to the last byte of its result, and (b) the bytes of each turn."""
     from .app import build
 
-    clock = _Clock()
+    clock = ManualClock()
     config = Config()
     rig = build(config, emulated=True, clock=clock)
     assert rig.hands is not None and rig.bus is not None
@@ -90,17 +83,8 @@ def press_path(turns: int, bench: Bench) -> None:
                       button=rig.button, seats=rig.seats, die=SeededDie(45))
         table.start()
 
-        def advance(seconds: float) -> None:
-            end = clock.now + seconds
-            loop.run_until_idle()
-            while (deadline := loop.next_deadline()) is not None and deadline <= end:
-                clock.now = max(clock.now, deadline)
-                loop.run_until_idle()
-            clock.now = end
-            loop.run_until_idle()
-
         table.begin(Game((1, 2, 3, 4), 1, HouseRules()))
-        advance(1.0)
+        advance(loop, clock, 1.0)
         cpu: list[float] = []
         first_frame: list[float] = []
         turn_bytes: list[int] = []
@@ -110,11 +94,11 @@ def press_path(turns: int, bench: Bench) -> None:
             if game is None or game.state.pending is Pending.OVER:
                 break
             hands.button.drive_low()
-            advance(0.1)
+            advance(loop, clock, 0.1)
             sent = bus.bytes_sent()
             start = time.thread_time()
             hands.button.drive_high()  # the release is the press
-            advance(config.timings.debounce)  # settled: the press is taken now
+            advance(loop, clock, config.timings.debounce)  # settled: the press is taken now
             first = time.thread_time()
             first_frame.append(first - start)
             marks = [bus.bytes_sent()]
@@ -128,7 +112,7 @@ def press_path(turns: int, bench: Bench) -> None:
             turn_bytes.append(bus.bytes_sent() - sent)
             frames = [b - a for a, b in itertools.pairwise(marks)]
             frame_bytes += [marks[0] - sent, *frames[:-1]]  # the tumbling frames
-            advance(3.0)  # read the result, like a table would
+            advance(loop, clock, 3.0)  # read the result, like a table would
         table.stop()
     rig.close()
     full = full_frame_bytes()

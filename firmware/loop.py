@@ -111,3 +111,24 @@ class Loop:
                 self.on_wake()
             if callback is not None:
                 callback()
+
+
+class ManualClock:
+    """A clock that moves only when told: for tests and the bench, where time is not waited."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def advance(loop: Loop, clock: ManualClock, seconds: float) -> None:
+    """Let ``seconds`` pass on ``clock``, running every timer on the way, in order."""
+    end = clock.now + seconds
+    loop.run_until_idle()
+    while (deadline := loop.next_deadline()) is not None and deadline <= end:
+        clock.now = max(clock.now, deadline)
+        loop.run_until_idle()
+    clock.now = end
+    loop.run_until_idle()

@@ -13,7 +13,7 @@ from PIL import Image
 from firmware.config import Config, Display
 from firmware.die import Die
 from firmware.fonts import Fonts
-from firmware.loop import Loop
+from firmware.loop import Loop, ManualClock, advance
 from firmware.panel import Panel, emulated_device
 from firmware.panel_bus import PanelBus
 from firmware.render import Screen, render
@@ -35,21 +35,13 @@ class ScriptedDie(Die):
         return self.faces.pop(0)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class Rig:
     def __init__(self, state_dir: Path, *, faces: Iterable[int] = (), seats_on: Iterable[int] = (),
                  chip: str = "ssd1306", config: Config | None = None, animate: bool = True,
                  lang: str | None = None, held_at_boot: bool = False, start: bool = True,
                  die: Die | None = None, keep_transfers: bool = True) -> None:
         self.config = config or Config(display=Display(display=chip))
-        self.clock = Clock()
+        self.clock = ManualClock(1000.0)
         self.loop = Loop(clock=self.clock)
         self.factory = MockFactory()
         self.bus = PanelBus(self.config.display.display, keep_transfers=keep_transfers)
@@ -86,14 +78,7 @@ class Rig:
         self.loop.run_until_idle()
 
     def wait(self, seconds: float) -> None:
-        """Let ``seconds`` pass, stopping at every timer on the way."""
-        end = self.clock.now + seconds
-        self.run()
-        while (deadline := self.loop.next_deadline()) is not None and deadline <= end:
-            self.clock.now = max(self.clock.now, deadline)
-            self.run()
-        self.clock.now = end
-        self.run()
+        advance(self.loop, self.clock, seconds)
 
     def hold(self, seconds: float) -> None:
         self.button_pin.drive_low()

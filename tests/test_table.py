@@ -349,46 +349,32 @@ def test_a_won_game_long_press_plays_again_with_the_same_seats(rigs: list[Rig],
 
 
 def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> None:
-    from gpiozero import LED, Button, DigitalInputDevice, TonalBuzzer
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
-
+    from firmware.app import build
     from firmware.config import Config, Pins
-    from firmware.loop import Loop
-    from firmware.panel import Panel, emulated_device
-    from firmware.panel_bus import PanelBus
+    from firmware.loop import ManualClock
     from firmware.store import Store
-    from firmware.table import Outputs, Table
+    from firmware.table import Table
 
-    from .rig import FONTS, Clock, ScriptedDie
+    from .rig import FONTS, ScriptedDie
 
-    config = Config(pins=Pins(use_leds=True, use_buzzer=True))
-    factory = MockFactory(pin_class=MockPWMPin)
-    clock = Clock()
-    loop = Loop(clock=clock)
-    bus = PanelBus()
-    button = Button(config.pins.button, bounce_time=None, pin_factory=factory)
-    seats = [DigitalInputDevice(p, pull_up=True, pin_factory=factory) for p in config.pins.seats]
-    leds = [LED(p, pin_factory=factory) for p in config.pins.leds]
-    buzzer = TonalBuzzer(config.pins.buzzer, octaves=2, pin_factory=factory)
-    for pin in config.pins.seats[:2]:
-        factory.pin(pin).drive_low()
-    table = Table(config=config, loop=loop, store=Store(tmp_path), button=button, seats=seats,
-                  panel=Panel(lambda: emulated_device(config.display, bus), clock=clock),
-                  die=ScriptedDie([3]), fonts=FONTS, animate=False,
-                  outputs=Outputs(leds=leds, buzzer=buzzer))
+    clock = ManualClock(1000.0)
+    rig = build(Config(pins=Pins(use_leds=True, use_buzzer=True)), emulated=True, clock=clock,
+                seats_on="1,2")
+    leds, buzzer = rig.outputs.leds, rig.outputs.buzzer
+    table = Table(config=rig.config, loop=rig.loop, store=Store(tmp_path), panel=rig.panel,
+                  button=rig.button, seats=rig.seats, die=ScriptedDie([3]), fonts=FONTS,
+                  animate=False, outputs=rig.outputs)
     table.start()
-    loop.run_until_idle()
+    rig.loop.run_until_idle()
     table.begin(Game((1, 2)))
     assert [led.is_lit for led in leds] == [True, False, False, False, False, False]
-    buzzer_pin = factory.pin(config.pins.buzzer)
     table.roll()
-    loop.run_until_idle()
+    rig.loop.run_until_idle()
     sounded = buzzer.is_active
     for _ in range(10):
         clock.now += 0.1
-        loop.run_until_idle()
+        rig.loop.run_until_idle()
     assert [led.is_lit for led in leds][:2] == [False, True]
     assert sounded and not buzzer.is_active  # a beep, then quiet
-    assert any(state.state for state in buzzer_pin.states[1:])
-    for device in (button, *seats, *leds, buzzer):
-        device.close()
+    assert any(state.state for state in buzzer.pwm_device.pin.states[1:])
+    rig.close()

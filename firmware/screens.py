@@ -6,14 +6,13 @@ from collections.abc import Sequence
 
 from robinson_core import CHOICES, Choice, Game, GameState, HouseRules, Pending, Status
 from robinson_core import events as ev
-from robinson_core.narrate import describe, seat_names, standings
+from robinson_core.narrate import ASK_KEYS, describe, seat_names, standings
 from robinson_core.texts import caption, instruction, ui
 
 from .render import Picture, Screen
 
 _OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
                 Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}
-_ASK = {Pending.TREE: "ask_tree", Pending.AGAIN: "ask_again", Pending.JUMP: "ask_jump"}
 
 
 class Words:
@@ -79,8 +78,8 @@ def turn_screen(w: Words, state: GameState, badge: str = "") -> Screen:
     body = [w("chips_pot", chips=player.chips, pot=state.pot)]
     if player.friday is not None:
         body.append(w("with_friday", friday=w.name(player.friday)))
-    if state.pending in _ASK:
-        body.insert(0, w(_ASK[state.pending], name=w.name(state.to_move)))
+    if state.pending in ASK_KEYS:
+        body.insert(0, w(ASK_KEYS[state.pending], name=w.name(state.to_move)))
     elif position:
         body.append(caption(w.lang, position))
     return Screen(title=w("turn_title", name=w.name(state.to_move), square=w.square(position)),
@@ -123,9 +122,9 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         body.append(balances(w, state))
     if state.status is not Status.PLAYING:
         body.extend(standings(state, w.lang, w.name)[:-1])
-    elif state.pending in _ASK:
+    elif state.pending in ASK_KEYS:
         assert state.to_move is not None
-        body.append(w(_ASK[state.pending], name=w.name(state.to_move)))
+        body.append(w(ASK_KEYS[state.pending], name=w.name(state.to_move)))
     else:  # who rolls next, from where, with what
         assert state.to_move is not None
         mover = state.player(state.to_move)

@@ -400,11 +400,15 @@ class Table:
 
     def menu_items(self) -> list[str]:
         w = self.words
-        level = len(BRIGHTNESS) - min(range(len(BRIGHTNESS)),
-                                      key=lambda i: abs(BRIGHTNESS[i] - self.panel.contrast))
+        level = len(BRIGHTNESS) - self._brightness_step()
         return [w("menu_back"), w("menu_undo"), w("menu_standings"), w("menu_recall"),
                 w("menu_new"), w("menu_language", language=language_name(self.lang)),
                 w("menu_brightness", level=f"{level}/{len(BRIGHTNESS)}"), w("menu_about")]
+
+    def _brightness_step(self) -> int:
+        """Which of the BRIGHTNESS steps the panel is nearest to (0 = brightest)."""
+        return min(range(len(BRIGHTNESS)),
+                   key=lambda i: abs(BRIGHTNESS[i] - self.panel.contrast))
 
     def open_menu(self) -> None:
         self.mode = Mode.MENU
@@ -439,9 +443,8 @@ class Table:
             self._prefs()
             self._show_menu()
         elif choice == 6:
-            now = min(range(len(BRIGHTNESS)),
-                      key=lambda i: abs(BRIGHTNESS[i] - self.panel.contrast))
-            self.panel.set_contrast(BRIGHTNESS[(now + 1) % len(BRIGHTNESS)])
+            step = self._brightness_step()
+            self.panel.set_contrast(BRIGHTNESS[(step + 1) % len(BRIGHTNESS)])
             self._prefs()
             self._show_menu()
         elif choice == 7:

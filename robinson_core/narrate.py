@@ -135,7 +135,8 @@ def standings(state: GameState, lang: str, name: Names | None = None) -> list[st
     return lines
 
 
-_ASK_KEYS = {Pending.TREE: "ask_tree", Pending.AGAIN: "ask_again", Pending.JUMP: "ask_jump"}
+ASK_KEYS = {Pending.TREE: "ask_tree", Pending.AGAIN: "ask_again", Pending.JUMP: "ask_jump"}
+"""The text that asks each decision's question."""
 
 
 def waiting(state: GameState, lang: str, name: Names | None = None) -> str:
@@ -147,5 +148,5 @@ def waiting(state: GameState, lang: str, name: Names | None = None) -> str:
     if state.status is Status.NO_WINNER:
         return ui(lang, "game_over_none")
     assert state.to_move is not None
-    key = _ASK_KEYS.get(state.pending, "to_roll")
+    key = ASK_KEYS.get(state.pending, "to_roll")
     return ui(lang, key, name=name(state.to_move))

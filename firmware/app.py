@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,7 +99,7 @@ class Rigging:
 
 
 def build(config: configuration.Config, *, emulated: bool, capture: str | None = None,
-          show_terminal: bool = False, seats_on: str | None = None,
+          show_terminal: bool = False, seats_on: Sequence[int] = (),
           clock: Callable[[], float] | None = None) -> Rigging:
     """Make every device the config names: the one place where pins and the panel are made."""
     loop = Loop(clock) if clock else Loop()
@@ -130,7 +130,11 @@ def build(config: configuration.Config, *, emulated: bool, capture: str | None =
              for p in config.pins.seats]
     hands = Hands(factory, config) if emulated else None
     if hands is not None:
-        for seat in _seat_list(seats_on):
+        for seat in seats_on:
+            if not 1 <= seat <= len(config.pins.seats):
+                raise configuration.ConfigError(
+                    f"--seats: there is no switch for seat {seat}; "
+                    f"seats 1-{len(config.pins.seats)} are wired")
             hands.seat(seat, True)
     outputs = Outputs(
         leds=[LED(p, pin_factory=factory) for p in config.pins.leds[:len(seats)]]
@@ -261,17 +265,6 @@ def _terminal_drawer(terminal: TerminalPanel, bus: PanelBus) -> Callable[[], Non
     def draw() -> None:
         terminal.draw(bus.image(), bus.on, bus.contrast < 64)
     return draw
-
-
-def _seat_list(text: str | None) -> list[int]:
-    if not text:
-        return []
-    seats = []
-    for part in text.split(","):
-        if not (part.strip().isdigit() and 1 <= int(part) <= 8):
-            raise configuration.ConfigError(f"--seats takes seat numbers 1-8, not {text!r}")
-        seats.append(int(part))
-    return seats
 
 
 def _logging(directory: Path | None) -> None:

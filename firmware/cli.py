@@ -114,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--lang", choices=LANGUAGES, help="language (default: from config)")
     table.add_argument("--emulate", action="store_true",
                        help="mock pins and the OLED in the terminal, even on a Pi")
-    table.add_argument("--seats", metavar="1,2,3", help="emulated: switch these seats on")
+    table.add_argument("--seats", type=_seats, default=(), metavar="1,2,3",
+                       help="emulated: switch these seats on")
     table.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
     table.add_argument("--demo", action="store_true", help="play one game unattended, then exit")
     table.add_argument("--seed", type=int, metavar="N",
@@ -125,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--config", metavar="FILE", help="a TOML config file")
     selftest.add_argument("--lang", choices=LANGUAGES, help="language (default: from config)")
     selftest.add_argument("--emulate", action="store_true", help="mock pins, terminal OLED")
-    selftest.add_argument("--seats", metavar="1,2,3", help="emulated: switch these seats on")
+    selftest.add_argument("--seats", type=_seats, default=(), metavar="1,2,3",
+                          help="emulated: switch these seats on")
     selftest.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
     selftest.add_argument("--dice", action="store_true",
                           help="test the die's fairness (600,000 rolls, 99 %% confidence)")

@@ -359,7 +359,7 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
 
     clock = ManualClock(1000.0)
     rig = build(Config(pins=Pins(use_leds=True, use_buzzer=True)), emulated=True, clock=clock,
-                seats_on="1,2")
+                seats_on=(1, 2))
     leds, buzzer = rig.outputs.leds, rig.outputs.buzzer
     table = Table(config=rig.config, loop=rig.loop, store=Store(tmp_path), panel=rig.panel,
                   button=rig.button, seats=rig.seats, die=ScriptedDie([3]), fonts=FONTS,

@@ -39,18 +39,22 @@ class Store:
         self.archive_dir = self.directory / "archive"
         self.damaged_dir = self.directory / "damaged"
         self.prefs_file = self.directory / "prefs.txt"
-        self._last_saved: str | None = None
 
     # -- writing ------------------------------------------------------------------
 
     def save(self, game: Game) -> None:
-        """Make ``game`` the saved game; returns only once it is on disk (raises OSError)."""
-        text = game.save()
+        """Make ``game`` the saved game; returns only once it is on disk (raises OSError).
+
+        The save it replaces becomes game.prev.txt by a rename, not a second write: one
+        fsync'd file per action. A crash between the two renames leaves game.prev.txt
+        (the save before) and the new one unrevealed: it was never shown."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        if self._last_saved is not None and self._last_saved != text:
-            write_atomically(self.previous, self._last_saved)
-        write_atomically(self.current, text)
-        self._last_saved = text
+        temporary = self.current.with_name(self.current.name + ".tmp")
+        _write_synced(temporary, game.save())
+        if self.current.exists():
+            os.replace(self.current, self.previous)
+        os.replace(temporary, self.current)
+        _fsync_dir(self.directory)
 
     def archive(self, game: Game) -> None:
         """Keep a finished or abandoned game for recall, and forget it as the current one."""
@@ -64,7 +68,6 @@ class Store:
         for path in (self.current, self.previous):
             path.unlink(missing_ok=True)
         _fsync_dir(self.directory)
-        self._last_saved = None
 
     # -- reading ------------------------------------------------------------------
 
@@ -86,7 +89,6 @@ class Store:
                 problems.append(f"{path.name}: {error}")
                 self._set_aside(path)
                 continue
-            self._last_saved = text
             if path == self.previous:
                 with contextlib.suppress(OSError):
                     write_atomically(self.current, text)
@@ -128,12 +130,16 @@ class Store:
 def write_atomically(path: Path, text: str) -> None:
     """Write, fsync, rename over, fsync the directory: the file is whole, old or new."""
     temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8") as file:
+    _write_synced(temporary, text)
+    os.replace(temporary, path)
+    _fsync_dir(path.parent)
+
+
+def _write_synced(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as file:
         file.write(text)
         file.flush()
         os.fsync(file.fileno())
-    os.replace(temporary, path)
-    _fsync_dir(path.parent)
 
 
 def _fsync_dir(directory: Path) -> None:

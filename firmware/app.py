@@ -18,8 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero import LED, Button, DigitalInputDevice, TonalBuzzer
+from gpiozero.exc import GPIOPinInUse, GPIOZeroError
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from PIL import Image
+
+from robinson_core import RobinsonError
 
 from . import config as configuration
 from .die import Die, SeededDie
@@ -35,6 +38,10 @@ from .terminal import TerminalPanel
 log = logging.getLogger("robinson")
 
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
+
+
+class HardwareError(RobinsonError):
+    """The pins or the panel cannot be opened: what to do about it, in one line."""
 
 
 def on_raspberry_pi() -> bool:
@@ -100,10 +107,15 @@ class Rigging:
 
 def build(config: configuration.Config, *, emulated: bool, capture: str | None = None,
           show_terminal: bool = False, seats_on: Sequence[int] = (),
-          clock: Callable[[], float] | None = None) -> Rigging:
-    """Make every device the config names: the one place where pins and the panel are made."""
+          clock: Callable[[], float] | None = None, pin_factory: Any = None) -> Rigging:
+    """Make every device the config names: the one place where pins and the panel are made.
+
+    The pins come from ``pin_factory`` if given, else gpiozero's mock pins when
+    emulated, else gpiozero's default for this Pi."""
     loop = Loop(clock) if clock else Loop()
-    factory: Any = MockFactory(pin_class=MockPWMPin) if emulated else None
+    factory: Any = pin_factory
+    if factory is None and emulated:
+        factory = MockFactory(pin_class=MockPWMPin)
     terminal = None
     on_change: Callable[[], None] | None = None
     if emulated:
@@ -125,9 +137,17 @@ def build(config: configuration.Config, *, emulated: bool, capture: str | None =
     frames = Capture(Path(capture)) if capture else None
     panel = Panel(make_device, config.display.contrast, on_frame=frames, on_change=on_change,
                   clock=loop.clock)
-    button = Button(config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory)
-    seats = [DigitalInputDevice(p, pull_up=True, bounce_time=None, pin_factory=factory)
-             for p in config.pins.seats]
+    try:
+        button = Button(config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory)
+        seats = [DigitalInputDevice(p, pull_up=True, bounce_time=None, pin_factory=factory)
+                 for p in config.pins.seats]
+    except GPIOPinInUse as error:
+        raise HardwareError(f"a GPIO pin is in use ({error}): is the service running? "
+                            "sudo systemctl stop robinson-table") from None
+    except (GPIOZeroError, OSError) as error:
+        raise HardwareError(f"cannot open the GPIO pins ({error}); on a Pi 5 install "
+                            "python3-lgpio, on older Pis RPi.GPIO (./install.sh does); "
+                            "or run with --emulate") from None
     hands = Hands(factory, config) if emulated else None
     if hands is not None:
         for seat in seats_on:

@@ -194,3 +194,19 @@ def test_on_stop_the_game_is_saved_and_the_panel_says_switched_off(tmp_path: Pat
     words = Words("en")
     expected = render(message_screen(words, "ROBINSON", words("switched_off")), FONTS)
     assert Image.open(last).convert("1").tobytes() == expected.tobytes()
+
+
+def test_pins_that_cannot_be_opened_are_one_clear_line() -> None:
+    from gpiozero import Button
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from firmware.app import HardwareError, build
+    from firmware.config import Config
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    holder = Button(Config().pins.button, pin_factory=factory)  # the service holds the pin
+    try:
+        with pytest.raises(HardwareError, match="in use.*systemctl stop robinson-table"):
+            build(Config(), emulated=True, pin_factory=factory)
+    finally:
+        holder.close()

@@ -206,7 +206,7 @@ def test_pins_that_cannot_be_opened_are_one_clear_line() -> None:
     factory = MockFactory(pin_class=MockPWMPin)
     holder = Button(Config().pins.button, pin_factory=factory)  # the service holds the pin
     try:
-        with pytest.raises(HardwareError, match="in use.*systemctl stop robinson-table"):
+        with pytest.raises(HardwareError, match=r"in use.*systemctl stop robinson-table"):
             build(Config(), emulated=True, pin_factory=factory)
     finally:
         holder.close()

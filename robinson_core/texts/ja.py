@@ -74,7 +74,7 @@ INSTRUCTIONS = {
 UI = {
     "seat": "{seat}番席",
     "start": "スタート",
-    "rolled": "{name}は{face}",
+    "rolled": "{name}は{face}を出した",
     "moved": "{name}: {start} → {end}",
     "moved_bounce": "{name}: {start} → 45 → {end}",
     "move_shipwreck": "{name}はスタートにもどる",

@@ -119,9 +119,7 @@ def build(config: configuration.Config, *, emulated: bool, capture: str | None =
     terminal = None
     on_change: Callable[[], None] | None = None
     if emulated:
-        # The emulated panel runs for hours: its bus counts bytes but keeps no transfers.
-        bus = PanelBus(config.display.display, config.display.i2c_address,
-                       keep_transfers=False)
+        bus = PanelBus(config.display.display, config.display.i2c_address)
 
         def make_device() -> Any:
             return emulated_device(config.display, bus)

@@ -1,4 +1,4 @@
-"""A stand-in for the I2C wires and the OLED: records every transfer and decodes it.
+"""A stand-in for the I2C wires and the OLED: counts every byte and decodes it.
 
 luma's drivers write ``write_i2c_block_data(address, 0x00, commands)`` and
 ``write_i2c_block_data(address, 0x40, pixels)``. This bus keeps the panel's
@@ -27,8 +27,7 @@ _ARGS_SH1106 = {0x81: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1, 0
 class PanelBus:
     """An smbus-like object that luma's ``i2c(bus=...)`` accepts."""
 
-    def __init__(self, chip: str = "ssd1306", address: int = 0x3C,
-                 keep_transfers: bool = True) -> None:
+    def __init__(self, chip: str = "ssd1306", address: int = 0x3C) -> None:
         if chip not in ("ssd1306", "sh1106"):
             raise ValueError(f"no panel model for {chip!r}")
         self.chip = chip
@@ -39,8 +38,6 @@ class PanelBus:
         self.on = False
         self.contrast = 0x7F
         self.inverted = False
-        self.keep_transfers = keep_transfers  # off for long runs: count, don't keep
-        self.transfers: list[tuple[int, bytes]] = []  # (control byte, payload)
         self.sent = 0  # bytes on the wire: address and control byte plus payload
         self.fault: Callable[[int, Sequence[int]], None] | None = None  # may raise OSError
         self._horizontal = False
@@ -57,8 +54,6 @@ class PanelBus:
             raise OSError(121, "Remote I/O error")  # nothing answers there
         if len(payload) > 32:
             raise ValueError("SMBus block writes carry at most 32 bytes")
-        if self.keep_transfers:
-            self.transfers.append((control, bytes(payload)))
         self.sent += 2 + len(payload)
         if control == COMMAND:
             self._commands(payload)

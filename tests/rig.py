@@ -39,12 +39,12 @@ class Rig:
     def __init__(self, state_dir: Path, *, faces: Iterable[int] = (), seats_on: Iterable[int] = (),
                  chip: str = "ssd1306", config: Config | None = None, animate: bool = True,
                  lang: str | None = None, held_at_boot: bool = False, start: bool = True,
-                 die: Die | None = None, keep_transfers: bool = True) -> None:
+                 die: Die | None = None) -> None:
         self.config = config or Config(display=Display(display=chip))
         self.clock = ManualClock(1000.0)
         self.loop = Loop(clock=self.clock)
         self.factory = MockFactory()
-        self.bus = PanelBus(self.config.display.display, keep_transfers=keep_transfers)
+        self.bus = PanelBus(self.config.display.display)
         self.panel = Panel(lambda: emulated_device(self.config.display, self.bus),
                            clock=self.clock)
         self.button_pin = self.factory.pin(self.config.pins.button)

@@ -30,8 +30,7 @@ def open_files() -> int:
 
 
 def test_soak_games_keep_memory_files_and_threads_steady(tmp_path: Path) -> None:
-    rig = Rig(tmp_path / "state", seats_on=(1, 2, 3, 4), die=SeededDie(2026), animate=False,
-              keep_transfers=False)
+    rig = Rig(tmp_path / "state", seats_on=(1, 2, 3, 4), die=SeededDie(2026), animate=False)
     rig.wait(5)  # the title (longer with the seeded-die note), then setup
     rig.long()  # the first game
     finished = presses = 0

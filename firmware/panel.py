@@ -59,7 +59,6 @@ class Panel:
         self.device: Any = None
         self.writer: PartialWriter | None = None
         self.shown: Image.Image | None = None  # the last image the app asked for
-        self._sent: Image.Image | None = None  # what is on the panel now
         self.shift = 0
         self.dimmed = False
         self.blank = False
@@ -72,7 +71,6 @@ class Panel:
             self.device = self._make_device()
             self.device.contrast(self._level())
             self.writer = PartialWriter(self.device)  # the panel's memory is unknown: send all
-            self._sent = None
             return True
         except Exception as error:
             self._fault(error)
@@ -103,16 +101,14 @@ class Panel:
         dx, dy = SHIFTS[self.shift % len(SHIFTS)]
         if dx or dy:
             image = ImageChops.offset(image, dx, dy)
-        if self._sent is not None and self._sent.tobytes() == image.tobytes():
-            return
         try:
             assert self.writer is not None
-            self.writer.display(image)
+            if not self.writer.display(image):
+                return  # already on the panel: nothing was sent
         except Exception as error:
             self._fault(error)
             self.device = None
             return
-        self._sent = image
         if self.on_frame is not None:
             self.on_frame(image)
         if self.on_change is not None:
@@ -124,7 +120,9 @@ class Panel:
 
     @property
     def healthy(self) -> bool:
-        return self.device is not None and self._sent is not None
+        """The panel answers and holds a frame we sent."""
+        return self.device is not None and self.writer is not None \
+            and self.writer.memory is not None
 
     def set_contrast(self, level: int) -> None:
         self.contrast = level

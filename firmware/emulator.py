@@ -43,11 +43,7 @@ class Hands:
 
     def toggle_seat(self, seat: int) -> None:
         if 1 <= seat <= len(self.seat_pins):
-            pin = self.seat_pins[seat - 1]
-            if pin.state:  # high = switch open = nobody there
-                pin.drive_low()
-            else:
-                pin.drive_high()
+            self.seat(seat, bool(self.seat_pins[seat - 1].state))  # high = open = nobody
 
     def seat(self, seat: int, on: bool) -> None:
         if 1 <= seat <= len(self.seat_pins):

@@ -6,16 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from gpiozero import Button, DigitalInputDevice
-from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
+from firmware.app import build
 from firmware.config import Config, Display
 from firmware.die import Die
 from firmware.fonts import Fonts
-from firmware.loop import Loop, ManualClock, advance
-from firmware.panel import Panel, emulated_device
-from firmware.panel_bus import PanelBus
+from firmware.loop import ManualClock, advance
 from firmware.render import Screen, render
 from firmware.store import Store
 from firmware.table import Table
@@ -42,35 +39,28 @@ class Rig:
                  die: Die | None = None) -> None:
         self.config = config or Config(display=Display(display=chip))
         self.clock = ManualClock(1000.0)
-        self.loop = Loop(clock=self.clock)
-        self.factory = MockFactory()
-        self.bus = PanelBus(self.config.display.display)
-        self.panel = Panel(lambda: emulated_device(self.config.display, self.bus),
-                           clock=self.clock)
-        self.button_pin = self.factory.pin(self.config.pins.button)
-        self.seat_pins = [self.factory.pin(p) for p in self.config.pins.seats]
-        self.devices = [Button(self.config.pins.button, bounce_time=None,
-                               pin_factory=self.factory)]
-        self.devices += [DigitalInputDevice(p, pull_up=True, bounce_time=None,
-                                            pin_factory=self.factory)
-                         for p in self.config.pins.seats]
-        # After the devices: setting a mock pin's pull-up sets its level too.
-        for seat in seats_on:
-            self.seat_pins[seat - 1].drive_low()
+        # The app's own builder: mock pins, the real luma driver on the decoding bus.
+        self.rigging = build(self.config, emulated=True, clock=self.clock,
+                             seats_on=tuple(seats_on))
+        self.loop, self.panel = self.rigging.loop, self.rigging.panel
+        assert self.rigging.bus is not None and self.rigging.hands is not None
+        self.bus = self.rigging.bus
+        self.button_pin = self.rigging.hands.button
+        self.seat_pins = self.rigging.hands.seat_pins
         if held_at_boot:
             self.button_pin.drive_low()
         self.store = Store(state_dir)
         self.die = die or ScriptedDie(faces)
         self.table = Table(config=self.config, loop=self.loop, store=self.store,
-                           panel=self.panel, button=self.devices[0], seats=self.devices[1:],
+                           panel=self.panel, button=self.rigging.button,
+                           seats=self.rigging.seats,
                            die=self.die, fonts=FONTS, animate=animate, lang=lang)
         if start:
             self.table.start()
             self.run()
 
     def close(self) -> None:
-        for device in self.devices:
-            device.close()
+        self.rigging.close()
 
     # -- time and hands ------------------------------------------------------------
 

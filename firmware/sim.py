@@ -204,4 +204,5 @@ def plot(tally: Tally, seats: Sequence[int], path: str, title: str) -> None:
 
 
 def jobs_wanted(jobs: int) -> int:
-    return os.cpu_count() or 1 if jobs == 0 else jobs
+    """--jobs 0 means every core."""
+    return (os.cpu_count() or 1) if jobs == 0 else jobs

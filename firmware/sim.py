@@ -78,7 +78,7 @@ def play_batch(seats: tuple[int, ...], first: int, rules: HouseRules, games: int
                 if isinstance(event, ev.Transfer):
                     payer = event.payer
                     if payer is not None and (event.amount < event.asked
-                                              or play.chips(payer) < 0):
+                                              or play.chips[payer] < 0):
                         broke = True
                 elif isinstance(event, ev.Won):
                     tally.winners[event.seat] += 1
@@ -96,7 +96,7 @@ def play_batch(seats: tuple[int, ...], first: int, rules: HouseRules, games: int
         tally.games_with_death += deaths > 0
         tally.broke += broke
         for seat in seats:
-            tally.chips[seat].append(play.chips(seat))
+            tally.chips[seat].append(play.chips[seat])
     return tally
 
 

@@ -11,11 +11,11 @@ Chance is the caller's: the engine never rolls, it waits for a face.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from . import events as ev
 from .actions import CHOICES, DECISION_SQUARE, Action, Choice, Pending, Roll
-from .board import BOARD, HOME, START, Effect
+from .board import BOARD, HOME, START, Effect, Square
 from .errors import IllegalActionError, SetupError
 from .house_rules import DeadChips, HouseRules, ShareWith
 from .state import GameState, Player
@@ -23,6 +23,11 @@ from .state import GameState, Player
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 SEATS = range(1, MAX_PLAYERS + 1)
 GALLOWS, GALLOWS_FACE = 42, 6
+TREE = 7
+
+# Module constants: the hot path reads a global, not an enum class attribute.
+_ROLL, _TREE, _OVER = Pending.ROLL, Pending.TREE, Pending.OVER
+_SQUARE, _FRIDAY = ev.Why.SQUARE, ev.Why.FRIDAY
 
 
 def new_game(seats: Iterable[int], first: int | None = None,
@@ -55,91 +60,39 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[ev.Event, 
 
 
 class Play:
-    """A game moving forward in place: the same rules as ``apply``, without a frozen state
-    per action. For the simulator, where millions of actions matter; ``state`` freezes one.
+    """A game moving forward in place: ``apply`` is this on a copy of one state.
+
+    The rules live here once. ``apply`` above freezes a new state after every
+    action; the simulator keeps one ``Play`` for a whole game and reads its
+    tables (``position``, ``chips``: look, don't write).
 
     >>> play = Play(new_game([1, 2]))
-    >>> [type(e).__name__ for e in play.apply(Roll(3))], play.state.player(1).chips
-    (['Rolled', 'Moved', 'Transfer'], 11)
+    >>> [type(e).__name__ for e in play.apply(Roll(3))], play.chips[1], play.pending
+    (['Rolled', 'Moved', 'Transfer'], 11, <Pending.ROLL: 'roll'>)
     """
 
-    def __init__(self, state: GameState) -> None:
-        self._table = _Table(state)
-
-    @property
-    def pending(self) -> Pending:
-        return self._table.pending
-
-    @property
-    def to_move(self) -> int | None:
-        return self._table.to_move
-
-    @property
-    def state(self) -> GameState:
-        return self._table.freeze()
-
-    def chips(self, seat: int) -> int:
-        return self._table.chips[seat]
-
-    def position(self, seat: int) -> int | None:
-        return self._table.position[seat]
-
-    def apply(self, action: Action) -> list[ev.Event]:
-        table = self._table
-        if not _takes(table.pending, action):
-            raise IllegalActionError(
-                f"{table.freeze().waiting_for()}; {_name(action)} is not possible there")
-        table.events = []
-        seat = table.to_move
-        assert seat is not None
-        if isinstance(action, Roll):
-            table.roll(seat, action.face)
-        else:
-            table.decide(seat, table.pending, action)
-        return table.events
-
-
-def _takes(pending: Pending, action: Action) -> bool:
-    """Whether ``action`` is among the legal actions, without building them (hot path)."""
-    if pending is Pending.ROLL:
-        return isinstance(action, Roll)  # a Roll is 1..6 by construction
-    return pending in CHOICES and action in CHOICES[pending]
-
-
-@functools.lru_cache(maxsize=1024)
-def _ring(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
-    """The other seats in turn order, starting after ``seat``."""
-    i = seats.index(seat)
-    return seats[i + 1:] + seats[:i]
-
-
-def _name(action: Action) -> str:
-    return f"a roll of {action.face}" if isinstance(action, Roll) else repr(action.value)
-
-
-class _Table:
-    """A mutable working copy of one state, for the length of one action."""
+    __slots__ = ("_rings", "chips", "events", "friday", "pending", "players", "position",
+                 "pot", "rules", "seats", "sits_out", "to_move", "winner")
 
     def __init__(self, state: GameState) -> None:
         self.rules = state.rules
         self.players = state.players
-        self.position: dict[int, int | None] = {}
-        self.chips: dict[int, int] = {}
-        self.friday: dict[int, int | None] = {}
-        self.sits_out: dict[int, bool] = {}
-        for p in state.players:
-            self.position[p.seat] = p.position
-            self.chips[p.seat] = p.chips
-            self.friday[p.seat] = p.friday
-            self.sits_out[p.seat] = p.sits_out
-        self.seats = tuple(self.position)
+        self.seats = state.seats
+        self.position: dict[int, int | None] = {p.seat: p.position for p in state.players}
+        self.chips: dict[int, int] = {p.seat: p.chips for p in state.players}
+        self.friday: dict[int, int | None] = {p.seat: p.friday for p in state.players}
+        self.sits_out: dict[int, bool] = {p.seat: p.sits_out for p in state.players}
         self.pot = state.pot
         self.to_move = state.to_move
         self.pending = state.pending
         self.winner = state.winner
         self.events: list[ev.Event] = []
+        # Each seat's turn order of the others, starting after it.
+        self._rings = {seat: _ring(self.seats, seat) for seat in self.seats}
 
-    def freeze(self) -> GameState:
+    @property
+    def state(self) -> GameState:
+        """The game as it is now, frozen."""
         players = tuple(self._player(p) for p in self.players)
         return GameState(players, self.pot, self.rules, self.to_move, self.pending, self.winner)
 
@@ -151,20 +104,35 @@ class _Table:
             return old
         return Player(s, *now)
 
-    # -- who is where at the table ------------------------------------------
+    def apply(self, action: Action) -> list[ev.Event]:
+        """Take ``action``; the events it caused, in order."""
+        pending, seat = self.pending, self.to_move
+        # Legality without building the legal actions: this is the hot path.
+        if pending is _ROLL and isinstance(action, Roll):  # a Roll is 1..6 by construction
+            assert seat is not None
+            self.roll(seat, action.face)
+        elif pending in CHOICES and action in CHOICES[pending]:
+            assert seat is not None and isinstance(action, Choice)
+            self.decide(seat, pending, action)
+        else:
+            raise IllegalActionError(
+                f"{self.state.waiting_for()}; {_name(action)} is not possible there")
+        return self.events
 
-    def active(self, seat: int) -> bool:
-        return self.position[seat] is not None
+    # -- who is where at the table ------------------------------------------
 
     def after(self, seat: int) -> list[int]:
         """The other active seats in turn order, starting after ``seat``."""
         position = self.position
-        return [s for s in _ring(self.seats, seat) if position[s] is not None]
+        return [s for s in self._rings[seat] if position[s] is not None]
 
     def right_neighbour(self, seat: int) -> int | None:
         """The previous active seat in turn order (whose turn came just before)."""
-        others = self.after(seat)
-        return others[-1] if others else None
+        position = self.position
+        for s in reversed(self._rings[seat]):
+            if position[s] is not None:
+                return s
+        return None
 
     def master_of(self, seat: int) -> int | None:
         for master, friday in self.friday.items():
@@ -174,52 +142,50 @@ class _Table:
 
     # -- money ----------------------------------------------------------------
 
-    def _affordable(self, seat: int, asked: int) -> int:
-        return asked if self.rules.debt else max(0, min(asked, self.chips[seat]))
-
-    def pay_bank(self, seat: int, asked: int, why: ev.Why = ev.Why.SQUARE) -> None:
-        amount = self._affordable(seat, asked)
+    def pay_bank(self, seat: int, asked: int, why: ev.Why = _SQUARE) -> None:
+        amount = asked if self.rules.debt else max(0, min(asked, self.chips[seat]))
         self.chips[seat] -= amount
         self.pot += amount
-        self.events.append(ev.Transfer(seat, None, asked, amount, why))
+        self.events.append(_transfer(seat, None, asked, amount, why))
         friday = self.friday[seat]
-        if why is ev.Why.SQUARE and friday is not None:
-            self.pay_bank(friday, 1, ev.Why.FRIDAY)
+        if why is _SQUARE and friday is not None:
+            self.pay_bank(friday, 1, _FRIDAY)
 
-    def collect_bank(self, seat: int, asked: int, why: ev.Why = ev.Why.SQUARE) -> None:
+    def collect_bank(self, seat: int, asked: int, why: ev.Why = _SQUARE) -> None:
         amount = min(asked, self.pot)
         self.pot -= amount
         self.chips[seat] += amount
-        self.events.append(ev.Transfer(None, seat, asked, amount, why))
+        self.events.append(_transfer(None, seat, asked, amount, why))
         friday = self.friday[seat]
-        if why is ev.Why.SQUARE and friday is not None:
-            self.collect_bank(friday, 1, ev.Why.FRIDAY)
+        if why is _SQUARE and friday is not None:
+            self.collect_bank(friday, 1, _FRIDAY)
 
     def pay_player(self, payer: int, payee: int, asked: int) -> None:
-        amount = self._affordable(payer, asked)
-        self.chips[payer] -= amount
-        self.chips[payee] += amount
-        self.events.append(ev.Transfer(payer, payee, asked, amount))
+        chips = self.chips
+        amount = asked if self.rules.debt else max(0, min(asked, chips[payer]))
+        chips[payer] -= amount
+        chips[payee] += amount
+        self.events.append(_transfer(payer, payee, asked, amount))
 
     # -- a turn ---------------------------------------------------------------
 
     def roll(self, seat: int, face: int) -> None:
-        self.events.append(ev.Rolled(seat, face))
-        start = self.position[seat]
+        position = self.position
+        start = position[seat]
         assert start is not None
-        total = start + face
-        end = 2 * HOME - total if total > HOME else total
-        self.position[seat] = end
-        self.events.append(ev.Moved(seat, start, end, ev.Cause.ROLL, total > HOME))
+        rolled, moved = _roll_events(seat, start, face)
+        self.events = [rolled, moved]
+        position[seat] = end = moved.end
         if start == GALLOWS and face == GALLOWS_FACE:
             self.eliminate(seat)
-        else:
-            self.land(seat, end)
-        self.finish_turn(seat)
+        elif (on_landing := _ON_LANDING[end]) is not None:  # self.land(), inlined: hot path
+            on_landing(self, seat, BOARD[end])
+        if self.pending is _ROLL:
+            self.finish_turn(seat)
 
     def decide(self, seat: int, pending: Pending, choice: Choice) -> None:
-        self.events.append(ev.Decided(seat, choice, DECISION_SQUARE[pending]))
-        self.pending = Pending.ROLL
+        self.events = [ev.Decided(seat, choice, DECISION_SQUARE[pending])]
+        self.pending = _ROLL
         if choice is CHOICES[pending][0]:  # roll on 7, again on 20, jump on 23
             if choice is Choice.JUMP:
                 target = BOARD[23].target
@@ -237,55 +203,72 @@ class _Table:
 
     def land(self, seat: int, number: int) -> None:
         """Resolve the square ``seat`` landed on."""
-        square = BOARD[number]
-        effect, amount = square.effect, square.amount
-        if effect is Effect.EVERYONE_PAYS:
-            for s in [seat, *self.after(seat)]:
-                self.pay_bank(s, amount)
-        elif effect is Effect.COLLECT_BANK:
-            self.collect_bank(seat, amount)
-        elif effect is Effect.PAY_BANK:
-            self.pay_bank(seat, amount)
-        elif effect is Effect.SHIPWRECK:
-            if self.rules.restart_on_4:
-                assert square.target is not None
-                self.move(seat, square.target, ev.Cause.SHIPWRECK)
-        elif effect is Effect.PAY_NEIGHBOUR:
-            neighbour = self.right_neighbour(seat)
-            if neighbour is None:
-                self.events.append(ev.NoNeighbour(seat))
-            else:
-                self.pay_player(seat, neighbour, amount)
-        elif effect is Effect.SIT_OUT:
-            self.sits_out[seat] = True
-            self.events.append(ev.WillSitOut(seat))
-        elif effect is Effect.PARROT:
-            self.events.append(ev.Parrot(seat))
-        elif effect is Effect.ROLL_AGAIN:
-            self.pending = Pending.AGAIN
-        elif effect is Effect.JUMP:
-            self.pending = Pending.JUMP
-        elif effect is Effect.GO_BACK:
+        on_landing = _ON_LANDING[number]
+        if on_landing is not None:
+            on_landing(self, seat, BOARD[number])
+
+    # What each kind of square does; NONE, TREE (asked on later turns) and
+    # GALLOWS (acts on leaving) do nothing on landing.
+
+    def _everyone_pays(self, seat: int, square: Square) -> None:
+        for s in [seat, *self.after(seat)]:
+            self.pay_bank(s, square.amount)
+
+    def _collect_bank(self, seat: int, square: Square) -> None:
+        self.collect_bank(seat, square.amount)
+
+    def _pay_bank(self, seat: int, square: Square) -> None:
+        self.pay_bank(seat, square.amount)
+
+    def _shipwreck(self, seat: int, square: Square) -> None:
+        if self.rules.restart_on_4:
             assert square.target is not None
-            self.move(seat, square.target, ev.Cause.GO_BACK)
-            if self.rules.chain_25_to_14:
-                self.land(seat, square.target)
-        elif effect is Effect.FRIDAY:
-            neighbour = self.right_neighbour(seat)
-            if neighbour is None:
-                self.events.append(ev.NoNeighbour(seat))
-            else:
-                self.pay_player(neighbour, seat, amount)
-                self.swear(seat, neighbour)
-        elif effect is Effect.COLLECT_EACH:
-            for other in self.after(seat):
-                self.pay_player(other, seat, amount)
-        elif effect is Effect.SWAP:
-            assert square.target is not None
-            self.swap(seat, square.target)
-        elif effect is Effect.HOME:
-            self.win(seat)
-        # NONE, TREE (asked on later turns) and GALLOWS (acts on leaving) do nothing here.
+            self.move(seat, square.target, ev.Cause.SHIPWRECK)
+
+    def _pay_neighbour(self, seat: int, square: Square) -> None:
+        neighbour = self.right_neighbour(seat)
+        if neighbour is None:
+            self.events.append(ev.NoNeighbour(seat))
+        else:
+            self.pay_player(seat, neighbour, square.amount)
+
+    def _sit_out(self, seat: int, square: Square) -> None:
+        self.sits_out[seat] = True
+        self.events.append(ev.WillSitOut(seat))
+
+    def _parrot(self, seat: int, square: Square) -> None:
+        self.events.append(ev.Parrot(seat))
+
+    def _roll_again(self, seat: int, square: Square) -> None:
+        self.pending = Pending.AGAIN
+
+    def _jump(self, seat: int, square: Square) -> None:
+        self.pending = Pending.JUMP
+
+    def _go_back(self, seat: int, square: Square) -> None:
+        assert square.target is not None
+        self.move(seat, square.target, ev.Cause.GO_BACK)
+        if self.rules.chain_25_to_14:
+            self.land(seat, square.target)
+
+    def _friday(self, seat: int, square: Square) -> None:
+        neighbour = self.right_neighbour(seat)
+        if neighbour is None:
+            self.events.append(ev.NoNeighbour(seat))
+        else:
+            self.pay_player(neighbour, seat, square.amount)
+            self.swear(seat, neighbour)
+
+    def _collect_each(self, seat: int, square: Square) -> None:
+        for other in self.after(seat):
+            self.pay_player(other, seat, square.amount)
+
+    def _swap(self, seat: int, square: Square) -> None:
+        assert square.target is not None
+        self.swap(seat, square.target)
+
+    def _home(self, seat: int, square: Square) -> None:
+        self.win(seat)
 
     def swear(self, master: int, friday: int) -> None:
         """``friday`` becomes ``master``'s Friday; older bonds of either give way."""
@@ -325,10 +308,10 @@ class _Table:
         if self.rules.dead_chips is DeadChips.POT and chips > 0:
             self.chips[seat] = 0
             self.pot += chips
-            self.events.append(ev.Transfer(seat, None, chips, chips, ev.Why.DEAD_CHIPS))
+            self.events.append(_transfer(seat, None, chips, chips, ev.Why.DEAD_CHIPS))
         self.position[seat] = None
         self.sits_out[seat] = False
-        if not any(self.active(s) for s in self.seats):
+        if all(p is None for p in self.position.values()):
             self.events.append(ev.NoWinner(self.pot))
             self.game_over(None)
 
@@ -364,23 +347,75 @@ class _Table:
 
     def game_over(self, winner: int | None) -> None:
         self.winner = winner
-        self.pending = Pending.OVER
+        self.pending = _OVER
         self.to_move = None
 
     def finish_turn(self, seat: int) -> None:
         """Pass play on, unless the game ended or the mover has a decision to make."""
-        if self.pending is not Pending.ROLL:
+        if self.pending is not _ROLL:
             return
+        position, sits_out, rings = self.position, self.sits_out, self._rings
         current = seat
         while True:
-            others = self.after(current)
-            following = others[0] if others else (current if self.active(current) else None)
-            assert following is not None  # the game would be over
-            if self.sits_out[following]:
-                self.sits_out[following] = False
+            for following in rings[current]:
+                if position[following] is not None:
+                    break
+            else:  # nobody else is left: the last one plays on (not over, so alive)
+                following = current
+                assert position[following] is not None
+            if sits_out[following]:
+                sits_out[following] = False
                 self.events.append(ev.SatOut(following))
                 current = following
                 continue
             self.to_move = following
-            self.pending = Pending.TREE if self.position[following] == 7 else Pending.ROLL
+            if position[following] == TREE:
+                self.pending = _TREE
             return
+
+
+_ON_EFFECT: dict[Effect, Callable[[Play, int, Square], None]] = {
+    Effect.EVERYONE_PAYS: Play._everyone_pays,
+    Effect.COLLECT_BANK: Play._collect_bank,
+    Effect.PAY_BANK: Play._pay_bank,
+    Effect.SHIPWRECK: Play._shipwreck,
+    Effect.PAY_NEIGHBOUR: Play._pay_neighbour,
+    Effect.SIT_OUT: Play._sit_out,
+    Effect.PARROT: Play._parrot,
+    Effect.ROLL_AGAIN: Play._roll_again,
+    Effect.JUMP: Play._jump,
+    Effect.GO_BACK: Play._go_back,
+    Effect.FRIDAY: Play._friday,
+    Effect.COLLECT_EACH: Play._collect_each,
+    Effect.SWAP: Play._swap,
+    Effect.HOME: Play._home,
+}
+_ON_LANDING = tuple(_ON_EFFECT.get(square.effect) for square in BOARD)
+"""``_ON_LANDING[n]``: what landing on square n does, or None."""
+
+
+# Events are frozen values, so equal ones can be one object: the engine makes the
+# common ones once and shares them (the simulator asks for millions; a frozen
+# dataclass costs ~0.4 us to build, a cache hit ~0.1). Their kinds are few:
+# seats x squares x faces, and seats x seats x small amounts.
+
+@functools.cache
+def _roll_events(seat: int, start: int, face: int) -> tuple[ev.Rolled, ev.Moved]:
+    """A roll's first two events: the face, and the move it makes."""
+    total = start + face
+    end = 2 * HOME - total if total > HOME else total  # past home: back by the excess
+    return ev.Rolled(seat, face), ev.Moved(seat, start, end, ev.Cause.ROLL, total > HOME)
+
+
+_transfer = functools.cache(ev.Transfer)
+
+
+@functools.lru_cache(maxsize=1024)
+def _ring(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """The other seats in turn order, starting after ``seat``."""
+    i = seats.index(seat)
+    return seats[i + 1:] + seats[:i]
+
+
+def _name(action: Action) -> str:
+    return f"a roll of {action.face}" if isinstance(action, Roll) else repr(action.value)

@@ -20,6 +20,7 @@ from robinson_core import (
     Status,
     apply,
 )
+from robinson_core.engine import Play
 
 # A game ends when someone is home or everyone is dead; with a fair die this
 # takes a few hundred actions. No sequence of choices can keep it going for
@@ -126,3 +127,13 @@ def test_undo_equals_replaying_the_shorter_list(game: Game) -> None:
 def test_play_extends_history_exactly_as_a_replay_would(game: Game) -> None:
     replayed = Game(game.seats, game.first, game.rules, game.actions)
     assert replayed.history == game.history
+
+
+@settings(max_examples=100, deadline=None)
+@given(games())
+def test_one_play_kept_for_a_whole_game_agrees_with_apply(game: Game) -> None:
+    # The simulator keeps one Play for a game; the table freezes a state per action.
+    play = Play(game.history[0][0])
+    for action, (state, events) in zip(game.actions, game.history[1:], strict=True):
+        assert tuple(play.apply(action)) == events
+        assert play.state == state

@@ -8,7 +8,6 @@ games gets its own seed derived from --seed, so a run is reproducible whatever
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import sys
 import time
@@ -16,13 +15,15 @@ from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from random import Random
 
 from robinson_core import CHOICES, HouseRules, Pending, Roll, new_game
-from robinson_core import events as ev
 from robinson_core.engine import Play
+from robinson_core.events import Eliminated, FridaySworn, NoWinner, Transfer, Won
 
 BATCH = 1000
 _ROLLS = tuple(Roll(face) for face in range(1, 7))
+ROLL, OVER = Pending.ROLL, Pending.OVER
 
 
 @dataclass
@@ -59,7 +60,7 @@ class Tally:
 def play_batch(seats: tuple[int, ...], first: int, rules: HouseRules, games: int,
                seed: tuple[int, int]) -> Tally:
     """Play ``games`` games with defaults for every decision (what a short press does)."""
-    rng = random.Random(f"{seed[0]}:{seed[1]}")
+    random = Random(f"{seed[0]}:{seed[1]}").random
     start = new_game(seats, first, rules)
     order = seats[seats.index(first):] + seats[:seats.index(first)]
     tally = Tally(chips={seat: [] for seat in seats})
@@ -67,28 +68,31 @@ def play_batch(seats: tuple[int, ...], first: int, rules: HouseRules, games: int
         play = Play(start)
         rolls = deaths = 0
         broke = False
-        while (pending := play.pending) is not Pending.OVER:
-            if pending is Pending.ROLL:
-                # A roll's first two events are always Rolled and Moved: look past them.
-                events = play.apply(_ROLLS[rng.randrange(6)])[2:]
+        while (pending := play.pending) is not OVER:
+            if pending is ROLL:
+                # random() * 6 is how Random.choices picks too: uniform to 2**-53.
+                events = play.apply(_ROLLS[int(random() * 6)])
                 rolls += 1
+                if len(events) == 2:  # Rolled and Moved, as every roll begins: nothing more
+                    continue
             else:
                 events = play.apply(CHOICES[pending][0])
             for event in events:
-                if isinstance(event, ev.Transfer):
+                # type() is, not isinstance() or match: this loop sees millions of events.
+                if type(event) is Transfer:
                     payer = event.payer
                     if payer is not None and (event.amount < event.asked
                                               or play.chips[payer] < 0):
                         broke = True
-                elif isinstance(event, ev.Won):
+                elif type(event) is Won:
                     tally.winners[event.seat] += 1
                     tally.winner_order[order.index(event.seat)] += 1
                     tally.pots.append(event.pot)
-                elif isinstance(event, ev.Eliminated):
+                elif type(event) is Eliminated:
                     deaths += 1
-                elif isinstance(event, ev.FridaySworn):
+                elif type(event) is FridaySworn:
                     tally.fridays += 1
-                elif isinstance(event, ev.NoWinner):
+                elif type(event) is NoWinner:
                     tally.no_winner += 1
         tally.games += 1
         tally.rolls.append(rolls)

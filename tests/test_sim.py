@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
+from random import Random
 
 import pytest
 
 from firmware.cli import main
 from firmware.sim import play_batch, report, simulate
-from robinson_core import HouseRules
+from robinson_core import CHOICES, Game, HouseRules, Pending, Roll
+from robinson_core import events as ev
 
 
 def test_a_run_is_reproducible_whatever_the_jobs() -> None:
@@ -65,3 +68,33 @@ def test_report_text_is_stable_for_a_seed() -> None:
     tally, _ = simulate((1, 2, 3, 4), 1, HouseRules(), 1000, seed=1)
     text = report(tally, (1, 2, 3, 4), HouseRules(), 20, 1.0, 1, 1)
     assert text.splitlines()[0].startswith("Robinson simulator: 1,000 games")
+
+
+def test_the_simulator_counts_what_the_tables_game_records() -> None:
+    # The same games, played again one action at a time through Game (the table's
+    # path) with the simulator's die: every figure of the tally must agree.
+    seats, games = (1, 2, 3, 4), 150
+    tally = play_batch(seats, 2, HouseRules(purse=8, stake=4), games, (5, 0))
+    random = Random("5:0").random
+    rolls, winners, chips, fridays, deaths, broke = [], Counter[int](), [], 0, 0, 0
+    for _ in range(games):
+        game = Game(seats, 2, HouseRules(purse=8, stake=4))
+        short = False
+        while game.state.pending is not Pending.OVER:
+            pending = game.state.pending
+            game = game.play(Roll(int(random() * 6) + 1) if pending is Pending.ROLL
+                             else CHOICES[pending][0])
+            for event in game.events:
+                fridays += isinstance(event, ev.FridaySworn)
+                deaths += isinstance(event, ev.Eliminated)
+                short |= (isinstance(event, ev.Transfer) and event.payer is not None
+                          and event.amount < event.asked)
+        rolls.append(sum(isinstance(a, Roll) for a in game.actions))
+        if game.state.winner is not None:
+            winners[game.state.winner] += 1
+        chips.append(tuple(p.chips for p in game.state.players))
+        broke += short
+    assert tally.rolls == rolls and tally.winners == winners
+    assert list(zip(*(tally.chips[s] for s in seats), strict=True)) == chips
+    assert (tally.fridays, tally.eliminations, tally.broke) == (fridays, deaths, broke)
+    assert broke > 0 and fridays > 0  # the comparison saw both

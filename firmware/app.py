@@ -226,12 +226,16 @@ def run_selftest(args: argparse.Namespace) -> int:
     from .selftest import SelfTest
 
     config, emulated = _config_and_mode(args)
+    if args.seed is not None and not (emulated and args.dice):
+        raise configuration.ConfigError("--seed is only for --dice when emulated, never on "
+                                        "the table: it tests the demo die")
     show_terminal = emulated and sys.stdout.isatty()
     _logging(None if not show_terminal else state_dir(None, emulated))
     rig = build(config, emulated=emulated, capture=args.capture, show_terminal=show_terminal,
                 seats_on=args.seats)
     if args.dice:
-        return _dice(rig, args.lang or config.language)
+        die = SeededDie(args.seed) if args.seed is not None else Die()
+        return _dice(rig, die, args.lang or config.language)
     test = SelfTest(rig, lang=args.lang or config.language, on_done=rig.loop.stop)
     _on_signals(rig.loop)
     test.start()
@@ -247,7 +251,7 @@ def run_selftest(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dice(rig: Rigging, lang: str) -> int:
+def _dice(rig: Rigging, die: Die, lang: str) -> int:
     """``robinson selftest --dice``: the fairness tests at 99 %, on the screen and stdout."""
     from .fairness import check
     from .fonts import Fonts
@@ -256,7 +260,7 @@ def _dice(rig: Rigging, lang: str) -> int:
     from .selftest import DICE_ALPHA, DICE_ROLLS, dice_screen
 
     try:
-        verdicts = check(Die().roll, DICE_ROLLS)  # the very die the button rolls
+        verdicts = check(die.roll, DICE_ROLLS)  # the very die the button rolls
         screen = dice_screen(Words(lang), DICE_ROLLS, verdicts)
         rig.panel.show(render(screen, Fonts()))
         if rig.terminal is None:

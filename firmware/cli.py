@@ -131,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
     selftest.add_argument("--dice", action="store_true",
                           help="test the die's fairness (600,000 rolls, 99 %% confidence)")
+    selftest.add_argument("--seed", type=int, metavar="N",
+                          help="emulated, with --dice: test the seeded demo die instead")
 
     sim = commands.add_parser("sim", help="play many games with the real engine, report")
     who = sim.add_mutually_exclusive_group()

@@ -396,8 +396,9 @@ _ON_LANDING = tuple(_ON_EFFECT.get(square.effect) for square in BOARD)
 
 # Events are frozen values, so equal ones can be one object: the engine makes the
 # common ones once and shares them (the simulator asks for millions; a frozen
-# dataclass costs ~0.4 us to build, a cache hit ~0.1). Their kinds are few:
-# seats x squares x faces, and seats x seats x small amounts.
+# dataclass costs ~0.4 us to build, a cache hit ~0.1). The caches stay small:
+# at most 8 seats x 46 squares x 6 faces rolls, and transfers between 9
+# parties (the bank too) of the board's 1 to 4 chips or a dead player's chips.
 
 @functools.cache
 def _roll_events(seat: int, start: int, face: int) -> tuple[ev.Rolled, ev.Moved]:
@@ -407,7 +408,10 @@ def _roll_events(seat: int, start: int, face: int) -> tuple[ev.Rolled, ev.Moved]
     return ev.Rolled(seat, face), ev.Moved(seat, start, end, ev.Cause.ROLL, total > HOME)
 
 
-_transfer = functools.cache(ev.Transfer)
+@functools.cache
+def _transfer(payer: int | None, payee: int | None, asked: int, amount: int,
+              why: ev.Why = _SQUARE) -> ev.Transfer:
+    return ev.Transfer(payer, payee, asked, amount, why)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -260,7 +260,7 @@ def _dice(rig: Rigging, die: Die, lang: str) -> int:
     from .selftest import DICE_ALPHA, DICE_ROLLS, dice_screen
 
     try:
-        verdicts = check(die.roll, DICE_ROLLS)  # the very die the button rolls
+        verdicts = check(die.roll, DICE_ROLLS)  # the very die the button would roll
         screen = dice_screen(Words(lang), DICE_ROLLS, verdicts)
         rig.panel.show(render(screen, Fonts()))
         if rig.terminal is None:

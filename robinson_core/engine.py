@@ -127,11 +127,14 @@ class Play:
         return [s for s in self._rings[seat] if position[s] is not None]
 
     def right_neighbour(self, seat: int) -> int | None:
-        """The previous active seat in turn order (whose turn came just before)."""
+        """The previous active seat in turn order (whose turn came just before), whom
+        squares 10 and 29 name; if nobody else is left, there is none and the table is told.
+        """
         position = self.position
         for s in reversed(self._rings[seat]):
             if position[s] is not None:
                 return s
+        self.events.append(ev.NoNeighbour(seat))
         return None
 
     def master_of(self, seat: int) -> int | None:
@@ -227,9 +230,7 @@ class Play:
 
     def _pay_neighbour(self, seat: int, square: Square) -> None:
         neighbour = self.right_neighbour(seat)
-        if neighbour is None:
-            self.events.append(ev.NoNeighbour(seat))
-        else:
+        if neighbour is not None:
             self.pay_player(seat, neighbour, square.amount)
 
     def _sit_out(self, seat: int, square: Square) -> None:
@@ -253,9 +254,7 @@ class Play:
 
     def _friday(self, seat: int, square: Square) -> None:
         neighbour = self.right_neighbour(seat)
-        if neighbour is None:
-            self.events.append(ev.NoNeighbour(seat))
-        else:
+        if neighbour is not None:
             self.pay_player(neighbour, seat, square.amount)
             self.swear(seat, neighbour)
 

@@ -249,6 +249,12 @@ def test_square_32_collect_1_from_each_other_active_player() -> None:
     assert chips(state) == {1: 12, 2: 9, 3: 10, 4: 9}
 
 
+def test_square_32_alone_collects_nothing() -> None:
+    state, events = play(table({1: 31, 2: None}), 1)
+    assert chips(state) == {1: 10, 2: 10} and state.pot == 20
+    assert [type(e) for e in events] == [ev.Rolled, ev.Moved]
+
+
 def test_square_36_swap_with_a_player_on_41() -> None:
     state, events = play(table({1: 35, 2: 41}), 1)
     assert positions(state) == {1: 41, 2: 36}

@@ -38,6 +38,8 @@ log = logging.getLogger("robinson.table")
 BRIGHTNESS = (255, 128, 48, 8)
 FRAME = 0.08  # seconds per animation frame
 TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
+TUNES = {"roll": ("C6",), "parrot": ("E6", "C6", "E6"), "death": ("C4", "G3"),
+         "win": ("C5", "E5", "G5", "C6")}
 
 
 @functools.lru_cache(maxsize=64)
@@ -59,7 +61,7 @@ class Mode(enum.Enum):
 
 @dataclass
 class Outputs:
-    """Optional gpiozero outputs: one LED per seat, and a TonalBuzzer (two octaves: C4-C6)."""
+    """Optional gpiozero outputs: one LED per seat, and a TonalBuzzer (octaves=2: A2 to A6)."""
 
     leds: Sequence[Any] = ()
     buzzer: Any = None
@@ -506,15 +508,14 @@ class Table:
         buzzer = self.outputs.buzzer
         if buzzer is None:
             return
-        tunes = {"roll": ("C6",), "parrot": ("E6", "C6", "E6"), "death": ("C4", "G3"),
-                 "win": ("C5", "E5", "G5", "C6")}
+
         def play(note: str | None) -> None:
             try:
                 buzzer.play(note) if note else buzzer.stop()
             except Exception as error:  # a buzzer fault must not stop the game
                 log.warning("buzzer: %s", error)
 
-        for n, note in enumerate((*tunes[what], None)):
+        for n, note in enumerate((*TUNES[what], None)):
             self._after(f"note{n}", n * 0.15, functools.partial(play, note))
 
     def _idle(self) -> None:

@@ -31,7 +31,8 @@ class Effect(enum.Enum):
     JUMP = "jump"  # 23: may jump to ``target``
     GO_BACK = "go_back"  # 25: back to ``target``
     FRIDAY = "friday"  # 29: collect from the neighbour, who becomes your Friday
-    COLLECT_EACH = "collect_each"  # 32
+    COLLECT_EACH = "collect_each"  # 32: from each other player but the mover's Friday
+    FATHER = "father"  # 33: collect from the bank; house rule square_33 says who
     SWAP = "swap"  # 36: swap with a player on ``target``
     GALLOWS = "gallows"  # 42: a 6 from here kills
     HOME = "home"  # 45: the win
@@ -45,6 +46,7 @@ _WITH_AMOUNT = {
     Effect.PAY_NEIGHBOUR,
     Effect.FRIDAY,
     Effect.COLLECT_EACH,
+    Effect.FATHER,
 }
 _WITH_TARGET = {Effect.SHIPWRECK, Effect.JUMP, Effect.GO_BACK, Effect.SWAP}
 
@@ -83,7 +85,7 @@ _TABLE: tuple[Square, ...] = (
     _square(26, Effect.PAY_BANK, 3),
     _square(29, Effect.FRIDAY, 2),
     _square(32, Effect.COLLECT_EACH, 1),
-    _square(33, Effect.COLLECT_BANK, 3),
+    _square(33, Effect.FATHER, 3),
     _square(36, Effect.SWAP, target=41),
     _square(40, Effect.COLLECT_BANK, 4),
     _square(42, Effect.GALLOWS),

@@ -17,7 +17,7 @@ from . import events as ev
 from .actions import CHOICES, DECISION_SQUARE, Action, Choice, Pending, Roll
 from .board import BOARD, HOME, START, Effect, Square
 from .errors import IllegalActionError, SetupError
-from .house_rules import DeadChips, HouseRules, ShareWith
+from .house_rules import DeadChips, HouseRules, ShareWith, Square33
 from .state import GameState, Player
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -155,13 +155,17 @@ class Play:
             self.pay_bank(friday, 1, _FRIDAY)
 
     def collect_bank(self, seat: int, asked: int, why: ev.Why = _SQUARE) -> None:
+        self.bank_pays(seat, asked, why)
+        friday = self.friday[seat]
+        if why is _SQUARE and friday is not None:
+            self.bank_pays(friday, 1, _FRIDAY)
+
+    def bank_pays(self, seat: int, asked: int, why: ev.Why = _SQUARE) -> None:
+        """The pot pays ``seat`` what it can of ``asked``; no Friday rule."""
         amount = min(asked, self.pot)
         self.pot -= amount
         self.chips[seat] += amount
         self.events.append(_transfer(None, seat, asked, amount, why))
-        friday = self.friday[seat]
-        if why is _SQUARE and friday is not None:
-            self.collect_bank(friday, 1, _FRIDAY)
 
     def pay_player(self, payer: int, payee: int, asked: int) -> None:
         chips = self.chips
@@ -259,8 +263,19 @@ class Play:
             self.swear(seat, neighbour)
 
     def _collect_each(self, seat: int, square: Square) -> None:
+        # The sheet says *they* collect: Robinson and his Friday fight side by side,
+        # so the mover's own Friday neither pays nor collects.
+        friday = self.friday[seat]
         for other in self.after(seat):
-            self.pay_player(other, seat, square.amount)
+            if other != friday:
+                self.pay_player(other, seat, square.amount)
+
+    def _father(self, seat: int, square: Square) -> None:
+        friday = self.friday[seat]
+        if self.rules.square_33 is Square33.FRIDAY and friday is not None:
+            self.bank_pays(friday, square.amount)  # Friday's own reward: no Friday rule on top
+        else:
+            self.collect_bank(seat, square.amount)
 
     def _swap(self, seat: int, square: Square) -> None:
         assert square.target is not None
@@ -386,6 +401,7 @@ _ON_EFFECT: dict[Effect, Callable[[Play, int, Square], None]] = {
     Effect.GO_BACK: Play._go_back,
     Effect.FRIDAY: Play._friday,
     Effect.COLLECT_EACH: Play._collect_each,
+    Effect.FATHER: Play._father,
     Effect.SWAP: Play._swap,
     Effect.HOME: Play._home,
 }

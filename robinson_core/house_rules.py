@@ -32,6 +32,13 @@ class ShareWith(enum.Enum):
     NONE = "none"
 
 
+class Square33(enum.Enum):
+    """Who collects the 3 of square 33, where Friday finds his father."""
+
+    MOVER = "mover"  # the mover (and the Friday rule gives the mover's Friday 1)
+    FRIDAY = "friday"  # the mover's Friday, if any, and no Friday rule on top
+
+
 @dataclass(frozen=True)
 class HouseRules:
     """Every house rule of RULES.md with its default."""
@@ -43,6 +50,7 @@ class HouseRules:
     chain_25_to_14: bool = True
     dead_chips: DeadChips = DeadChips.KEEP
     share_with: ShareWith = ShareWith.RIGHT
+    square_33: Square33 = Square33.MOVER
 
     def __post_init__(self) -> None:
         for field in fields(self):

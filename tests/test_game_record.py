@@ -68,3 +68,16 @@ def test_a_resigned_save_with_a_bad_rule_fails_clearly() -> None:
     body = GAME.save().rsplit("sha256 ", 1)[0].replace("purse=30", "purse=lots")
     with pytest.raises(SaveError, match="purse"):
         Game.load(_resigned(body))
+
+
+@pytest.mark.parametrize("version", ["0", "2"])
+def test_a_save_of_an_unknown_format_version_is_refused_for_its_version(version: str) -> None:
+    body = GAME.save().rsplit("sha256 ", 1)[0].replace("robinson-game 1", f"robinson-game {version}")
+    with pytest.raises(SaveError, match=f"format {version}|version {version}"):
+        Game.load(_resigned(body))
+
+
+def test_restart_keeps_seats_first_seat_and_rules() -> None:
+    again = GAME.restart()
+    assert (again.seats, again.first, again.rules, again.actions) == (
+        GAME.seats, 3, GAME.rules, ())

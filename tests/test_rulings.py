@@ -146,8 +146,8 @@ def test_a_fridays_own_payment_triggers_no_further_friday() -> None:
 def test_friday_rule_does_not_apply_between_players() -> None:
     state, _ = play(table({1: 8, 2: 0, 3: 0}, friday={1: 2}), 2)  # 10: pay the neighbour
     assert chips(state) == {1: 8, 2: 10, 3: 12}
-    state, _ = play(table({1: 31, 2: 0, 3: 0}, friday={1: 2}), 1)  # 32: collect from each
-    assert chips(state) == {1: 12, 2: 9, 3: 9}
+    state, _ = play(table({1: 31, 2: 0, 3: 0}, friday={3: 2}), 1)  # 32: collect from each
+    assert chips(state) == {1: 12, 2: 9, 3: 9}  # 3 pays as a player; its Friday 2 owes nothing
 
 
 def test_a_friday_may_also_be_a_master() -> None:
@@ -176,8 +176,16 @@ def test_house_rule_dead_chips_pot() -> None:
 def test_ruling_dead_chips_pot_leaves_a_debt_with_the_dead() -> None:
     rules = HouseRules(dead_chips=DeadChips.POT, debt=True)
     start = table({1: 42, 2: 0}, chips={1: -3, 2: 23}, rules=rules)
-    state, _ = play(start, 6)
+    state, events = play(start, 6)
     assert chips(state)[1] == -3 and state.pot == start.pot
+    assert not any(isinstance(e, ev.Transfer) for e in events)
+
+
+def test_house_rule_dead_chips_pot_with_no_chips_moves_nothing() -> None:
+    start = table({1: 42, 2: 0}, chips={1: 0}, rules=HouseRules(dead_chips=DeadChips.POT))
+    state, events = play(start, 6)
+    assert state.pot == start.pot
+    assert [type(e) for e in events] == [ev.Rolled, ev.Moved, ev.Eliminated]
 
 
 def test_elimination_ends_every_friday_bond_of_the_dead() -> None:
@@ -238,6 +246,19 @@ def test_house_rule_share_with_right_default() -> None:
     assert chips(state) == {1: 25, 2: 25, 3: 10}
 
 
+def test_share_of_an_odd_pot_rounds_down() -> None:
+    # pot 21: the right-hand neighbour gets 10, the winner keeps 11
+    state, events = play(table({1: 0, 2: 44}, chips={1: 9, 2: 10}, to_move=2), 1)
+    assert ev.Shared(2, 1, 10, False) in events
+    assert chips(state) == {1: 19, 2: 21}
+
+
+def test_friday_share_of_a_pot_not_divisible_by_3_rounds_down() -> None:
+    state, events = play(table({1: 0, 2: 44}, chips={1: 12, 2: 8}, friday={2: 1}, to_move=2), 1)
+    assert ev.Shared(2, 1, 6, True) in events  # pot 20: a third is 6
+    assert chips(state) == {1: 18, 2: 22}
+
+
 def test_house_rule_share_with_left() -> None:
     rules = HouseRules(share_with=ShareWith.LEFT)
     state, _ = play(table({1: 0, 2: 44, 3: 0}, to_move=2, rules=rules), 1)
@@ -290,6 +311,14 @@ def test_house_rules_bad_value_says_what_is_allowed(name: str, value: str) -> No
         HouseRules.from_strings({name: value})
 
 
+@pytest.mark.parametrize("name,value", [("purse", True), ("stake", False), ("debt", 1),
+                                        ("restart_on_4", 0), ("dead_chips", "pot"),
+                                        ("square_33", "friday")])
+def test_house_rules_refuse_a_value_of_the_wrong_type(name: str, value: object) -> None:
+    with pytest.raises(HouseRuleError, match=name):
+        HouseRules(**{name: value})  # type: ignore[arg-type]
+
+
 def test_house_rules_round_trip_as_text() -> None:
     rules = HouseRules(purse=25, debt=True, share_with=ShareWith.RUNNER_UP)
     assert HouseRules.from_strings(rules.as_strings()) == rules
@@ -299,5 +328,6 @@ def test_house_rules_round_trip_as_text() -> None:
 def test_a_game_can_be_started_with_any_house_rule_changed() -> None:
     game = Game((1, 2), rules=HouseRules.from_strings(
         {"purse": "5", "stake": "5", "debt": "true", "restart_on_4": "false",
-         "chain_25_to_14": "false", "dead_chips": "pot", "share_with": "none"}))
+         "chain_25_to_14": "false", "dead_chips": "pot", "share_with": "none",
+         "square_33": "friday"}))
     assert game.state.pot == 10 and chips(game.state) == {1: 0, 2: 0}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from robinson_core import BOARD, Choice, Effect, HouseRules, Pending, Status
+from robinson_core import BOARD, Choice, Effect, HouseRules, Pending, Square33, Status
 from robinson_core import events as ev
 
 from .table import chips, play, positions, table
@@ -249,6 +249,24 @@ def test_square_32_collect_1_from_each_other_active_player() -> None:
     assert chips(state) == {1: 12, 2: 9, 3: 10, 4: 9}
 
 
+def test_square_32_the_movers_friday_fights_beside_them_and_pays_nothing() -> None:
+    state, events = play(table({1: 31, 2: 0, 3: 5, 4: 9}, friday={1: 3}), 1)
+    assert chips(state) == {1: 12, 2: 9, 3: 10, 4: 9}
+    assert [e.payer for e in events if isinstance(e, ev.Transfer)] == [2, 4]
+
+
+def test_square_32_a_friday_landing_there_still_pays_its_master() -> None:
+    # The exception is the mover's own Friday, not the mover's master.
+    state, _ = play(table({1: 0, 2: 31, 3: 5}, friday={1: 2}, to_move=2), 1)
+    assert chips(state) == {1: 9, 2: 12, 3: 9}
+
+
+def test_square_32_only_a_friday_left_collects_nothing() -> None:
+    state, events = play(table({1: 31, 2: 5, 3: None}, friday={1: 2}), 1)
+    assert chips(state) == {1: 10, 2: 10, 3: 10}
+    assert not any(isinstance(e, ev.Transfer) for e in events)
+
+
 def test_square_32_alone_collects_nothing() -> None:
     state, events = play(table({1: 31, 2: None}), 1)
     assert chips(state) == {1: 10, 2: 10} and state.pot == 20
@@ -318,3 +336,35 @@ def test_exact_finish_bounces_back_by_the_excess() -> None:
 def test_bounce_lands_on_40_and_collects() -> None:
     state, _ = play(table({1: 44, 2: 0}), 6)  # 50 -> 40
     assert positions(state)[1] == 40 and chips(state)[1] == 14
+
+
+# -- square 33 and its house rule -------------------------------------------------
+
+
+def test_square_33_mover_collects_3_and_the_friday_rule_gives_the_friday_1() -> None:
+    state, events = play(table({1: 32, 2: 0, 3: 0}, friday={1: 2}), 1)
+    assert chips(state) == {1: 13, 2: 11, 3: 10}
+    assert [e for e in events if isinstance(e, ev.Transfer)] == [
+        ev.Transfer(None, 1, 3, 3), ev.Transfer(None, 2, 1, 1, ev.Why.FRIDAY)]
+
+
+def test_house_rule_square_33_friday_the_friday_collects_3_and_no_friday_rule() -> None:
+    rules = HouseRules(square_33=Square33.FRIDAY)
+    # seat 2 is seat 1's Friday and has a Friday of its own (3): 3 gets nothing
+    start = table({1: 32, 2: 0, 3: 0}, friday={1: 2, 2: 3}, rules=rules)
+    state, events = play(start, 1)
+    assert chips(state) == {1: 10, 2: 13, 3: 10} and state.pot == start.pot - 3
+    assert [e for e in events if isinstance(e, ev.Transfer)] == [ev.Transfer(None, 2, 3, 3)]
+
+
+def test_house_rule_square_33_friday_without_a_friday_the_mover_collects() -> None:
+    rules = HouseRules(square_33=Square33.FRIDAY)
+    state, _ = play(table({1: 32, 2: 0}, rules=rules), 1)
+    assert chips(state) == {1: 13, 2: 10}
+
+
+def test_house_rule_square_33_friday_collects_at_most_the_pot() -> None:
+    rules = HouseRules(square_33=Square33.FRIDAY)
+    start = table({1: 32, 2: 0}, chips={1: 20, 2: 19}, friday={1: 2}, rules=rules)  # pot 1
+    state, events = play(start, 1)
+    assert ev.Transfer(None, 2, 3, 1) in events and state.pot == 0

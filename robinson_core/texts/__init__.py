@@ -10,7 +10,7 @@ from types import ModuleType
 
 from ..board import BOARD, Effect
 from ..errors import RobinsonError
-from ..house_rules import HouseRules
+from ..house_rules import HouseRules, Square33
 from . import en, fi, hr, ja
 
 LANGUAGES: tuple[str, ...] = ("en", "hr", "fi", "ja")
@@ -53,6 +53,8 @@ def instruction_key(number: int, rules: HouseRules) -> str | None:
         return "shipwreck_off"
     if effect is Effect.GO_BACK and rules.chain_25_to_14:
         return "go_back_chain"
+    if effect is Effect.FATHER:
+        return "father_friday" if rules.square_33 is Square33.FRIDAY else "collect_bank"
     return str(effect.value)
 
 

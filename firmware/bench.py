@@ -209,9 +209,30 @@ def sim_figures(bench: Bench, games: int) -> None:
             bench.add(f"(g) simulator, 4 players, {jobs} cores", f"{rate:,.0f} games/s")
 
 
+def replay_figures(bench: Bench, actions: int) -> None:
+    """(h) ``robinson replay`` of a long script, in its own process: time and peak memory."""
+    robinson = Path(sys.executable).with_name("robinson")
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "script.txt"
+        # Both players reach 7 and stay there: the only way a game lasts that long.
+        script.write_text("6 6 1 1 " + " ".join(["stay"] * (actions - 4)), encoding="utf-8")
+        started = time.perf_counter()
+        child = subprocess.Popen([str(robinson), "replay", "--players", "2", "--json",
+                                  "--script-file", str(script)], stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)  # this child's own peak memory
+        seconds = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        assert child.returncode == 0
+    target = "<= 2 s" if actions == 100_000 else ""
+    bench.add(f"(h) replay --script-file, {actions:,} actions", f"{seconds:.2f} s", target,
+              seconds <= 2 if target else None)
+    bench.add(f"(h) replay of {actions:,} actions, peak RSS", f"{usage.ru_maxrss / 1024:.1f} MB")
+
+
 def run(quick: bool = False) -> str:
     bench = Bench()
     press_path(15 if quick else 120, bench)
     process_figures(bench, 2.0 if quick else 10.0)
     sim_figures(bench, 1000 if quick else 10_000)
+    replay_figures(bench, 10_000 if quick else 100_000)
     return bench.table()

@@ -7,24 +7,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from robinson_core import (
     BOARD,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    SEATS,
     Game,
     HouseRules,
     RobinsonError,
     play_script,
+    reference,
 )
+from robinson_core.errors import quote
 from robinson_core.house_rules import NAMES, allowed_values, format_value
 from robinson_core.narrate import account
+from robinson_core.numbers import MAX_DIGITS, whole_number
 from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, ui
 
 from .summary import replay_args, summary
+
+MAX_SCRIPT_BYTES = 4_000_000
+"""The longest script read from a file: far beyond any game (100,000 actions are ~600 KB)."""
 
 
 class UsageError(Exception):
@@ -32,41 +40,68 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # No option of ours looks like a number: let "-1,2" reach --seats as a value
+        # (and be refused there) instead of being taken for an unknown option.
+        self._negative_number_matcher = re.compile(r"^-[\d,.]+$")
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
 
 
 def _players(text: str) -> tuple[int, ...]:
-    if not (text.isascii() and text.isdigit()) or not MIN_PLAYERS <= int(text) <= MAX_PLAYERS:
+    number = whole_number(text)
+    if number is None or not MIN_PLAYERS <= number <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(
-            f"--players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {text!r}")
-    return tuple(range(1, int(text) + 1))
+            f"--players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, "
+            f"not {quote(text)}")
+    return tuple(range(1, number + 1))
 
 
 def _seats(text: str) -> tuple[int, ...]:
-    parts = [p.strip() for p in text.split(",")]
-    if not all(p.isascii() and p.isdigit() for p in parts):
+    seats = [whole_number(p) for p in text.split(",")]
+    if not all(s is not None and s in SEATS for s in seats):
         raise argparse.ArgumentTypeError(
-            f"--seats takes seat numbers 1-{MAX_PLAYERS} separated by commas, not {text!r}")
-    return tuple(int(p) for p in parts)
+            f"--seats takes seat numbers 1-{MAX_PLAYERS} separated by commas, not {quote(text)}")
+    if len(set(seats)) != len(seats):
+        raise argparse.ArgumentTypeError(f"--seats names a seat twice: {quote(text)}")
+    return tuple(s for s in seats if s is not None)
 
 
 def _seat(text: str) -> int:
-    if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"a seat is a number 1-{MAX_PLAYERS}, not {text!r}")
-    return int(text)
+    number = whole_number(text)
+    if number is None or number not in SEATS:
+        raise argparse.ArgumentTypeError(f"a seat is a number 1-{MAX_PLAYERS}, not {quote(text)}")
+    return number
 
 
 def _count(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 10_000_000:
-        raise argparse.ArgumentTypeError(f"a number of games from 1 to 10000000, not {text!r}")
-    return int(text)
+    number = whole_number(text)
+    if number is None or not 1 <= number <= 10_000_000:
+        raise argparse.ArgumentTypeError(f"a number of games from 1 to 10000000, not {quote(text)}")
+    return number
 
 
 def _jobs(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) > 256:
-        raise argparse.ArgumentTypeError(f"--jobs takes 0 (all cores) to 256, not {text!r}")
-    return int(text)
+    number = whole_number(text)
+    if number is None or number > 256:
+        raise argparse.ArgumentTypeError(f"--jobs takes 0 (all cores) to 256, not {quote(text)}")
+    return number
+
+
+def _seed(text: str) -> int:
+    number = whole_number(text)
+    if number is None:
+        raise argparse.ArgumentTypeError(
+            f"--seed takes a whole number of up to {MAX_DIGITS} digits, not {quote(text)}")
+    return number
+
+
+def _directory(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("--state-dir needs a folder, not an empty name")
+    return text
 
 
 def _seconds(text: str) -> float:
@@ -75,14 +110,14 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"seconds from 0 to 3600, not {text!r}")
+        raise argparse.ArgumentTypeError(f"seconds from 0 to 3600, not {quote(text)}")
     return value
 
 
 def _rule(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep:
-        raise argparse.ArgumentTypeError(f"--rule takes NAME=VALUE, not {text!r}")
+        raise argparse.ArgumentTypeError(f"--rule takes NAME=VALUE, not {quote(text)}")
     return name.strip(), value
 
 
@@ -100,17 +135,22 @@ def build_parser() -> argparse.ArgumentParser:
                         help="who starts (default: the lowest seat)")
     replay.add_argument("--rule", type=_rule, action="append", default=[], metavar="NAME=VALUE",
                         help="change a house rule (see robinson rules)")
-    replay.add_argument("--script", required=True, metavar="TOKENS",
+    script = replay.add_mutually_exclusive_group(required=True)
+    script.add_argument("--script", metavar="TOKENS",
                         help="die faces 1-6 and decision words, separated by spaces or commas")
+    script.add_argument("--script-file", metavar="FILE",
+                        help="the script from a file (- = standard input), for long scripts")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
     _add_lang(replay)
 
     rules = commands.add_parser("rules", help="print the board and the house rules")
+    rules.add_argument("--format", choices=("text", "markdown"), default="text",
+                       help="markdown: the full rules reference (RULES.md), in English")
     _add_lang(rules)
 
     table = commands.add_parser("table", help="run the table (emulated where there is no Pi)")
     table.add_argument("--config", metavar="FILE", help="a TOML config file")
-    table.add_argument("--state-dir", metavar="DIR", help="where games are saved")
+    table.add_argument("--state-dir", type=_directory, metavar="DIR", help="where games are saved")
     table.add_argument("--lang", choices=LANGUAGES, help="language (default: from config)")
     table.add_argument("--emulate", action="store_true",
                        help="mock pins and the OLED in the terminal, even on a Pi")
@@ -118,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="emulated: switch these seats on")
     table.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
     table.add_argument("--demo", action="store_true", help="play one game unattended, then exit")
-    table.add_argument("--seed", type=int, metavar="N",
+    table.add_argument("--seed", type=_seed, metavar="N",
                        help="emulated demos only: a reproducible die")
     table.add_argument("--no-animation", action="store_true", help="show rolls at once")
 
@@ -131,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
     selftest.add_argument("--dice", action="store_true",
                           help="test the die's fairness (600,000 rolls, 99 %% confidence)")
-    selftest.add_argument("--seed", type=int, metavar="N",
+    selftest.add_argument("--seed", type=_seed, metavar="N",
                           help="emulated, with --dice: test the seeded demo die instead")
 
     sim = commands.add_parser("sim", help="play many games with the real engine, report")
@@ -147,14 +187,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="to turn rolls into minutes (default 20)")
     sim.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                      help="processes to use; 0 = all cores (default 1)")
-    sim.add_argument("--seed", type=int, default=1, metavar="N", help="(default 1)")
+    sim.add_argument("--seed", type=_seed, default=1, metavar="N", help="(default 1)")
     sim.add_argument("--plot", metavar="FILE.png", help="also draw charts into FILE.png")
 
     bench = commands.add_parser("bench", help="measure the performance targets, print a table")
     bench.add_argument("--quick", action="store_true", help="a shorter run (for the tests)")
 
     state = commands.add_parser("state", help="print the saved game")
-    state.add_argument("--state-dir", metavar="DIR", help="where games are saved")
+    state.add_argument("--state-dir", type=_directory, metavar="DIR", help="where games are saved")
     state.add_argument("--json", action="store_true",
                        help="the robinson replay --json object, plus replay_args")
     _add_lang(state)
@@ -175,8 +215,30 @@ def replay_game(seats: Sequence[int], first: int | None, rules: Sequence[tuple[s
     return play_script(Game(tuple(seats), first, HouseRules.from_strings(changes)), script)
 
 
+def _script(args: argparse.Namespace) -> str:
+    """The replay script: from --script, or from the file (or stdin) --script-file names."""
+    if args.script is not None:
+        script: str = args.script
+        return script
+    name = args.script_file
+    try:
+        if name == "-":
+            text = sys.stdin.read(MAX_SCRIPT_BYTES + 1)
+        else:
+            with open(name, encoding="utf-8") as file:
+                text = file.read(MAX_SCRIPT_BYTES + 1)
+    except OSError as error:
+        raise UsageError(f"cannot read --script-file {quote(name)}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--script-file {quote(name)} is not UTF-8 text") from None
+    if len(text) > MAX_SCRIPT_BYTES:
+        raise UsageError(f"--script-file {quote(name)} is longer than "
+                         f"{MAX_SCRIPT_BYTES:,} characters; no game is that long")
+    return text
+
+
 def _replay(args: argparse.Namespace) -> int:
-    game = replay_game(args.seats, args.first, args.rule, args.script)
+    game = replay_game(args.seats, args.first, args.rule, _script(args))
     if args.json:
         print(json.dumps(summary(game), ensure_ascii=False))
     else:
@@ -185,6 +247,9 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
+    if args.format == "markdown":
+        print(reference.markdown(), end="")
+        return 0
     lang = args.lang
     print(ui(lang, "board_title"))
     for square in BOARD[1:]:

@@ -123,6 +123,8 @@ def load(path: Path | None) -> Config:
         raise ConfigError(f"{path}: not valid TOML ({error})") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not valid TOML (not UTF-8 text)") from None
+    except ValueError:  # tomllib's int() of a number with thousands of digits
+        raise ConfigError(f"{path}: a number in it is far too long for any setting") from None
     return parse(raw, str(path))
 
 

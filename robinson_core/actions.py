@@ -9,7 +9,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .errors import IllegalActionError
+from .errors import IllegalActionError, quote
+from .numbers import whole_number
 
 FACES = range(1, 7)
 
@@ -68,11 +69,12 @@ DECISION_SQUARE = {Pending.TREE: 7, Pending.AGAIN: 20, Pending.JUMP: 23}
 def parse_action(token: str) -> Action:
     """The action a script token or a saved token names."""
     word = token.strip().lower()
-    if word.isascii() and word.isdigit() and int(word) in FACES:
-        return Roll(int(word))
+    face = whole_number(word)
+    if face is not None and face in FACES:
+        return Roll(face)
     for choice in Choice:
         if choice.value == word:
             return choice
     raise IllegalActionError(
-        f"{token!r} is not a die face 1-6 or a decision word "
+        f"{quote(token)} is not a die face 1-6 or a decision word "
         f"({', '.join(c.value for c in Choice)})")

@@ -38,3 +38,14 @@ class ScriptError(RobinsonError):
 
 class SaveError(RobinsonError):
     """A saved game cannot be read back: damaged, tampered with, or too new."""
+
+
+def quote(text: str, limit: int = 20) -> str:
+    """``text`` quoted for a message, cut short if long: a message stays one readable line.
+
+    >>> quote("banana"), quote("1" * 5000)
+    ("'banana'", "'111111111111…' (5000 characters)")
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit - 8]!r}"[:-1] + f"…' ({len(text)} characters)"

@@ -9,14 +9,16 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from .actions import Action, parse_action
 from .engine import apply, new_game
-from .errors import RobinsonError, SaveError
+from .errors import RobinsonError, SaveError, quote
 from .events import Event
 from .house_rules import HouseRules
+from .numbers import whole_number
 from .state import GameState
 
 FORMAT = 1
@@ -61,12 +63,22 @@ class Game:
     def play(self, action: Action) -> Game:
         """This game one action on (raises IllegalActionError if it cannot take it)."""
         state, events = apply(self.state, action)
+        return self.extended((action,), ((state, events),))
+
+    def extended(self, actions: Sequence[Action],
+                 steps: Sequence[tuple[GameState, tuple[Event, ...]]]) -> Game:
+        """This game with ``actions`` taken, whose states and events are ``steps``.
+
+        For callers that applied the actions themselves (``play``, a replay
+        script): the history is extended, not replayed, so a long game is built
+        in time linear in its actions.
+        """
+        assert len(actions) == len(steps)
         longer = Game.__new__(Game)
         for name, value in (("seats", self.seats), ("first", self.first), ("rules", self.rules),
-                            ("actions", self.actions + (action,))):
+                            ("actions", self.actions + tuple(actions))):
             object.__setattr__(longer, name, value)
-        # Extend the history instead of replaying it all: play is on the press path.
-        longer.__dict__["history"] = self.history + ((state, events),)
+        longer.__dict__["history"] = self.history + tuple(steps)
         return longer
 
     def undo(self) -> Game:
@@ -94,26 +106,30 @@ class Game:
     @classmethod
     def load(cls, text: str) -> Game:
         """Read a saved game back and replay it; SaveError says what is wrong."""
-        lines = text.split("\n")
-        if not lines or not lines[0].startswith(MAGIC + " "):
+        first_line = text[:text.find("\n")]
+        if not first_line.startswith(MAGIC + " "):
             raise SaveError("not a Robinson saved game (the first line is wrong)")
-        version = lines[0][len(MAGIC) + 1:].strip()
-        if not version.isdigit():
+        version = whole_number(first_line[len(MAGIC) + 1:])
+        if version is None:
             raise SaveError("the format version on the first line is damaged")
-        if int(version) > FORMAT:
+        if version > FORMAT:
             raise SaveError(f"saved by a newer version (format {version}); "
                             f"this one reads format {FORMAT}: update the software")
-        if int(version) < 1:
+        if version < 1:
             raise SaveError(f"unknown format version {version}")
-        fields_ = dict(_split(line) for line in lines if line)
-        body_end = text.rfind("sha256 ")
-        if "sha256" not in fields_ or body_end < 0:
+        # The checksum covers every byte before it, and nothing may follow it.
+        body, found, digest = text.rpartition("\nsha256 ")
+        if not found:
             raise SaveError("the checksum line is missing: the file is cut short")
-        if fields_["sha256"] != _digest(text[:body_end]):
+        body += "\n"
+        if digest.rstrip("\n") != _digest(body):
             raise SaveError("the checksum does not match: the file was damaged or edited")
+        if digest != _digest(body) + "\n":
+            raise SaveError("there is text after the checksum line: the file was edited")
+        fields_ = dict(_split(line) for line in body.split("\n") if line)
         try:
-            seats = tuple(int(s) for s in fields_["seats"].split())
-            first = int(fields_["first"])
+            seats = tuple(_number(s) for s in fields_["seats"].split())
+            first = _number(fields_["first"])
             rules = HouseRules.from_strings(dict(_rule(r) for r in fields_["rules"].split()))
             actions = tuple(parse_action(t) for t in fields_["actions"].split())
             return cls(seats, first, rules, actions)
@@ -125,6 +141,13 @@ class Game:
 
 def _digest(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def _number(text: str) -> int:
+    number = whole_number(text)
+    if number is None:
+        raise SaveError(f"{quote(text)} is not a seat number")
+    return number
 
 
 def _split(line: str) -> tuple[str, str]:

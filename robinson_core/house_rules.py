@@ -11,7 +11,8 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
-from .errors import HouseRuleError
+from .errors import HouseRuleError, quote
+from .numbers import whole_number
 
 MAX_CHIPS = 999  # what fits a 128x64 screen beside a name
 
@@ -77,7 +78,7 @@ class HouseRules:
         for name, text in values.items():
             if name not in _TYPES:
                 raise HouseRuleError(
-                    f"unknown house rule {name!r}; the house rules are {', '.join(NAMES)}")
+                    f"unknown house rule {quote(name)}; the house rules are {', '.join(NAMES)}")
             changes[name] = _parse(name, text)
         return replace(self, **changes)  # type: ignore[arg-type]
 
@@ -128,10 +129,11 @@ def _parse(name: str, text: str) -> object:
         if word in ("true", "false"):
             return word == "true"
     elif kind is int:
-        if word.isascii() and word.isdigit():
-            return int(word)
+        number = whole_number(word)
+        if number is not None:
+            return number
     elif issubclass(kind, enum.Enum):
         for member in kind:
             if member.value == word:
                 return member
-    raise HouseRuleError(f"house rule {name} must be {_describe(name)}, not {text!r}")
+    raise HouseRuleError(f"house rule {name} must be {_describe(name)}, not {quote(text)}")

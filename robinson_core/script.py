@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import re
 
-from .actions import CHOICES, Choice, Pending, Roll, parse_action
-from .errors import IllegalActionError, ScriptError
+from .actions import CHOICES, Action, Choice, Pending, Roll, parse_action
+from .engine import apply
+from .errors import IllegalActionError, ScriptError, quote
+from .events import Event
 from .game import Game
+from .state import GameState
 
 
 def tokens(script: str) -> list[str]:
@@ -27,23 +30,41 @@ def script_actions(game: Game, script: str) -> list[Roll | Choice]:
 
 
 def play_script(game: Game, script: str) -> Game:
-    """``game`` with every token of ``script`` played; ScriptError names the bad token."""
-    for index, token in enumerate(tokens(script), start=1):
-        where = f"token {index} of the script ({token!r})"
+    """``game`` with every token of ``script`` played; ScriptError names the bad token.
+
+    Every token is checked for form before the first is played, so a
+    malformed token anywhere is reported at once; the game is then played in
+    time linear in the script's length.
+    """
+    words = tokens(script)
+    parsed: list[Action] = []
+    for index, token in enumerate(words, start=1):
         try:
-            action = parse_action(token)
+            parsed.append(parse_action(token))
         except IllegalActionError as error:
-            raise ScriptError(f"{where}: {error}", index) from None
-        state = game.state
-        if state.pending is Pending.OVER:
-            raise ScriptError(f"{where}: the game is already over", index)
+            raise ScriptError(f"{_where(index, token)}: {error}", index) from None
+    actions: list[Action] = []
+    steps: list[tuple[GameState, tuple[Event, ...]]] = []
+    state = game.state
+
+    def take(action: Action) -> GameState:
+        after, events = apply(state, action)
+        actions.append(action)
+        steps.append((after, events))
+        return after
+
+    for index, action in enumerate(parsed, start=1):
         if isinstance(action, Roll):
             while state.pending in CHOICES:
-                game = game.play(CHOICES[state.pending][0])
-                state = game.state
-            if state.pending is Pending.OVER:
-                raise ScriptError(f"{where}: the game is already over", index)
-        elif action not in state.legal_actions():
-            raise ScriptError(f"{where}: {state.waiting_for()}", index)
-        game = game.play(action)
-    return game
+                state = take(CHOICES[state.pending][0])
+        if state.pending is Pending.OVER:
+            raise ScriptError(f"{_where(index, words[index - 1])}: the game is already over",
+                              index)
+        if action not in state.legal_actions():
+            raise ScriptError(f"{_where(index, words[index - 1])}: {state.waiting_for()}", index)
+        state = take(action)
+    return game.extended(actions, steps)
+
+
+def _where(index: int, token: str) -> str:
+    return f"token {index} of the script ({quote(token)})"

@@ -59,6 +59,8 @@ def test_a_config_of_every_kind_of_wrong(tmp_path: Path) -> None:
         "[rules]\nshare_with = 'anyone'\n": "share_with must be one of right, left",
         "seat_names = ['a very long name indeed']\n": "seat_names must be a list",
         "[pins]\nbutton = 17\n[pins]\n": "not valid TOML",
+        "[rules]\npurse = " + "1" * 5000 + "\n": "a number in it is far too long",
+        "[rules]\npurse = '" + "1" * 5000 + "'\n": "purse must be",
     }
     for text, message in wrong.items():
         path = tmp_path / "c.toml"
@@ -76,10 +78,15 @@ WORDS = ["--players", "--seats", "--first", "--rule", "--script", "--json", "--l
 RUNS = {"table", "selftest", "bench", "sim"}  # these would start real work if the args parse
 
 
+DIGITS = st.text(alphabet="0123456789", min_size=1, max_size=10_000)
+NUMBERS = (DIGITS | DIGITS.map(lambda d: "purse=" + d) | DIGITS.map(lambda d: "1," + d)
+           | DIGITS.map(lambda d: "-" + d) | DIGITS.map(lambda d: "6 " + d))
+
+
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(SUBCOMMANDS) | st.text(max_size=6),
-       st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=6))
+       st.lists(st.sampled_from(WORDS) | st.text(max_size=6) | NUMBERS, max_size=6))
 def test_any_command_line_ends_in_0_or_one_line_and_2(capsys: pytest.CaptureFixture[str],
                                                        tmp_path: Path, command: str,
                                                        args: list[str]) -> None:

@@ -72,7 +72,8 @@ def test_a_resigned_save_with_a_bad_rule_fails_clearly() -> None:
 
 @pytest.mark.parametrize("version", ["0", "2"])
 def test_a_save_of_an_unknown_format_version_is_refused_for_its_version(version: str) -> None:
-    body = GAME.save().rsplit("sha256 ", 1)[0].replace("robinson-game 1", f"robinson-game {version}")
+    body = GAME.save().rsplit("sha256 ", 1)[0].replace("robinson-game 1",
+                                                       f"robinson-game {version}")
     with pytest.raises(SaveError, match=f"format {version}|version {version}"):
         Game.load(_resigned(body))
 

@@ -100,13 +100,23 @@ BAD = [
     (["--players", "1", "--script", ""], "--players must be a whole number from 2 to 8"),
     (["--players", "9", "--script", ""], "--players"),
     (["--players", "two", "--script", ""], "--players"),
-    (["--seats", "1,9", "--script", ""], "seats are numbered 1 to 8"),
-    (["--seats", "1,1", "--script", ""], "named twice"),
+    (["--seats", "1,9", "--script", ""], "--seats takes seat numbers 1-8"),
+    (["--seats", "1,1", "--script", ""], "--seats names a seat twice: '1,1'"),
+    (["--seats", "-1,2", "--script", ""], "--seats takes seat numbers 1-8 separated by commas, "
+                                          "not '-1,2'"),
+    (["--players", "1" * 5000, "--script", ""], "not '111111111111…' (5000 characters)"),
+    (["--players", "2", "--script", "1" * 4301], "token 1 of the script ('111111111111…' "
+                                                 "(4301 characters))"),
+    (["--players", "2", "--rule", "purse=" + "1" * 4301, "--script", ""],
+     "house rule purse must be a whole number, not '111111111111…' (4301 characters)"),
+    (["--players", "2", "--first", "9" * 5000, "--script", ""], "a seat is a number 1-8"),
+    (["--players", "2", "--script-file", "/nonexistent/script"], "cannot read --script-file"),
+    (["--players", "2", "--script", "1", "--script-file", "-"], "not allowed with"),
     (["--seats", "3", "--script", ""], "2 to 8 players"),
     (["--seats", "1,,2", "--script", ""], "--seats"),
     (["--players", "2", "--seats", "1,2", "--script", ""], "not allowed with"),
     (["--script", "1"], "--players --seats is required"),
-    (["--players", "2"], "--script"),
+    (["--players", "2"], "--script --script-file is required"),
     (["--players", "2", "--first", "3", "--script", ""], "first seat must be one of"),
     (["--players", "2", "--first", "x", "--script", ""], "a seat is a number"),
     (["--players", "2", "--rule", "purse", "--script", ""], "NAME=VALUE"),
@@ -161,3 +171,68 @@ def test_an_error_quoting_a_newline_is_still_one_line(capsys: pytest.CaptureFixt
     assert main(["state", "--state-dir", str(tmp_path / "a\nb")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "a\\nb" in err
+
+
+# -- the corrected rulings, through the command -------------------------------------
+
+# Seat 1 swears in seat 3 on 29; seat 1 later lands on 32 with 3 at its side.
+FRIDAY_ON_32 = "5 2 2 4 3 3 4 4 4 6 4 4 5 3 3 5 3 3 3"
+
+
+def test_ruling_32_the_movers_friday_does_not_pay(capsys: pytest.CaptureFixture[str]) -> None:
+    result = replay_json(capsys, "--players", "3", "--script", FRIDAY_ON_32)
+    seats = {p["seat"]: p for p in result["players"]}
+    assert seats[1]["position"] == 32 and seats[1]["friday"] == 3
+    assert (seats[1]["chips"], seats[2]["chips"], seats[3]["chips"]) == (13, 9, 8)
+
+
+def test_house_rule_square_33_friday_through_the_command(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    script = FRIDAY_ON_32 + " 2 2 1"  # seats 2 and 3 go 19 -> 21; seat 1 32 -> 33
+    mover = replay_json(capsys, "--players", "3", "--script", script)
+    friday = replay_json(capsys, "--players", "3", "--rule", "square_33=friday",
+                         "--script", script)
+    assert [p["position"] for p in mover["players"]] == [33, 21, 21]
+    chips = [[p["chips"] for p in r["players"]] for r in (mover, friday)]
+    # mover: seat 1 collects 3 and its Friday (3) 1 more; friday: seat 3 collects the 3
+    assert chips[0][0] - chips[1][0] == 3 and chips[1][2] - chips[0][2] == 2
+    assert mover["pot"] == friday["pot"] - 1
+
+
+# -- long scripts -----------------------------------------------------------------
+
+def _long_script(stays: int) -> str:
+    return "6 6 1 1 " + " ".join(["stay"] * stays)  # both on 7, staying for ever
+
+
+def test_script_file_and_stdin_read_the_same_game(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "script.txt"
+    path.write_text(_long_script(2_000) + "\n", encoding="utf-8")
+    from_file = replay_json(capsys, "--players", "2", "--script-file", str(path))
+    import io
+    monkeypatch.setattr(sys, "stdin", io.StringIO(path.read_text(encoding="utf-8")))
+    from_stdin = replay_json(capsys, "--players", "2", "--script-file", "-")
+    assert from_file == from_stdin and len(from_file["actions"]) == 2_004
+
+
+def test_a_bad_token_late_in_a_long_script_is_reported_before_any_play(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import robinson_core.script as script_module
+    played = []
+    monkeypatch.setattr(script_module, "apply",
+                        lambda *a: played.append(1) or pytest.fail("played before checking"))
+    path = tmp_path / "script.txt"
+    path.write_text(_long_script(50_000) + " banana", encoding="utf-8")
+    code, _, err = replay(capsys, "--players", "2", "--script-file", str(path))
+    assert code == 2 and "token 50005 of the script ('banana')" in err and not played
+
+
+def test_a_script_file_too_long_for_any_game_is_refused(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Path) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_text("1 " * 2_000_001, encoding="utf-8")
+    code, _, err = replay(capsys, "--players", "2", "--script-file", str(path))
+    assert code == 2 and "longer than 4,000,000 characters" in err

@@ -22,18 +22,24 @@ from gpiozero.exc import GPIOPinInUse, GPIOZeroError
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from PIL import Image
 
+from firmware import config as configuration
+from firmware.display.panel import Panel, emulated_device, real_device
+from firmware.emulate.bus import PanelBus
+from firmware.emulate.keyboard import (
+    KEYS_HELP,
+    Demo,
+    Hands,
+    RawKeyboard,
+    read_keys,
+    stdin_is_usable,
+)
+from firmware.emulate.terminal import TerminalPanel
+from firmware.notify import Notifier
+from firmware.table.die import Die, SeededDie
+from firmware.table.loop import Loop
+from firmware.table.store import Store
+from firmware.table.table import Outputs, Table
 from robinson_core import RobinsonError
-
-from . import config as configuration
-from .die import Die, SeededDie
-from .emulator import KEYS_HELP, Demo, Hands, RawKeyboard, read_keys, stdin_is_usable
-from .loop import Loop
-from .notify import Notifier
-from .panel import Panel, emulated_device, real_device
-from .panel_bus import PanelBus
-from .store import Store
-from .table import Outputs, Table
-from .terminal import TerminalPanel
 
 log = logging.getLogger("robinson")
 
@@ -223,7 +229,7 @@ def run_table(args: argparse.Namespace) -> int:
 
 def run_selftest(args: argparse.Namespace) -> int:
     """``robinson selftest``: every input live on the screen, every output in turn."""
-    from .selftest import SelfTest
+    from firmware.tools.selftest import SelfTest
 
     config, emulated = _config_and_mode(args)
     if args.seed is not None and not (emulated and args.dice):
@@ -253,11 +259,11 @@ def run_selftest(args: argparse.Namespace) -> int:
 
 def _dice(rig: Rigging, die: Die, lang: str) -> int:
     """``robinson selftest --dice``: the fairness tests at 99 %, on the screen and stdout."""
-    from .fairness import check
-    from .fonts import Fonts
-    from .render import render
-    from .screens import Words
-    from .selftest import DICE_ALPHA, DICE_ROLLS, dice_screen
+    from firmware.display.fonts import Fonts
+    from firmware.display.render import render
+    from firmware.display.screens import Words
+    from firmware.tools.fairness import check
+    from firmware.tools.selftest import DICE_ALPHA, DICE_ROLLS, dice_screen
 
     try:
         verdicts = check(die.roll, DICE_ROLLS)  # the very die the button would roll

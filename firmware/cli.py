@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from firmware.tools.summary import replay_args, summary
 from robinson_core import (
     BOARD,
     MAX_PLAYERS,
@@ -28,8 +29,6 @@ from robinson_core.house_rules import NAMES, allowed_values, format_value
 from robinson_core.narrate import account
 from robinson_core.numbers import MAX_DIGITS, whole_number
 from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, ui
-
-from .summary import replay_args, summary
 
 MAX_SCRIPT_BYTES = 4_000_000
 """The longest script read from a file: far beyond any game (100,000 actions are ~600 KB)."""
@@ -267,13 +266,13 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _table(args: argparse.Namespace) -> int:
-    from .app import run_table  # gpiozero and luma load only for the table
+    from firmware.app import run_table  # gpiozero and luma load only for the table
 
     return run_table(args)
 
 
 def _sim(args: argparse.Namespace) -> int:
-    from . import sim
+    from firmware.tools import sim
 
     seats = tuple(args.seats or (1, 2, 3, 4))
     game = replay_game(seats, args.first, args.rule, "")  # validates seats, first and rules
@@ -295,21 +294,21 @@ def _sim(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from . import bench
+    from firmware.tools import bench
 
     print(bench.run(quick=args.quick))
     return 0
 
 
 def _selftest(args: argparse.Namespace) -> int:
-    from .app import run_selftest
+    from firmware.app import run_selftest
 
     return run_selftest(args)
 
 
 def _state(args: argparse.Namespace) -> int:
-    from .app import on_raspberry_pi, state_dir
-    from .store import Store
+    from firmware.app import on_raspberry_pi, state_dir
+    from firmware.table.store import Store
 
     store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
     loaded = store.load()

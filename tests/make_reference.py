@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 from firmware.cli import replay_game
-from firmware.summary import summary
+from firmware.tools.summary import summary
 from robinson_core import CHOICES, Game, Pending, Roll, apply
 from robinson_core import events as ev
 from robinson_core.narrate import account

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware.render import render
+from firmware.display.render import render
 
 from .rig import FONTS
 from .screen_gallery import gallery

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from firmware import screens as views
-from firmware.table import Mode
+from firmware.display import screens as views
+from firmware.table.table import Mode
 
 from .rig import Rig
 

@@ -10,12 +10,12 @@ from PIL import Image
 
 from firmware.app import build
 from firmware.config import Config, Display
-from firmware.die import Die
-from firmware.fonts import Fonts
-from firmware.loop import ManualClock, advance
-from firmware.render import Screen, render
-from firmware.store import Store
-from firmware.table import Table
+from firmware.display.fonts import Fonts
+from firmware.display.render import Screen, render
+from firmware.table.die import Die
+from firmware.table.loop import ManualClock, advance
+from firmware.table.store import Store
+from firmware.table.table import Table
 
 FONTS = Fonts()
 

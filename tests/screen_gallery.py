@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from firmware import screens as views
-from firmware.render import Screen
+from firmware.display import screens as views
+from firmware.display.render import Screen
 from robinson_core import Game, HouseRules, play_script
 from robinson_core.texts import LANGUAGES
 

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from firmware.die import Die
-from firmware.fairness import check, chi_square_sf, face_counts, runs, serial_correlation
+from firmware.table.die import Die
+from firmware.tools.fairness import check, chi_square_sf, face_counts, runs, serial_correlation
 
 ROLLS = 600_000
 ALPHA = 1e-6
@@ -62,9 +62,9 @@ def test_selftest_dice_shows_the_verdict() -> None:
 
 
 def test_the_verdict_is_99_percent_for_the_three_tests_together() -> None:
-    from firmware.fairness import Verdict
-    from firmware.screens import Words
-    from firmware.selftest import dice_screen
+    from firmware.display.screens import Words
+    from firmware.tools.fairness import Verdict
+    from firmware.tools.selftest import dice_screen
 
     # p = 0.006 fails a single test at 1 %, but not one of three at 1 % together.
     verdicts = [Verdict("chi-square of the faces", 3.0, 0.7),
@@ -76,9 +76,9 @@ def test_the_verdict_is_99_percent_for_the_three_tests_together() -> None:
 
 
 def test_an_unfair_verdict_is_shown_as_such() -> None:
-    from firmware.fairness import Verdict
-    from firmware.screens import Words
-    from firmware.selftest import dice_screen
+    from firmware.display.screens import Words
+    from firmware.tools.fairness import Verdict
+    from firmware.tools.selftest import dice_screen
 
     screen = dice_screen(Words("en"), 600_000, [Verdict("chi-square of the faces", 99.0, 1e-9),
                                                 Verdict("runs of high and low", 0.1, 0.9),

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware import screens as views
-from firmware.table import Mode
+from firmware.display import screens as views
+from firmware.table.table import Mode
 from robinson_core import Game, Roll
 
 from .rig import Rig

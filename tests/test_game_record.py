@@ -86,5 +86,5 @@ def test_restart_keeps_seats_first_seat_and_rules() -> None:
 
 @pytest.mark.parametrize("tail", ["actions 6 6 6\n", "\n", "sha256 0\n"])
 def test_anything_after_the_checksum_line_is_refused(tail: str) -> None:
-    with pytest.raises(SaveError, match="checksum|after the checksum"):
+    with pytest.raises(SaveError, match=r"checksum|after the checksum"):
         Game.load(GAME.save() + tail)

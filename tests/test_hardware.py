@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware.config import Config, parse
-from firmware.wiring import HEADER, default_toml, wires, wiring_markdown
+from firmware.tools.wiring import HEADER, default_toml, wires, wiring_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "hardware"

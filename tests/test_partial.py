@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from luma.core.interface.serial import i2c
 from PIL import Image, ImageDraw
 
-from firmware.panel_bus import PanelBus
-from firmware.partial import PartialWriter, changed_span, page_bytes
+from firmware.display.partial import PartialWriter, changed_span, page_bytes
+from firmware.emulate.bus import PanelBus
 
 warnings.filterwarnings("ignore", message=".*getdata.*", category=DeprecationWarning)
 

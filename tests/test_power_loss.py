@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.store import Store
+from firmware.table.store import Store
 from robinson_core import Game
 
 ROBINSON = Path(sys.executable).with_name("robinson")

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from firmware.cli import replay_game
-from firmware.summary import replay_args, summary
+from firmware.tools.summary import replay_args, summary
 from robinson_core import Game
 from robinson_core.narrate import account
 

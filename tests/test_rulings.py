@@ -20,7 +20,7 @@ from robinson_core import (
 )
 from robinson_core import events as ev
 
-from .table import chips, play, positions, table
+from .midgame import chips, play, positions, table
 
 # -- setup --------------------------------------------------------------------
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from firmware.fonts import DEBIAN_PACKAGES
-from firmware.render import Screen, render
+from firmware.display.fonts import DEBIAN_PACKAGES
+from firmware.display.render import Screen, render
 
 from .make_screens import HERE
 from .rig import FONTS

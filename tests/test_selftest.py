@@ -6,7 +6,7 @@ import time
 
 from firmware.app import build
 from firmware.config import Config, Pins, Timings
-from firmware.selftest import STEP, SelfTest
+from firmware.tools.selftest import STEP, SelfTest
 
 from .rig import FONTS
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.loop import Loop
 from firmware.notify import Notifier
+from firmware.table.loop import Loop
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "robinson-table.service"
@@ -168,9 +168,9 @@ def test_on_stop_the_game_is_saved_and_the_panel_says_switched_off(tmp_path: Pat
 
     from PIL import Image
 
-    from firmware.render import render
-    from firmware.screens import Words, message_screen
-    from firmware.store import Store
+    from firmware.display.render import render
+    from firmware.display.screens import Words, message_screen
+    from firmware.table.store import Store
 
     from .rig import FONTS
 

@@ -9,7 +9,7 @@ from random import Random
 import pytest
 
 from firmware.cli import main
-from firmware.sim import play_batch, report, simulate
+from firmware.tools.sim import play_batch, report, simulate
 from robinson_core import CHOICES, Game, HouseRules, Pending, Roll
 from robinson_core import events as ev
 

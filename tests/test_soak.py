@@ -8,8 +8,8 @@ import os
 import threading
 from pathlib import Path
 
-from firmware.die import SeededDie
-from firmware.table import Mode
+from firmware.table.die import SeededDie
+from firmware.table.table import Mode
 from robinson_core import Status
 
 from .rig import Rig

@@ -7,7 +7,7 @@ import pytest
 from robinson_core import BOARD, Choice, Effect, HouseRules, Pending, Square33, Status
 from robinson_core import events as ev
 
-from .table import chips, play, positions, table
+from .midgame import chips, play, positions, table
 
 
 def test_board_has_45_squares_and_the_start() -> None:

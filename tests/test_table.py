@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware import screens as views
-from firmware.table import Mode
+from firmware.display import screens as views
+from firmware.table.table import Mode
 from robinson_core import Choice, Game, Pending, Roll
 
 from .rig import Rig
@@ -186,7 +186,7 @@ def test_holding_tells_what_letting_go_will_do(rigs: list[Rig], tmp_path: Path) 
     rig.wait(1.2)
     screen = rig.table.screen
     hint = words(rig)("let_go_long", action=words(rig)("opt_pass"))
-    from firmware.render import Screen
+    from firmware.display.render import Screen
     assert rig.showing(Screen(screen.title, screen.body, hint, screen.picture, screen.badge))
     rig.button_pin.drive_high()
     rig.run()
@@ -243,7 +243,7 @@ def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: 
     rig = playing(rigs, tmp_path, faces=[3], animate=False)
     rig.seat(5, True)
     assert rig.table.game is not None and rig.table.game.seats == (1, 2, 3)
-    from firmware.render import render
+    from firmware.display.render import render
     message = views.message_screen(words(rig), "!", words(rig)("seats_locked", seat=5))
     assert rig.shown().tobytes() == render(message, rig.table.fonts).tobytes()
     rig.wait(5)
@@ -253,7 +253,7 @@ def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: 
 def test_a_message_stays_up_over_a_paging_screen(rigs: list[Rig], tmp_path: Path) -> None:
     rig = playing(rigs, tmp_path, faces=[1], animate=False)
     rig.short()  # square 1: a result long enough to page
-    from firmware.render import pages, render
+    from firmware.display.render import pages, render
     assert len(pages(rig.table.screen, rig.table.fonts)) > 1
     rig.seat(5, True)
     message = views.message_screen(words(rig), "!", words(rig)("seats_locked", seat=5))
@@ -351,9 +351,9 @@ def test_a_won_game_long_press_plays_again_with_the_same_seats(rigs: list[Rig],
 def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> None:
     from firmware.app import build
     from firmware.config import Config, Pins
-    from firmware.loop import ManualClock
-    from firmware.store import Store
-    from firmware.table import Table
+    from firmware.table.loop import ManualClock
+    from firmware.table.store import Store
+    from firmware.table.table import Table
 
     from .rig import FONTS, ScriptedDie
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from firmware.config import Config  # noqa: E402
-from firmware.wiring import Wire, default_toml, wires, wiring_markdown  # noqa: E402
+from firmware.tools.wiring import Wire, default_toml, wires, wiring_markdown  # noqa: E402
 
 
 def schematic(config: Config, interface: str) -> schemdraw.Drawing:

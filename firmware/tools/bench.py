@@ -21,13 +21,12 @@ import luma.oled.device
 from luma.core.interface.serial import i2c
 from PIL import Image
 
+from firmware.config import Config
+from firmware.table.die import SeededDie
+from firmware.table.loop import ManualClock, advance
+from firmware.table.store import Store
+from firmware.table.table import Mode, Table
 from robinson_core import Game, HouseRules, Pending
-
-from .config import Config
-from .die import SeededDie
-from .loop import ManualClock, advance
-from .store import Store
-from .table import Mode, Table
 
 BITS_PER_BYTE = 9  # 8 data bits and the ACK on I2C
 
@@ -60,7 +59,7 @@ class Bench:
 
 def full_frame_bytes() -> int:
     """What luma's own display() puts on the bus for one frame."""
-    from .panel_bus import PanelBus
+    from firmware.emulate.bus import PanelBus
 
     bus = PanelBus()
     device = luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C))
@@ -71,7 +70,7 @@ def full_frame_bytes() -> int:
 
 def press_path(turns: int, bench: Bench) -> None:
     """(a) CPU from a press to the last byte of its result, and (b) the bytes of each turn."""
-    from .app import build
+    from firmware.app import build
 
     clock = ManualClock()
     config = Config()
@@ -196,7 +195,7 @@ def _peak_rss_kib(pid: int) -> int:
 
 def sim_figures(bench: Bench, games: int) -> None:
     """(g) simulator games per second, one core and all."""
-    from .sim import simulate
+    from firmware.tools.sim import simulate
 
     cores = os.cpu_count() or 1
     for jobs in sorted({1, cores}):

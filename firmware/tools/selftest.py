@@ -11,14 +11,14 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .buttons import Debounced
-from .fairness import Verdict
-from .fonts import Fonts
-from .render import Screen, render
-from .screens import Words
+from firmware.display.fonts import Fonts
+from firmware.display.render import Screen, render
+from firmware.display.screens import Words
+from firmware.table.buttons import Debounced
+from firmware.tools.fairness import Verdict
 
 if TYPE_CHECKING:
-    from .app import Rigging
+    from firmware.app import Rigging
 
 STEP = 0.5  # seconds per output
 

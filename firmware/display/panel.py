@@ -15,9 +15,9 @@ from luma.core import cmdline
 from luma.core.interface.serial import i2c
 from PIL import Image, ImageChops
 
-from .config import Display
-from .panel_bus import PanelBus
-from .partial import PartialWriter
+from firmware.config import Display
+from firmware.display.partial import PartialWriter
+from firmware.emulate.bus import PanelBus
 
 log = logging.getLogger("robinson.panel")
 

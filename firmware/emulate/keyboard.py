@@ -14,11 +14,10 @@ from typing import Any, TextIO
 
 from gpiozero.pins.mock import MockFactory
 
+from firmware.config import Config
+from firmware.table.loop import Loop
+from firmware.table.table import Mode, Table
 from robinson_core import Status
-
-from .config import Config
-from .loop import Loop
-from .table import Mode, Table
 
 KEYS_HELP = "space/enter: press · h: long · m: menu · 1-8: seat switches · q: quit"
 TAP = 0.08  # how long a short press holds the button down

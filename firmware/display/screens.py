@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from firmware.display.render import Picture, Screen
 from robinson_core import CHOICES, Choice, Game, GameState, HouseRules, Pending, Status
 from robinson_core import events as ev
 from robinson_core.narrate import ASK_KEYS, describe, seat_names, standings
 from robinson_core.texts import caption, instruction, ui
-
-from .render import Picture, Screen
 
 _OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
                 Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}

@@ -18,20 +18,19 @@ from typing import Any
 from gpiozero import Button, DigitalInputDevice
 from PIL import Image
 
+from firmware import __version__
+from firmware.config import Config
+from firmware.display import screens as views
+from firmware.display.fonts import Fonts
+from firmware.display.panel import Panel
+from firmware.display.render import Screen, pages, render
+from firmware.table.buttons import Press, RollButton, SeatSwitches
+from firmware.table.die import Die
+from firmware.table.loop import Loop, Timer
+from firmware.table.store import Store
 from robinson_core import CHOICES, Game, Pending, Roll, Status
 from robinson_core import events as ev
 from robinson_core.texts import LANGUAGES, language_name
-
-from . import __version__
-from . import screens as views
-from .buttons import Press, RollButton, SeatSwitches
-from .config import Config
-from .die import Die
-from .fonts import Fonts
-from .loop import Loop, Timer
-from .panel import Panel
-from .render import Screen, pages, render
-from .store import Store
 
 log = logging.getLogger("robinson.table")
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from .fonts import LINE, Fonts
+from firmware.display.fonts import LINE, Fonts
 
 WIDTH, HEIGHT = 128, 64
 PICTURE = 30  # pictures are 30x30, at the right of the body

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from gpiozero import Button, DigitalInputDevice
 
-from .loop import Loop, Timer
+from firmware.table.loop import Loop, Timer
 
 
 class Press(enum.Enum):

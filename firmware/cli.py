@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from firmware.errors import TableError, UsageError
 from firmware.tools.summary import replay_args, summary
 from robinson_core import (
     BOARD,
@@ -32,10 +33,6 @@ from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, ui
 
 MAX_SCRIPT_BYTES = 4_000_000
 """The longest script read from a file: far beyond any game (100,000 actions are ~600 KB)."""
-
-
-class UsageError(Exception):
-    """Bad command-line input: printed as one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -301,14 +298,14 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _selftest(args: argparse.Namespace) -> int:
-    from firmware.app import run_selftest
+    from firmware.tools.selftest import run_selftest
 
     return run_selftest(args)
 
 
 def _state(args: argparse.Namespace) -> int:
-    from firmware.app import on_raspberry_pi, state_dir
-    from firmware.table.store import Store
+    from firmware.devices import on_raspberry_pi
+    from firmware.table.store import Store, state_dir
 
     store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
     loaded = store.load()
@@ -337,7 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return _COMMANDS[args.command](args)
-    except (UsageError, RobinsonError) as error:
+    except (TableError, RobinsonError) as error:
         _say(f"robinson {args.command}: error: {error}")
         return 2
     except KeyboardInterrupt:

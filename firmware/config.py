@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from firmware.display.device import HEIGHT, WIDTH
+from firmware.errors import ConfigError
 from robinson_core import MAX_PLAYERS, HouseRules, RobinsonError
 from robinson_core.house_rules import NAMES as RULE_NAMES
 from robinson_core.texts import LANGUAGES
@@ -24,10 +26,6 @@ DISPLAYS = ("ssd1306", "sh1106")
 INTERFACES = ("i2c", "spi")
 
 SEARCH_PATH = ("/etc/robinson-table/config.toml",)
-
-
-class ConfigError(RobinsonError):
-    """A config file the table cannot run with."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +58,7 @@ class Display:
     def luma_args(self) -> list[str]:
         """The luma.core.cmdline arguments for this panel."""
         args = ["--display", self.display, "--interface", self.interface,
-                "--width", "128", "--height", "64", "--rotate", str(self.rotate)]
+                "--width", str(WIDTH), "--height", str(HEIGHT), "--rotate", str(self.rotate)]
         if self.interface == "i2c":
             args += ["--i2c-port", str(self.i2c_port), "--i2c-address", hex(self.i2c_address)]
         else:

@@ -12,6 +12,7 @@ from .errors import (
                      BoardError,
                      HouseRuleError,
                      IllegalActionError,
+                     LanguageError,
                      RobinsonError,
                      SaveError,
                      ScriptError,
@@ -25,7 +26,7 @@ from .state import GameState, Player, Status
 __all__ = [
     "BOARD", "CHOICES", "HOME", "MAX_PLAYERS", "MIN_PLAYERS", "SEATS", "START", "Action",
     "BoardError", "Choice", "DeadChips", "Effect", "Game", "GameState", "HouseRuleError",
-    "HouseRules", "IllegalActionError", "Pending", "Player", "RobinsonError", "Roll",
-    "SaveError", "ScriptError", "SetupError", "ShareWith", "Square", "Square33", "Status", "apply",
-    "new_game", "parse_action", "play_script", "script_actions", "tokens",
+    "HouseRules", "IllegalActionError", "LanguageError", "Pending", "Player", "RobinsonError",
+    "Roll", "SaveError", "ScriptError", "SetupError", "ShareWith", "Square", "Square33",
+    "Status", "apply", "new_game", "parse_action", "play_script", "script_actions", "tokens",
 ]

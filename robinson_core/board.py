@@ -61,35 +61,30 @@ class Square:
     target: int | None = None
 
 
-def _square(number: int, effect: Effect = Effect.NONE, amount: int = 0,
-            target: int | None = None) -> Square:
-    return Square(number, effect, amount, target)
-
-
 _TABLE: tuple[Square, ...] = (
-    _square(1, Effect.EVERYONE_PAYS, 1),
-    _square(3, Effect.COLLECT_BANK, 1),
-    _square(4, Effect.SHIPWRECK, target=START),
-    _square(7, Effect.TREE),
-    _square(8, Effect.PAY_BANK, 3),
-    _square(10, Effect.PAY_NEIGHBOUR, 2),
-    _square(11, Effect.COLLECT_BANK, 1),
-    _square(12, Effect.SIT_OUT),
-    _square(14, Effect.COLLECT_BANK, 2),
-    _square(15, Effect.PAY_BANK, 2),
-    _square(17, Effect.PARROT),
-    _square(18, Effect.COLLECT_BANK, 4),
-    _square(20, Effect.ROLL_AGAIN),
-    _square(23, Effect.JUMP, target=27),
-    _square(25, Effect.GO_BACK, target=14),
-    _square(26, Effect.PAY_BANK, 3),
-    _square(29, Effect.FRIDAY, 2),
-    _square(32, Effect.COLLECT_EACH, 1),
-    _square(33, Effect.FATHER, 3),
-    _square(36, Effect.SWAP, target=41),
-    _square(40, Effect.COLLECT_BANK, 4),
-    _square(42, Effect.GALLOWS),
-    _square(HOME, Effect.HOME),
+    Square(1, Effect.EVERYONE_PAYS, 1),
+    Square(3, Effect.COLLECT_BANK, 1),
+    Square(4, Effect.SHIPWRECK, target=START),
+    Square(7, Effect.TREE),
+    Square(8, Effect.PAY_BANK, 3),
+    Square(10, Effect.PAY_NEIGHBOUR, 2),
+    Square(11, Effect.COLLECT_BANK, 1),
+    Square(12, Effect.SIT_OUT),
+    Square(14, Effect.COLLECT_BANK, 2),
+    Square(15, Effect.PAY_BANK, 2),
+    Square(17, Effect.PARROT),
+    Square(18, Effect.COLLECT_BANK, 4),
+    Square(20, Effect.ROLL_AGAIN),
+    Square(23, Effect.JUMP, target=27),
+    Square(25, Effect.GO_BACK, target=14),
+    Square(26, Effect.PAY_BANK, 3),
+    Square(29, Effect.FRIDAY, 2),
+    Square(32, Effect.COLLECT_EACH, 1),
+    Square(33, Effect.FATHER, 3),
+    Square(36, Effect.SWAP, target=41),
+    Square(40, Effect.COLLECT_BANK, 4),
+    Square(42, Effect.GALLOWS),
+    Square(HOME, Effect.HOME),
 )
 
 
@@ -108,9 +103,9 @@ def _build(table: tuple[Square, ...]) -> tuple[Square, ...]:
         if square.target is not None and not START <= square.target < HOME:
             raise BoardError(f"square {square.number} points off the board")
         by_number[square.number] = square
-    if by_number.get(HOME, _square(HOME)).effect is not Effect.HOME:
+    if by_number.get(HOME, Square(HOME)).effect is not Effect.HOME:
         raise BoardError(f"square {HOME} must be home")
-    return (_square(START),) + tuple(by_number.get(n, _square(n)) for n in range(1, HOME + 1))
+    return (Square(START),) + tuple(by_number.get(n, Square(n)) for n in range(1, HOME + 1))
 
 
 BOARD: tuple[Square, ...] = _build(_TABLE)

@@ -36,6 +36,10 @@ class ScriptError(RobinsonError):
         self.index = index
 
 
+class LanguageError(RobinsonError):
+    """A language code the table has no texts for."""
+
+
 class SaveError(RobinsonError):
     """A saved game cannot be read back: damaged, tampered with, or too new."""
 

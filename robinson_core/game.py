@@ -81,6 +81,17 @@ class Game:
         longer.__dict__["history"] = self.history + tuple(steps)
         return longer
 
+    def audit(self) -> str | None:
+        """What is wrong with the books, or None: every chip issued is held by a player
+        or the pot, and the state is what replaying the actions gives."""
+        state = self.state
+        held = sum(p.chips for p in state.players) + state.pot
+        if held != state.issued:
+            return f"{held} ≠ {state.issued}"
+        if Game(self.seats, self.first, self.rules, self.actions).state != state:
+            return "replay"
+        return None
+
     def undo(self) -> Game:
         """The same game without its last action."""
         if not self.actions:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from firmware.app import build
 from firmware.config import Config, Display
 from firmware.display.fonts import Fonts
 from firmware.display.render import Screen, render
+from firmware.emulate.rig import emulate
 from firmware.table.die import Die
 from firmware.table.loop import ManualClock, advance
 from firmware.table.store import Store
@@ -40,10 +40,8 @@ class Rig:
         self.config = config or Config(display=Display(display=chip))
         self.clock = ManualClock(1000.0)
         # The app's own builder: mock pins, the real luma driver on the decoding bus.
-        self.rigging = build(self.config, emulated=True, clock=self.clock,
-                             seats_on=tuple(seats_on))
+        self.rigging = emulate(self.config, clock=self.clock, seats_on=tuple(seats_on))
         self.loop, self.panel = self.rigging.loop, self.rigging.panel
-        assert self.rigging.bus is not None and self.rigging.hands is not None
         self.bus = self.rigging.bus
         self.button_pin = self.rigging.hands.button
         self.seat_pins = self.rigging.hands.seat_pins

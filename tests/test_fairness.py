@@ -62,7 +62,7 @@ def test_selftest_dice_shows_the_verdict() -> None:
 
 
 def test_the_verdict_is_99_percent_for_the_three_tests_together() -> None:
-    from firmware.display.screens import Words
+    from firmware.display.words import Words
     from firmware.tools.fairness import Verdict
     from firmware.tools.selftest import dice_screen
 
@@ -76,7 +76,7 @@ def test_the_verdict_is_99_percent_for_the_three_tests_together() -> None:
 
 
 def test_an_unfair_verdict_is_shown_as_such() -> None:
-    from firmware.display.screens import Words
+    from firmware.display.words import Words
     from firmware.tools.fairness import Verdict
     from firmware.tools.selftest import dice_screen
 

@@ -104,7 +104,7 @@ def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
     assert rig.die.rolled == 1  # no roll on wrong money
     assert rig.table.audit_problem is not None
     text = rig.table.words("audit_failed", detail=rig.table.audit_problem)
-    assert rig.showing(views.message_screen(rig.table.words, "!", text))
+    assert rig.showing(views.message_screen("!", text))
     rig.menu()
     rig.short()
     rig.long()
@@ -127,7 +127,7 @@ def test_a_full_disk_keeps_the_game_in_memory_and_says_so(rigs: list[Rig],
     rig.run()
     assert rig.table.game is not None and len(rig.table.game.actions) == 2
     text = rig.table.words("save_failed", reason=os.strerror(28))
-    assert rig.showing(views.message_screen(rig.table.words, "!", text))
+    assert rig.showing(views.message_screen("!", text))
     assert Game.load((tmp_path / "state" / "game.txt").read_text()).actions == (Roll(3),)
     tmp.unlink()  # space again
     rig.wait(7)

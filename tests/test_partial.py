@@ -50,13 +50,13 @@ def test_the_panel_always_shows_the_whole_image(
     image = Image.new("1", (128, 64))
     for number, strokes in enumerate(frames):
         image = paint(image, strokes)
-        before = bus.bytes_sent()
+        before = bus.sent
         writer.display(image)
         shown = bus.image()
         expected = image.rotate(-90 * rotate) if rotate else image
         assert shown.tobytes() == expected.tobytes()
         if number and not strokes:
-            assert bus.bytes_sent() == before  # an unchanged frame sends nothing
+            assert bus.sent == before  # an unchanged frame sends nothing
 
 
 def test_an_unchanged_frame_sends_nothing_and_a_pixel_sends_one_byte() -> None:
@@ -64,11 +64,11 @@ def test_an_unchanged_frame_sends_nothing_and_a_pixel_sends_one_byte() -> None:
     writer = PartialWriter(luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C)))
     image = Image.new("1", (128, 64))
     assert writer.display(image) == 1024  # the first frame is whole: the RAM is unknown
-    start = bus.bytes_sent()
-    assert writer.display(image) == 0 and bus.bytes_sent() == start
+    start = bus.sent
+    assert writer.display(image) == 0 and bus.sent == start
     image.putpixel((70, 33), 1)
     assert writer.display(image) == 1
-    assert bus.bytes_sent() - start == (2 + 6) + (2 + 1)  # one window command, one data byte
+    assert bus.sent - start == (2 + 6) + (2 + 1)  # one window command, one data byte
 
 
 def test_page_bytes_and_spans() -> None:

@@ -169,7 +169,8 @@ def test_on_stop_the_game_is_saved_and_the_panel_says_switched_off(tmp_path: Pat
     from PIL import Image
 
     from firmware.display.render import render
-    from firmware.display.screens import Words, message_screen
+    from firmware.display.screens import message_screen
+    from firmware.display.words import Words
     from firmware.table.store import Store
 
     from .rig import FONTS
@@ -192,7 +193,7 @@ def test_on_stop_the_game_is_saved_and_the_panel_says_switched_off(tmp_path: Pat
     assert saved is not None and len(saved.actions) == 3
     last = sorted(capture.glob("frame-*.png"))[-1]
     words = Words("en")
-    expected = render(message_screen(words, "ROBINSON", words("switched_off")), FONTS)
+    expected = render(message_screen("ROBINSON", words("switched_off")), FONTS)
     assert Image.open(last).convert("1").tobytes() == expected.tobytes()
 
 
@@ -200,13 +201,14 @@ def test_pins_that_cannot_be_opened_are_one_clear_line() -> None:
     from gpiozero import Button
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    from firmware.app import HardwareError, build
     from firmware.config import Config
+    from firmware.emulate.rig import emulate
+    from firmware.errors import HardwareError
 
     factory = MockFactory(pin_class=MockPWMPin)
     holder = Button(Config().pins.button, pin_factory=factory)  # the service holds the pin
     try:
         with pytest.raises(HardwareError, match=r"in use.*systemctl stop robinson-table"):
-            build(Config(), emulated=True, pin_factory=factory)
+            emulate(Config(), pin_factory=factory)
     finally:
         holder.close()

@@ -155,7 +155,7 @@ def test_a_bounce_storm_is_one_press(rigs: list[Rig], tmp_path: Path) -> None:
 def test_held_at_boot_gives_no_roll_and_says_so(rigs: list[Rig], tmp_path: Path) -> None:
     rig = bench(rigs, tmp_path, seats_on=(1, 2), held_at_boot=True)
     assert rig.table.mode is Mode.STUCK
-    assert rig.showing(views.message_screen(words(rig), "ROBINSON", words(rig)("release_button")))
+    assert rig.showing(views.message_screen("ROBINSON", words(rig)("release_button")))
     rig.wait(5)
     rig.button_pin.drive_high()
     rig.run()
@@ -244,7 +244,7 @@ def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: 
     rig.seat(5, True)
     assert rig.table.game is not None and rig.table.game.seats == (1, 2, 3)
     from firmware.display.render import render
-    message = views.message_screen(words(rig), "!", words(rig)("seats_locked", seat=5))
+    message = views.message_screen("!", words(rig)("seats_locked", seat=5))
     assert rig.shown().tobytes() == render(message, rig.table.fonts).tobytes()
     rig.wait(5)
     assert rig.showing(views.turn_screen(words(rig), rig.table.game.state))
@@ -256,7 +256,7 @@ def test_a_message_stays_up_over_a_paging_screen(rigs: list[Rig], tmp_path: Path
     from firmware.display.render import pages, render
     assert len(pages(rig.table.screen, rig.table.fonts)) > 1
     rig.seat(5, True)
-    message = views.message_screen(words(rig), "!", words(rig)("seats_locked", seat=5))
+    message = views.message_screen("!", words(rig)("seats_locked", seat=5))
     rig.wait(3.5)  # past a page turn of the screen underneath
     assert rig.shown().tobytes() == render(message, rig.table.fonts).tobytes()
 
@@ -349,8 +349,8 @@ def test_a_won_game_long_press_plays_again_with_the_same_seats(rigs: list[Rig],
 
 
 def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> None:
-    from firmware.app import build
     from firmware.config import Config, Pins
+    from firmware.emulate.rig import emulate
     from firmware.table.loop import ManualClock
     from firmware.table.store import Store
     from firmware.table.table import Table
@@ -358,8 +358,8 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
     from .rig import FONTS, ScriptedDie
 
     clock = ManualClock(1000.0)
-    rig = build(Config(pins=Pins(use_leds=True, use_buzzer=True)), emulated=True, clock=clock,
-                seats_on=(1, 2))
+    rig = emulate(Config(pins=Pins(use_leds=True, use_buzzer=True)), clock=clock,
+                  seats_on=(1, 2))
     leds, buzzer = rig.outputs.leds, rig.outputs.buzzer
     table = Table(config=rig.config, loop=rig.loop, store=Store(tmp_path), panel=rig.panel,
                   button=rig.button, seats=rig.seats, die=ScriptedDie([3]), fonts=FONTS,

@@ -6,8 +6,9 @@ import string
 
 import pytest
 
-from robinson_core import BOARD, HouseRules
-from robinson_core.texts import LANGUAGES, LanguageError, caption, instruction, texts, ui
+from firmware.display.words import Words, panel_texts
+from robinson_core import BOARD, HouseRules, LanguageError
+from robinson_core.texts import LANGUAGES, caption, instruction, texts, ui
 from robinson_core.texts import en as english
 
 # What each UI text may be given; the test fills every one.
@@ -40,10 +41,39 @@ def test_every_language_has_the_same_texts_and_placeholders(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_panel_has_the_same_texts_and_placeholders_in_every_language(lang: str) -> None:
+    ours, theirs = panel_texts("en"), panel_texts(lang)
+    assert set(theirs) == set(ours), f"{lang} panel keys differ"
+    for key, template in ours.items():
+        assert fields(theirs[key]) == fields(template), f"{lang} PANEL[{key}]"
+
+
+def test_each_text_has_one_home_the_game_or_the_panel() -> None:
+    both = set(english.UI) & set(panel_texts("en"))
+    assert not both, f"in the core and the panel: {sorted(both)}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_ui_text_fills_its_placeholders(lang: str) -> None:
-    for key in texts(lang).UI:
-        text = ui(lang, key, **SAMPLE)
+    words = Words(lang)
+    keys = [*texts(lang).UI, *panel_texts(lang)]
+    for key in keys:
+        text = words(key, **SAMPLE)
         assert "{" not in text and "}" not in text and text.strip()
+    assert len(keys) == 133
+
+
+def test_every_text_is_used_somewhere() -> None:
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    source = "".join(p.read_text(encoding="utf-8") for folder in ("robinson_core", "firmware")
+                     for p in (root / folder).rglob("*.py")
+                     if not (p.parent.name in ("texts", "words") and p.stem in LANGUAGES))
+    dynamic = ("rule_",)  # robinson rules: "rule_" + name, for every house rule
+    unused = [key for key in [*english.UI, *panel_texts("en")]
+              if not re.search(rf"[\"']{key}[\"']", source) and not key.startswith(dynamic)]
+    assert unused == []
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -1,7 +1,8 @@
-"""The OLED: a luma.oled device built from the config, and what the app asks of it.
+"""The OLED as the table uses it: frames, dimming, blanking, burn-in shift, and faults survived.
 
-The real panel is built by luma.core's own cmdline (``--display``,
-``--interface``…); the emulated one is the same luma driver on a PanelBus.
+The luma device itself is made elsewhere (``firmware.devices`` for the wired
+panel, ``firmware.emulate`` for the same driver on a recording bus) and handed
+in as ``make_device``; a panel that stops answering is retried every second.
 """
 
 from __future__ import annotations
@@ -9,54 +10,40 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
-from luma.core import cmdline
-from luma.core.interface.serial import i2c
 from PIL import Image, ImageChops
 
-from firmware.config import Display
+from firmware.display.device import LumaDevice
 from firmware.display.partial import PartialWriter
-from firmware.emulate.bus import PanelBus
 
 log = logging.getLogger("robinson.panel")
 
 SHIFTS = ((0, 0), (1, 0), (1, 1), (0, 1))  # burn-in: move everything a pixel, in turn
+RETRY = 1.0  # seconds between tries of a panel that does not answer
 
 
-def real_device(display: Display) -> Any:
-    """The luma device for the wired panel (raises if it is not there)."""
-    parser = cmdline.create_parser(description="Robinson Table panel")
-    args = parser.parse_args(display.luma_args())
-    device = cmdline.create_device(args)
-    device.persist = True  # keep the last frame at exit: the 'switched off' screen
-    return device
+class Scheduler(Protocol):
+    """Where the panel sets its retry timer: the table's loop."""
 
-
-def emulated_device(display: Display, bus: PanelBus) -> Any:
-    """The same luma driver class, writing to a PanelBus instead of /dev/i2c."""
-    import luma.oled.device
-
-    driver = getattr(luma.oled.device, display.display)
-    device = driver(i2c(bus=bus, address=display.i2c_address), width=128, height=64,
-                    rotate=display.rotate)
-    device.persist = True
-    return device
+    def call_later(self, delay: float, callback: Callable[[], None]) -> object: ...
 
 
 class Panel:
     """Shows images on a luma device: skips repeats, dims, blanks, shifts, survives faults."""
 
-    def __init__(self, make_device: Callable[[], Any], contrast: int = 255,
+    def __init__(self, make_device: Callable[[], LumaDevice], contrast: int = 255,
                  on_frame: Callable[[Image.Image], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 on_change: Callable[[], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None,
+                 scheduler: Scheduler | None = None) -> None:
         self._make_device = make_device
         self.contrast = contrast
         self.on_frame = on_frame
         self.on_change = on_change  # after anything reached the panel (the terminal redraws)
         self.clock = clock
-        self.device: Any = None
+        self.scheduler = scheduler  # None: no retries by itself (a one-shot screen)
+        self.device: LumaDevice | None = None
         self.writer: PartialWriter | None = None
         self.shown: Image.Image | None = None  # the last image the app asked for
         self.shift = 0
@@ -64,13 +51,14 @@ class Panel:
         self.blank = False
         self.faults = 0
         self._last_log = -1e9
+        self._retrying = False
         self._connect()
 
     def _connect(self) -> bool:
         try:
-            self.device = self._make_device()
-            self.device.contrast(self._level())
-            self.writer = PartialWriter(self.device)  # the panel's memory is unknown: send all
+            device = self.device = self._make_device()
+            device.contrast(self._level())
+            self.writer = PartialWriter(device)  # the panel's memory is unknown: send all
             return True
         except Exception as error:
             self._fault(error)
@@ -88,9 +76,26 @@ class Panel:
             log.warning("display: %s (the game goes on; retrying)", error)
 
     def show(self, image: Image.Image) -> None:
-        """Put ``image`` on the panel (nothing is sent if it is already there)."""
+        """Put ``image`` on the panel (nothing is sent if it is already there).
+
+        If the panel does not answer, it is tried again every second until it does.
+        """
         self.shown = image
         self._send()
+        if not self.healthy and not self.blank and not self._retrying:
+            self._retry_later()
+
+    def _retry_later(self) -> None:
+        if self.scheduler is None:
+            return
+        self._retrying = True
+        self.scheduler.call_later(RETRY, self._retry)
+
+    def _retry(self) -> None:
+        self._retrying = False
+        self.retry()
+        if not self.healthy and not self.blank:
+            self._retry_later()
 
     def _send(self) -> None:
         if self.shown is None or self.blank:
@@ -126,32 +131,33 @@ class Panel:
 
     def set_contrast(self, level: int) -> None:
         self.contrast = level
-        self._command(lambda: self.device.contrast(self._level()))
+        self._command(lambda device: device.contrast(self._level()))
 
     def dim(self, dimmed: bool) -> None:
         self.dimmed = dimmed
-        self._command(lambda: self.device.contrast(self._level()))
+        self._command(lambda device: device.contrast(self._level()))
 
     def sleep(self) -> None:
         """Blank the panel against burn-in (the frame stays in the panel's memory)."""
         self.blank = True
-        self._command(lambda: self.device.hide())
+        self._command(lambda device: device.hide())
 
     def wake(self) -> None:
         self.blank = False
         self.dimmed = False
-        self._command(lambda: (self.device.contrast(self._level()), self.device.show()))
+        self._command(lambda device: device.contrast(self._level()))
+        self._command(lambda device: device.show())
         self._send()
 
     def next_shift(self) -> None:
         self.shift += 1
         self._send()
 
-    def _command(self, action: Callable[[], object]) -> None:
+    def _command(self, action: Callable[[LumaDevice], object]) -> None:
         if self.device is None:
             return
         try:
-            action()
+            action(self.device)
         except Exception as error:
             self._fault(error)
             self.device = None

@@ -10,11 +10,10 @@ interface (I2C or SPI) is whatever luma was given.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import Image
 
-PAGES, WIDTH = 8, 128
+from firmware.display.device import PAGES, WIDTH, LumaDevice
+
 # Bit order: PIL packs a row's first pixel into the top bit; the panel wants
 # the top pixel of a column in the lowest bit.
 _REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
@@ -41,7 +40,7 @@ def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
 class PartialWriter:
     """Writes frames to a luma ssd1306/sh1106 device, sending only what changed."""
 
-    def __init__(self, device: Any) -> None:
+    def __init__(self, device: LumaDevice) -> None:
         import luma.oled.device
 
         self.device = device

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from firmware.display.device import HEIGHT, WIDTH
 from firmware.display.fonts import LINE, Fonts
 
-WIDTH, HEIGHT = 128, 64
 PICTURE = 30  # pictures are 30x30, at the right of the body
 
 

@@ -2,35 +2,26 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
+from typing import Protocol
 
 from firmware.display.render import Picture, Screen
-from robinson_core import CHOICES, Choice, Game, GameState, HouseRules, Pending, Status
+from firmware.display.words import Words
+from robinson_core import CHOICES, Game, GameState, HouseRules, Pending, Status
 from robinson_core import events as ev
-from robinson_core.narrate import ASK_KEYS, describe, seat_names, standings
-from robinson_core.texts import caption, instruction, ui
-
-_OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
-                Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}
+from robinson_core.narrate import ASK_KEYS, describe, standings
+from robinson_core.texts import caption, instruction
 
 
-class Words:
-    """The table's language and the seats' names."""
+class PutAway(Protocol):
+    """A finished game as the store gives it back (``firmware.table.store.Finished``)."""
 
-    def __init__(self, lang: str, names: dict[int, str] | None = None) -> None:
-        self.lang = lang
-        self.name = seat_names(lang, names)
+    @property
+    def game(self) -> Game: ...
 
-    def __call__(self, key: str, **values: object) -> str:
-        return ui(self.lang, key, **values)
-
-    def option(self, pending: Pending, choice: Choice) -> str:
-        if pending is Pending.JUMP and choice is Choice.STAY:
-            return self("opt_stay_boat")
-        return self(_OPTION_KEYS[choice])
-
-    def square(self, position: int) -> str:
-        return self("start") if position == 0 else str(position)
+    @property
+    def finished_at(self) -> datetime.datetime: ...
 
 
 def prompt(w: Words, state: GameState) -> str:
@@ -166,12 +157,12 @@ def last_turns(w: Words, game: Game, count: int = 10) -> list[str]:
 
 
 def recall_screen(w: Words, game: Game | None,
-                  finished: Sequence[tuple[str, Game]]) -> Screen:
+                  finished: Sequence[PutAway]) -> Screen:
     body = [w("recall_turns") + ":"]
     body += last_turns(w, game) if game is not None and game.actions else [w("recall_empty")]
     body.append(w("recall_games") + ":")
-    for stamp, old in finished:
-        when = f"{stamp[6:8]}.{stamp[4:6]}. {stamp[9:11]}:{stamp[11:13]}"
+    for put_away in finished:
+        old, when = put_away.game, put_away.finished_at.strftime("%d.%m. %H:%M")
         if old.state.winner is not None:
             body.append(w("recall_won", when=when, name=w.name(old.state.winner)))
         else:
@@ -191,5 +182,5 @@ def menu_screen(w: Words, items: Sequence[str], index: int) -> Screen:
                   badge=f"{index + 1}/{len(items)}")
 
 
-def message_screen(w: Words, title: str, text: str, footer: str = "") -> Screen:
+def message_screen(title: str, text: str, footer: str = "") -> Screen:
     return Screen(title=title, body=(text,), footer=footer)

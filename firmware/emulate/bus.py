@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 
 from PIL import Image
 
-WIDTH, HEIGHT, PAGES = 128, 64, 8
+from firmware.display.device import HEIGHT, PAGES, WIDTH
+
 COMMAND, DATA = 0x00, 0x40
 
 # Command bytes followed by arguments, and how many.
@@ -79,10 +80,6 @@ class PanelBus:
                         if byte >> bit & 1:
                             pixels[x, page * 8 + bit] = 1
         return img
-
-    def bytes_sent(self) -> int:
-        """Bytes on the wire so far: address and control byte plus payload per transfer."""
-        return self.sent
 
     # -- decoding -----------------------------------------------------------------
 

@@ -24,6 +24,8 @@ PURGE_AT = 256
 
 @dataclass(order=True)
 class Timer:
+    """A callback due at ``deadline``; ``cancel`` keeps it from running."""
+
     deadline: float
     order: int
     callback: Callable[[], None] = field(compare=False)
@@ -34,13 +36,14 @@ class Timer:
 
 
 class Loop:
+    """The table's one thread: ``post`` from anywhere, timers by deadline, ``run`` to serve."""
+
     def __init__(self, clock: Clock = time.monotonic) -> None:
         self.clock = clock
         self._posted: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._timers: list[Timer] = []
         self._order = itertools.count()
         self._stopped = False
-        self.on_wake: Callable[[], None] | None = None  # called each time the loop wakes
 
     def post(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` in the loop thread soon (safe from any thread)."""
@@ -65,10 +68,6 @@ class Loop:
 
     def _stop(self) -> None:
         self._stopped = True
-
-    @property
-    def stopped(self) -> bool:
-        return self._stopped
 
     def next_deadline(self) -> float | None:
         while self._timers and self._timers[0].cancelled:
@@ -95,22 +94,66 @@ class Loop:
             if not ran or self._stopped:
                 return
 
-    def run(self, max_wait: float | None = None) -> None:
-        """Run until stopped; ``max_wait`` caps each sleep (a watchdog wants regular wakes)."""
+    def run(self) -> None:
+        """Run until stopped, asleep between a post or a timer and the next."""
         while not self._stopped:
             self._run_due()
             deadline = self.next_deadline()
             timeout = None if deadline is None else max(0.0, deadline - self.clock())
-            if max_wait is not None:
-                timeout = max_wait if timeout is None else min(timeout, max_wait)
             try:
                 callback = self._posted.get(timeout=timeout)
             except queue.Empty:
-                callback = None
-            if self.on_wake is not None:
-                self.on_wake()
-            if callback is not None:
-                callback()
+                continue
+            callback()
+
+
+class Timers:
+    """Named timers on a loop: setting a name again replaces its timer.
+
+    >>> loop = Loop(clock=lambda: 0.0)
+    >>> timers = Timers(loop)
+    >>> timers.after("dim", 0.0, lambda: print("dim"))
+    >>> timers.after("dim", 0.0, lambda: print("dim again"))
+    >>> "dim" in timers, loop.run_until_idle(), "dim" in timers
+    dim again
+    (True, None, False)
+    """
+
+    def __init__(self, loop: Loop) -> None:
+        self.loop = loop
+        self._timers: dict[str, Timer] = {}
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._timers
+
+    def after(self, name: str, delay: float, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once, ``delay`` seconds from now."""
+        self.cancel(name)
+
+        def fire() -> None:
+            self._timers.pop(name, None)
+            callback()
+
+        self._timers[name] = self.loop.call_later(delay, fire)
+
+    def every(self, name: str, period: float, callback: Callable[[], None]) -> None:
+        """Run ``callback`` every ``period`` seconds, the first time one period from now."""
+        def fire() -> None:
+            callback()
+            self._timers[name] = self.loop.call_later(period, fire)
+
+        self.cancel(name)
+        self._timers[name] = self.loop.call_later(period, fire)
+
+    def cancel(self, name: str) -> None:
+        timer = self._timers.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+
+    def cancel_all(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
 
 
 class ManualClock:

@@ -12,6 +12,7 @@ Layout of the state directory::
 from __future__ import annotations
 
 import contextlib
+import datetime
 import os
 import time
 from dataclasses import dataclass
@@ -21,6 +22,28 @@ from robinson_core import Game, SaveError
 
 KEEP_ARCHIVED = 20
 PREF_KEYS = ("language", "contrast")
+SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
+STAMP = "%Y%m%d-%H%M%S"  # how an archived game's file name begins
+
+
+def state_dir(given: str | None, emulated: bool) -> Path:
+    """Where saved games live: --state-dir, systemd's StateDirectory, or the usual place."""
+    if given:
+        return Path(given)
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    if not emulated:
+        return SYSTEM_STATE_DIR
+    base = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
+    return Path(base) / "robinson-table"
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A game put away, and when: the clock's time, a label only."""
+
+    game: Game
+    finished_at: datetime.datetime
 
 
 @dataclass(frozen=True)
@@ -32,6 +55,8 @@ class Loaded:
 
 
 class Store:
+    """The state directory: the game in progress, games put away, and preferences."""
+
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
         self.current = self.directory / "game.txt"
@@ -60,7 +85,7 @@ class Store:
         """Keep a finished or abandoned game for recall, and forget it as the current one."""
         if game.actions:
             self.archive_dir.mkdir(parents=True, exist_ok=True)
-            stamp = time.strftime("%Y%m%d-%H%M%S")
+            stamp = time.strftime(STAMP)
             number = len(list(self.archive_dir.glob("*.txt")))
             write_atomically(self.archive_dir / f"{stamp}-{number:05d}.txt", game.save())
             for old in sorted(self.archive_dir.glob("*.txt"))[:-KEEP_ARCHIVED]:
@@ -95,15 +120,16 @@ class Store:
             return Loaded(game, "; ".join(problems) or None)
         return Loaded(None, "; ".join(problems) or None)
 
-    def finished(self, count: int = 10) -> list[tuple[str, Game]]:
-        """The newest archived games with their file stamps, newest first."""
-        games: list[tuple[str, Game]] = []
+    def finished(self, count: int = 10) -> list[Finished]:
+        """The newest games put away, newest first."""
+        games: list[Finished] = []
         if not self.archive_dir.is_dir():
             return games
         for path in sorted(self.archive_dir.glob("*.txt"), reverse=True):
             try:
-                games.append((path.stem[:15], Game.load(path.read_text(encoding="utf-8"))))
-            except (OSError, UnicodeDecodeError, SaveError):
+                when = datetime.datetime.strptime(path.stem[:15], STAMP)
+                games.append(Finished(Game.load(path.read_text(encoding="utf-8")), when))
+            except (OSError, UnicodeDecodeError, SaveError, ValueError):
                 continue
             if len(games) == count:
                 break

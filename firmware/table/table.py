@@ -11,9 +11,7 @@ import enum
 import functools
 import logging
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
 from gpiozero import Button, DigitalInputDevice
 from PIL import Image
@@ -24,11 +22,14 @@ from firmware.display import screens as views
 from firmware.display.fonts import Fonts
 from firmware.display.panel import Panel
 from firmware.display.render import Screen, pages, render
+from firmware.display.words import Words
 from firmware.table.buttons import Press, RollButton, SeatSwitches
 from firmware.table.die import Die
-from firmware.table.loop import Loop, Timer
+from firmware.table.loop import Loop, Timers
+from firmware.table.menu import Menu, Row
+from firmware.table.outputs import Outputs
 from firmware.table.store import Store
-from robinson_core import CHOICES, Game, Pending, Roll, Status
+from robinson_core import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SEATS, Game, Pending, Roll, Status
 from robinson_core import events as ev
 from robinson_core.texts import LANGUAGES, language_name
 
@@ -37,8 +38,6 @@ log = logging.getLogger("robinson.table")
 BRIGHTNESS = (255, 128, 48, 8)
 FRAME = 0.08  # seconds per animation frame
 TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
-TUNES = {"roll": ("C6",), "parrot": ("E6", "C6", "E6"), "death": ("C4", "G3"),
-         "win": ("C5", "E5", "G5", "C6")}
 
 
 @functools.lru_cache(maxsize=64)
@@ -48,6 +47,8 @@ def _render(screen: Screen, fonts: Fonts, page: int) -> Image.Image:
 
 
 class Mode(enum.Enum):
+    """What a press means now."""
+
     STUCK = "stuck"  # the button was down at start: waiting for it to be let go
     TITLE = "title"
     SETUP = "setup"
@@ -58,15 +59,14 @@ class Mode(enum.Enum):
     INFO = "info"  # standings, recall, about: any press goes back
 
 
-@dataclass
-class Outputs:
-    """Optional gpiozero outputs: one LED per seat, and a TonalBuzzer (octaves=2: A2 to A6)."""
-
-    leds: Sequence[Any] = ()
-    buzzer: Any = None
-
-
 class Table:
+    """The banker at the table: presses and seat switches in; rolls, books and screens out.
+
+    A mode machine (``Mode``) in the loop's thread: each press is read as the
+    mode it comes in, the game moves by ``robinson_core``, every action is on
+    disk before its result is shown, and the panel shows the screen of the moment.
+    """
+
     def __init__(self, *, config: Config, loop: Loop, store: Store, panel: Panel,
                  button: Button, seats: Sequence[DigitalInputDevice],
                  die: Die | None = None,
@@ -98,13 +98,25 @@ class Table:
         self.screen = Screen()
         self.page = 0
         self.first: int | None = None  # the starting seat chosen in setup
-        self.menu_index = 0
+        self.menu = Menu([
+            Row("menu_back", self.resume),
+            Row("menu_undo", self._ask_undo),
+            Row("menu_standings", self._show_standings),
+            Row("menu_recall", self._show_recall),
+            Row("menu_new", self.new_game),
+            Row("menu_language", self._next_language,
+                lambda: {"language": language_name(self.lang)}),
+            Row("menu_brightness", self._next_brightness,
+                lambda: {"level": f"{len(BRIGHTNESS) - self._brightness_step()}"
+                                  f"/{len(BRIGHTNESS)}"}),
+            Row("menu_about", self._show_about),
+        ])
         self.audit_problem: str | None = None
         self.notes: list[str] = []  # problems to tell the table once
         self.ready = threading.Event()  # set whenever a press would be taken (emulator pacing)
         self._swallow = False
         self._down_in_animation = False
-        self._timers: dict[str, Timer] = {}
+        self.timers = Timers(loop)
 
     # -- start and stop -----------------------------------------------------------
 
@@ -119,10 +131,10 @@ class Table:
         if self.die.seeded:
             self.notes.append(self.words("seeded_note"))
         self._idle()
-        self._every("shift", self.config.timings.shift_every, self.panel.next_shift)
+        self.timers.every("shift", self.config.timings.shift_every, self.panel.next_shift)
         if self.button.stuck:
             self.mode = Mode.STUCK
-            self.show(views.message_screen(self.words, "ROBINSON",
+            self.show(views.message_screen("ROBINSON",
                                            self.words("release_button")))
             return
         self._boot()
@@ -132,15 +144,14 @@ class Table:
         resume = self.game is not None and bool(self.game.actions)
         self.show(views.title_screen(self.words, resume, self.notes, self.badge))
         if not resume:  # nothing to resume: on to setup by itself
-            self._after("boot", 2.0 + 2.0 * len(self.notes), self.setup)
+            self.timers.after("boot", 2.0 + 2.0 * len(self.notes), self.setup)
         self.notes = []
 
     def stop(self) -> None:
         """Leave the panel showing 'switched off' (the game is already on disk)."""
-        for timer in self._timers.values():
-            timer.cancel()
+        self.timers.cancel_all()
         self.panel.wake()
-        self.show(views.message_screen(self.words, "ROBINSON", self.words("switched_off")))
+        self.show(views.message_screen("ROBINSON", self.words("switched_off")))
         self._lights(None)
 
     # -- screens ------------------------------------------------------------------
@@ -148,9 +159,9 @@ class Table:
     def show(self, screen: Screen) -> None:
         self.screen, self.page = screen, 0
         self._draw()
-        self._cancel("page")
+        self.timers.cancel("page")
         if len(pages(screen, self.fonts)) > 1:
-            self._every("page", self.config.timings.page, self._next_page)
+            self.timers.every("page", self.config.timings.page, self._next_page)
         if self.mode is not Mode.ANIMATE:
             self.ready.set()
 
@@ -162,15 +173,8 @@ class Table:
         self._put(_render(screen, self.fonts, self.page))
 
     def _put(self, image: Image.Image) -> None:
-        """Onto the panel; if the panel is not answering, keep trying every second."""
+        """Onto the panel (which keeps trying by itself while it does not answer)."""
         self.panel.show(image)
-        if not self.panel.healthy and not self.panel.blank and "panel" not in self._timers:
-            self._after("panel", 1.0, self._retry_panel)
-
-    def _retry_panel(self) -> None:
-        self.panel.retry()  # re-initialises the panel and sends the whole current screen
-        if not self.panel.healthy and not self.panel.blank:
-            self._after("panel", 1.0, self._retry_panel)
 
     def _next_page(self) -> None:
         self.page += 1
@@ -179,13 +183,13 @@ class Table:
     def flash(self, text: str, seconds: float = 4.0) -> None:
         """Show a message for a while, then what was there."""
         screen = self.screen
-        self._cancel("page")  # the screen underneath must not page over the message
-        self._put(render(views.message_screen(self.words, "!", text), self.fonts))
-        self._after("flash", seconds, lambda: self.show(screen))
+        self.timers.cancel("page")  # the screen underneath must not page over the message
+        self._put(render(views.message_screen("!", text), self.fonts))
+        self.timers.after("flash", seconds, lambda: self.show(screen))
 
-    def _words(self) -> views.Words:
-        names = {seat: n for seat in range(1, 9) if (n := self.config.seat_name(seat))}
-        return views.Words(self.lang, names)
+    def _words(self) -> Words:
+        names = {seat: n for seat in SEATS if (n := self.config.seat_name(seat))}
+        return Words(self.lang, names)
 
     # -- inputs -------------------------------------------------------------------
 
@@ -218,7 +222,7 @@ class Table:
         if self.mode is Mode.ANIMATE or self._down_in_animation:
             self._down_in_animation = False
             return  # never queued into a second roll
-        self._cancel("flash")
+        self.timers.cancel("flash")
         if kind is Press.MENU and self.mode is not Mode.STUCK:
             if self.mode is Mode.MENU:
                 self.resume()
@@ -243,7 +247,7 @@ class Table:
     # -- title and setup ------------------------------------------------------------
 
     def _title_press(self, kind: Press) -> None:
-        self._cancel("boot")
+        self.timers.cancel("boot")
         if kind is Press.SHORT and self.game is not None and self.game.actions:
             self.resume()
         else:
@@ -257,7 +261,7 @@ class Table:
         self.setup()
 
     def setup(self) -> None:
-        self._cancel("boot")
+        self.timers.cancel("boot")
         self.mode = Mode.SETUP
         seats = self.seats.occupied()
         if self.first not in seats:
@@ -268,7 +272,7 @@ class Table:
 
     def _setup_press(self, kind: Press) -> None:
         seats = self.seats.occupied()
-        if not 2 <= len(seats) <= 8 or self.first is None:
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or self.first is None:
             return
         if kind is Press.SHORT:  # the youngest starts: pick who that is
             self.first = seats[(seats.index(self.first) + 1) % len(seats)]
@@ -277,7 +281,7 @@ class Table:
             self.begin(Game(seats, self.first, self.config.rules))
 
     def begin(self, game: Game) -> None:
-        self._cancel("boot")  # a game begun during the title must not be sent to setup
+        self.timers.cancel("boot")  # a game begun during the title must not be sent to setup
         self.game = game
         self._save(game)
         self.resume()
@@ -306,8 +310,8 @@ class Table:
                 self._archive(finished)
                 self.begin(finished.restart())
             return
-        if "audit" in self._timers:
-            self._cancel("audit")
+        if "audit" in self.timers:
+            self.timers.cancel("audit")
             self._audit()
         if self.audit_problem is not None:
             self.flash(self.words("audit_failed", detail=self.audit_problem))
@@ -330,14 +334,14 @@ class Table:
         frames = max(1, round(self.config.timings.animation / FRAME)) if self.animate else 0
         if frames:
             self._frame(seat, 0)
-        self._chime("roll")
+        self.outputs.chime("roll", self.timers)
         self.commit(self.game.play(Roll(face)))
         if not frames:
             self.reveal()
             return
         for n in range(1, frames):
-            self._after(f"frame{n}", n * FRAME, functools.partial(self._frame, seat, n))
-        self._after("reveal", frames * FRAME, self.reveal)
+            self.timers.after(f"frame{n}", n * FRAME, functools.partial(self._frame, seat, n))
+        self.timers.after("reveal", frames * FRAME, self.reveal)
 
     def _frame(self, seat: int, n: int) -> None:
         # The die stays put and only its pips change: a frame costs the bus little.
@@ -357,26 +361,19 @@ class Table:
         self.show(views.result_screen(self.words, self.game, self.badge))
         for event in self.game.events:
             if isinstance(event, ev.Parrot):
-                self._chime("parrot")
+                self.outputs.chime("parrot", self.timers)
             elif isinstance(event, ev.Eliminated):
-                self._chime("death")
+                self.outputs.chime("death", self.timers)
             elif isinstance(event, ev.Won):
-                self._chime("win")
+                self.outputs.chime("win", self.timers)
         # After the result is out, not on its way: a roll that comes sooner runs it first.
-        self._after("audit", 0.05, self._audit)
+        self.timers.after("audit", 0.05, self._audit)
 
     def _audit(self) -> None:
         """The books must balance and the state must be its own replay, before any roll."""
         if self.game is None:
             return
-        state = self.game.state
-        problem = None
-        held = sum(p.chips for p in state.players) + state.pot
-        if held != state.issued:
-            problem = f"{held} ≠ {state.issued}"
-        elif Game(self.game.seats, self.game.first, self.game.rules,
-                  self.game.actions).state != state:
-            problem = "replay"
+        problem = self.game.audit()
         if problem and problem != self.audit_problem:
             log.error("audit failed: %s", problem)
             self.flash(self.words("audit_failed", detail=problem), 10.0)
@@ -388,7 +385,7 @@ class Table:
         except OSError as error:
             reason = error.strerror or str(error)
             log.error("cannot save the game: %s", reason)
-            self._after("savefail", 0.0,
+            self.timers.after("savefail", 0.0,
                         lambda: self.flash(self.words("save_failed", reason=reason), 6.0))
 
     def _archive(self, game: Game) -> None:
@@ -400,11 +397,7 @@ class Table:
     # -- menu -----------------------------------------------------------------------
 
     def menu_items(self) -> list[str]:
-        w = self.words
-        level = len(BRIGHTNESS) - self._brightness_step()
-        return [w("menu_back"), w("menu_undo"), w("menu_standings"), w("menu_recall"),
-                w("menu_new"), w("menu_language", language=language_name(self.lang)),
-                w("menu_brightness", level=f"{level}/{len(BRIGHTNESS)}"), w("menu_about")]
+        return self.menu.labels(self.words)
 
     def _brightness_step(self) -> int:
         """Which of the BRIGHTNESS steps the panel is nearest to (0 = brightest)."""
@@ -413,56 +406,55 @@ class Table:
 
     def open_menu(self) -> None:
         self.mode = Mode.MENU
-        self.menu_index = 0
+        self.menu.index = 0
         self._show_menu()
 
     def _show_menu(self) -> None:
-        self.show(views.menu_screen(self.words, self.menu_items(), self.menu_index))
+        self.show(views.menu_screen(self.words, self.menu_items(), self.menu.index))
 
     def _menu_press(self, kind: Press) -> None:
         if kind is Press.SHORT:
-            self.menu_index = (self.menu_index + 1) % len(self.menu_items())
+            self.menu.move()
             self._show_menu()
-            return
-        choice = self.menu_index
-        if choice == 0:
-            self.resume()
-        elif choice == 1:
-            self._ask_undo()
-        elif choice == 2 and self.game is not None:
+        else:
+            self.menu.choose()
+
+    def _show_standings(self) -> None:
+        if self.game is not None:
             self.mode = Mode.INFO
             self.show(views.standings_screen(self.words, self.game.state))
-        elif choice == 3:
-            self.mode = Mode.INFO
-            self.show(views.recall_screen(self.words, self._recall_game(),
-                                          self.store.finished(10)))
-        elif choice == 4:
-            self.new_game()
-        elif choice == 5:
-            self.lang = LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)]
-            self.words = self._words()
-            self._prefs()
-            self._show_menu()
-        elif choice == 6:
-            step = self._brightness_step()
-            self.panel.set_contrast(BRIGHTNESS[(step + 1) % len(BRIGHTNESS)])
-            self._prefs()
-            self._show_menu()
-        elif choice == 7:
-            self.mode = Mode.INFO
-            body = [self.words("about_version", version=__version__),
-                    self.words("about_saves", path=str(self.store.directory)),
-                    f"{self.config.display.display} {self.config.display.interface}"]
-            if self.fonts.missing:
-                body.append(self.words("about_fonts", packages=self.fonts.missing))
-            self.show(Screen(title=self.words("menu_about"), body=tuple(body),
-                             footer=self.words("keys_back")))
+
+    def _show_recall(self) -> None:
+        self.mode = Mode.INFO
+        self.show(views.recall_screen(self.words, self._recall_game(), self.store.finished(10)))
+
+    def _next_language(self) -> None:
+        self.lang = LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)]
+        self.words = self._words()
+        self._prefs()
+        self._show_menu()
+
+    def _next_brightness(self) -> None:
+        step = self._brightness_step()
+        self.panel.set_contrast(BRIGHTNESS[(step + 1) % len(BRIGHTNESS)])
+        self._prefs()
+        self._show_menu()
+
+    def _show_about(self) -> None:
+        self.mode = Mode.INFO
+        body = [self.words("about_version", version=__version__),
+                self.words("about_saves", path=str(self.store.directory)),
+                f"{self.config.display.display} {self.config.display.interface}"]
+        if self.fonts.missing:
+            body.append(self.words("about_fonts", packages=self.fonts.missing))
+        self.show(Screen(title=self.words("menu_about"), body=tuple(body),
+                         footer=self.words("keys_back")))
 
     def _recall_game(self) -> Game | None:
         if self.game is not None and self.game.actions:
             return self.game
         finished = self.store.finished(1)
-        return finished[0][1] if finished else None
+        return finished[0].game if finished else None
 
     def _ask_undo(self) -> None:
         if self.game is None or not self.game.actions:
@@ -500,48 +492,9 @@ class Table:
 
     def _lights(self, seat: int | None) -> None:
         seats = self.game.seats if self.game is not None else self.seats.occupied()
-        for index, led in enumerate(self.outputs.leds, start=1):
-            led.value = index == seat and index in seats
-
-    def _chime(self, what: str) -> None:
-        buzzer = self.outputs.buzzer
-        if buzzer is None:
-            return
-
-        def play(note: str | None) -> None:
-            try:
-                buzzer.play(note) if note else buzzer.stop()
-            except Exception as error:  # a buzzer fault must not stop the game
-                log.warning("buzzer: %s", error)
-
-        for n, note in enumerate((*TUNES[what], None)):
-            self._after(f"note{n}", n * 0.15, functools.partial(play, note))
+        self.outputs.light(seat, seats)
 
     def _idle(self) -> None:
         t = self.config.timings
-        self._after("dim", t.dim_after, lambda: self.panel.dim(True))
-        self._after("blank", t.blank_after, self.panel.sleep)
-
-    def _after(self, name: str, delay: float, callback: Callable[[], None]) -> None:
-        self._cancel(name)
-
-        def fire() -> None:
-            self._timers.pop(name, None)
-            callback()
-
-        self._timers[name] = self.loop.call_later(delay, fire)
-
-    def _every(self, name: str, period: float, callback: Callable[[], None]) -> None:
-        def fire() -> None:
-            callback()
-            self._timers[name] = self.loop.call_later(period, fire)
-
-        self._cancel(name)
-        self._timers[name] = self.loop.call_later(period, fire)
-
-    def _cancel(self, name: str) -> None:
-        timer = self._timers.pop(name, None)
-        if timer is not None:
-            timer.cancel()
-
-
+        self.timers.after("dim", t.dim_after, lambda: self.panel.dim(True))
+        self.timers.after("blank", t.blank_after, self.panel.sleep)

@@ -22,6 +22,8 @@ from luma.core.interface.serial import i2c
 from PIL import Image
 
 from firmware.config import Config
+from firmware.display.device import HEIGHT, WIDTH
+from firmware.emulate.bus import PanelBus
 from firmware.table.die import SeededDie
 from firmware.table.loop import ManualClock, advance
 from firmware.table.store import Store
@@ -59,23 +61,21 @@ class Bench:
 
 def full_frame_bytes() -> int:
     """What luma's own display() puts on the bus for one frame."""
-    from firmware.emulate.bus import PanelBus
 
     bus = PanelBus()
     device = luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C))
-    before = bus.bytes_sent()
-    device.display(Image.new("1", (128, 64), 1))
-    return bus.bytes_sent() - before
+    before = bus.sent
+    device.display(Image.new("1", (WIDTH, HEIGHT), 1))
+    return bus.sent - before
 
 
 def press_path(turns: int, bench: Bench) -> None:
     """(a) CPU from a press to the last byte of its result, and (b) the bytes of each turn."""
-    from firmware.app import build
+    from firmware.emulate.rig import emulate
 
     clock = ManualClock()
     config = Config()
-    rig = build(config, emulated=True, clock=clock)
-    assert rig.hands is not None and rig.bus is not None
+    rig = emulate(config, clock=clock)
     bus, loop, hands = rig.bus, rig.loop, rig.hands
     with tempfile.TemporaryDirectory() as folder:
         table = Table(config=config, loop=loop, store=Store(Path(folder)), panel=rig.panel,
@@ -94,21 +94,21 @@ def press_path(turns: int, bench: Bench) -> None:
                 break
             hands.button.drive_low()
             advance(loop, clock, 0.1)
-            sent = bus.bytes_sent()
+            sent = bus.sent
             start = time.thread_time()
             hands.button.drive_high()  # the release is the press
             advance(loop, clock, config.timings.debounce)  # settled: the press is taken now
             first = time.thread_time()
             first_frame.append(first - start)
-            marks = [bus.bytes_sent()]
+            marks = [bus.sent]
             while table.mode is Mode.ANIMATE:
                 deadline = loop.next_deadline()
                 assert deadline is not None
                 clock.now = deadline
                 loop.run_until_idle()
-                marks.append(bus.bytes_sent())
+                marks.append(bus.sent)
             cpu.append(time.thread_time() - start)
-            turn_bytes.append(bus.bytes_sent() - sent)
+            turn_bytes.append(bus.sent - sent)
             frames = [b - a for a, b in itertools.pairwise(marks)]
             frame_bytes += [marks[0] - sent, *frames[:-1]]  # the tumbling frames
             advance(loop, clock, 3.0)  # read the result, like a table would

@@ -7,18 +7,19 @@ beeps. Holding the button for the menu time ends it.
 
 from __future__ import annotations
 
+import argparse
+import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from firmware.devices import Rigging
 from firmware.display.fonts import Fonts
 from firmware.display.render import Screen, render
-from firmware.display.screens import Words
+from firmware.display.words import Words
 from firmware.table.buttons import Debounced
-from firmware.tools.fairness import Verdict
-
-if TYPE_CHECKING:
-    from firmware.app import Rigging
+from firmware.table.die import Die
+from firmware.table.outputs import Led
+from firmware.tools.fairness import Verdict, check
 
 STEP = 0.5  # seconds per output
 
@@ -44,6 +45,8 @@ def dice_screen(words: Words, count: int, verdicts: list[Verdict]) -> Screen:
 
 
 class SelfTest:
+    """Every input live on the panel, every output switched on in turn."""
+
     def __init__(self, rig: Rigging, *, lang: str, on_done: Callable[[], None],
                  fonts: Fonts | None = None) -> None:
         self.rig = rig
@@ -102,15 +105,73 @@ class SelfTest:
         self.rig.loop.call_later(STEP, self._next_output)
 
     @staticmethod
-    def _led(led: object) -> Callable[[bool], None]:
+    def _led(led: Led) -> Callable[[bool], None]:
         def switch(on: bool) -> None:
-            led.value = on  # type: ignore[attr-defined]
+            led.value = on
         return switch
 
     def _beep(self, on: bool) -> None:
         buzzer = self.rig.outputs.buzzer
+        assert buzzer is not None  # only listed when there is one
         if on:
             buzzer.play("A4")
             self.rig.loop.call_later(STEP / 2, buzzer.stop)
         else:
             buzzer.stop()
+
+
+def run_selftest(args: argparse.Namespace) -> int:
+    """``robinson selftest``: every input live on the screen, every output in turn."""
+    from firmware.app import config_and_mode, on_signals, raw_keyboard, rigging, start_logging
+    from firmware.errors import ConfigError
+    from firmware.table.die import SeededDie
+    from firmware.table.store import state_dir
+
+    config, emulated = config_and_mode(args)
+    if args.seed is not None and not (emulated and args.dice):
+        raise ConfigError("--seed is only for --dice when emulated, never on "
+                          "the table: it tests the demo die")
+    show_terminal = emulated and sys.stdout.isatty()
+    start_logging(None if not show_terminal else state_dir(None, emulated))
+    rig, _ = rigging(config, args, emulated, show_terminal)
+    lang = args.lang or config.language
+    if args.dice:
+        die = SeededDie(args.seed) if args.seed is not None else Die()
+        return dice(rig, die, lang, to_stdout=not show_terminal)
+    test = SelfTest(rig, lang=lang, on_done=rig.loop.stop)
+    on_signals(rig.loop)
+    test.start()
+    try:
+        with raw_keyboard(show_terminal):
+            _keys(rig, test.ready)
+            rig.loop.run()
+    finally:
+        test.stop()
+        rig.close()
+    return 0
+
+
+def _keys(rig: Rigging, ready: threading.Event) -> None:
+    """Emulated: the keyboard works the mock pins, in a thread of its own."""
+    from firmware.emulate.keyboard import read_keys, stdin_is_usable
+    from firmware.emulate.rig import EmulatedRigging
+
+    if isinstance(rig, EmulatedRigging) and stdin_is_usable():
+        threading.Thread(target=read_keys, daemon=True, name="keys",
+                         args=(sys.stdin, rig.hands, ready, rig.loop)).start()
+
+
+def dice(rig: Rigging, die: Die, lang: str, to_stdout: bool) -> int:
+    """``robinson selftest --dice``: the fairness tests at 99 %, on the screen and stdout."""
+    try:
+        verdicts = check(die.roll, DICE_ROLLS)  # the very die the button would roll
+        screen = dice_screen(Words(lang), DICE_ROLLS, verdicts)
+        rig.panel.show(render(screen, Fonts()))
+        if to_stdout:
+            for verdict in verdicts:
+                print(f"{verdict.name}: statistic {verdict.statistic:.4f}, "
+                      f"p = {verdict.p_value:.4f}")
+            print(screen.footer)
+    finally:
+        rig.close()
+    return 0 if all(v.passed(DICE_ALPHA) for v in verdicts) else 1

@@ -9,17 +9,13 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..board import BOARD, Effect
-from ..errors import RobinsonError
+from ..errors import LanguageError
 from ..house_rules import HouseRules, Square33
 from . import en, fi, hr, ja
 
 LANGUAGES: tuple[str, ...] = ("en", "hr", "fi", "ja")
 DEFAULT = "en"
 _BY_CODE: dict[str, ModuleType] = {"en": en, "hr": hr, "fi": fi, "ja": ja}
-
-
-class LanguageError(RobinsonError):
-    """A language code the table has no texts for."""
 
 
 def texts(lang: str) -> ModuleType:

@@ -1,0 +1,42 @@
+"""A whole game played unattended (``robinson table --demo``), through the mock pins."""
+
+from __future__ import annotations
+
+import time
+
+from firmware.emulate.hands import TAP, Hands
+from firmware.table.loop import Loop
+from firmware.table.table import Mode, Table
+from robinson_core import Status
+
+
+class Demo:
+    """Plays a whole game: seats on, a long press to start, short presses on, then stops."""
+
+    def __init__(self, hands: Hands, table: Table, loop: Loop, pause: float = 0.6) -> None:
+        self.hands = hands
+        self.table = table
+        self.loop = loop
+        self.pause = pause
+
+    def run(self) -> None:
+        """Drive the table from a thread of its own until the game is over."""
+        table = self.table
+        table.ready.wait(timeout=10)
+        if table.mode is Mode.TITLE:
+            time.sleep(self.pause)
+            self.hands.press(self.hands.long)  # a new game, not a resumed one
+        for seat in range(1, 5):
+            self.hands.seat(seat, True)
+        while True:
+            table.ready.wait(timeout=10)
+            time.sleep(self.pause)
+            game = table.game
+            if table.mode is Mode.SETUP and len(table.seats.occupied()) >= 2:
+                self.hands.press(self.hands.long)
+            elif game is not None and game.state.status is not Status.PLAYING:
+                time.sleep(self.pause * 4)
+                self.loop.post(self.loop.stop)
+                return
+            else:
+                self.hands.press(TAP)

@@ -1,0 +1,77 @@
+"""The table's rigging without a Pi: the same devices on mock pins, the panel on a PanelBus.
+
+Built by ``firmware.devices.build`` like the real one; only the pin factory
+and the panel's bus are stand-ins, so everything above them is the product.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+
+import luma.oled.device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from luma.core.interface.serial import i2c
+from PIL import Image
+
+from firmware.config import Config, Display
+from firmware.devices import Rigging, build
+from firmware.display.device import HEIGHT, WIDTH, LumaDevice
+from firmware.emulate.bus import PanelBus
+from firmware.emulate.hands import Hands
+from firmware.emulate.keyboard import KEYS_HELP
+from firmware.emulate.terminal import TerminalPanel
+from firmware.errors import ConfigError
+
+
+def emulated_device(display: Display, bus: PanelBus) -> LumaDevice:
+    """The luma driver class the config names, writing to a PanelBus instead of /dev/i2c."""
+    driver = getattr(luma.oled.device, display.display)
+    device: LumaDevice = driver(i2c(bus=bus, address=display.i2c_address), width=WIDTH,
+                                height=HEIGHT, rotate=display.rotate)
+    device.persist = True
+    return device
+
+
+@dataclass
+class EmulatedRigging(Rigging):
+    """The rigging, plus what stands in for the world: hands, the panel's wires, a terminal."""
+
+    hands: Hands
+    bus: PanelBus
+    terminal: TerminalPanel | None
+
+    def close(self) -> None:
+        if self.terminal is not None:
+            self.terminal.close()
+        super().close()
+
+
+def emulate(config: Config, *, show_terminal: bool = False, seats_on: Sequence[int] = (),
+            clock: Callable[[], float] | None = None,
+            on_frame: Callable[[Image.Image], None] | None = None,
+            pin_factory: MockFactory | None = None) -> EmulatedRigging:
+    """The emulated rigging; ``seats_on`` are switched on, ``show_terminal`` draws the panel."""
+    factory = pin_factory or MockFactory(pin_class=MockPWMPin)
+    bus = PanelBus(config.display.display, config.display.i2c_address)
+    terminal = TerminalPanel(sys.stdout, KEYS_HELP) if show_terminal else None
+
+    def draw() -> None:  # what the panel's memory holds, dim or dark as the panel is
+        assert terminal is not None
+        terminal.draw(bus.image(), bus.on, bus.contrast < 64)
+
+    rigging = build(config, pin_factory=factory, clock=clock, on_frame=on_frame,
+                    make_device=lambda: emulated_device(config.display, bus),
+                    on_change=draw if terminal is not None else None)
+    hands = Hands(factory, config)
+    for seat in seats_on:
+        if not 1 <= seat <= len(config.pins.seats):
+            rigging.close()
+            if terminal is not None:
+                terminal.close()
+            raise ConfigError(f"--seats: there is no switch for seat {seat}; "
+                              f"seats 1-{len(config.pins.seats)} are wired")
+        hands.seat(seat, True)
+    wired = {f.name: getattr(rigging, f.name) for f in fields(Rigging)}
+    return EmulatedRigging(**wired, hands=hands, bus=bus, terminal=terminal)

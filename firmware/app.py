@@ -14,7 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
-from firmware import config as settings
+from firmware.config import Config, default_path, load
 from firmware.devices import Rigging, build, on_raspberry_pi
 from firmware.emulate.capture import Capture
 from firmware.errors import ConfigError
@@ -25,15 +25,15 @@ from firmware.table.store import Store, state_dir
 from firmware.table.table import Table
 
 
-def config_and_mode(args: argparse.Namespace) -> tuple[settings.Config, bool]:
+def config_and_mode(args: argparse.Namespace) -> tuple[Config, bool]:
     """The config the command line points at, and whether to emulate the hardware."""
-    path = Path(args.config) if args.config else settings.default_path()
-    config = settings.load(path)
+    path = Path(args.config) if args.config else default_path()
+    config = load(path)
     emulated = bool(args.emulate or getattr(args, "demo", False) or not on_raspberry_pi())
     return config, emulated
 
 
-def rigging(config: settings.Config, args: argparse.Namespace, emulated: bool,
+def rigging(config: Config, args: argparse.Namespace, emulated: bool,
             show_terminal: bool) -> tuple[Rigging, Capture | None]:
     """The wired devices, or (emulated) the same devices on stand-ins; and --capture's frames."""
     capture = Capture(Path(args.capture)) if args.capture else None

@@ -14,12 +14,11 @@ from typing import Any
 
 from firmware.display.device import HEIGHT, WIDTH
 from firmware.errors import ConfigError
+from firmware.header import USABLE
 from robinson_core import MAX_PLAYERS, HouseRules, RobinsonError
 from robinson_core.house_rules import NAMES as RULE_NAMES
 from robinson_core.texts import LANGUAGES
 
-# BCM GPIO numbers on the 40-pin header. 0 and 1 belong to the HAT EEPROM.
-USABLE_PINS = range(2, 28)
 I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
 SPI_PINS = {7: "SPI CE1", 8: "SPI CE0", 9: "SPI MISO", 10: "SPI MOSI", 11: "SPI SCLK"}
 DISPLAYS = ("ssd1306", "sh1106")
@@ -273,7 +272,7 @@ class _Reader:
 
     def pin(self, table: dict[str, Any], key: str, default: int, prefix: str = "pins.") -> int:
         value = table.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value not in USABLE_PINS:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in USABLE:
             raise self.error(prefix + key, "must be a BCM GPIO number from 2 to 27", value)
         return value
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from firmware.display import screens as views
+from firmware.display import screens
 from firmware.table.table import Mode
 
 from .rig import Rig
@@ -28,7 +28,7 @@ def main(folder: Path) -> int:
     if game is None or len(game.actions) != 2 or rig.table.mode is not Mode.PLAY:
         problems.append(f"the game did not go on in memory: {game}")
     text = rig.table.words("save_failed", reason=os.strerror(30))  # EROFS
-    if not rig.showing(views.message_screen("!", text)):
+    if not rig.showing(screens.message_screen("!", text)):
         problems.append("the screen did not say that saving fails")
     saved = rig.store.load().game
     if saved is None or len(saved.actions) != 1:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from firmware.display import screens as views
+from firmware.display import screens
 from firmware.display.render import Screen
 from robinson_core import Game, HouseRules, play_script
 from robinson_core.texts import LANGUAGES
@@ -35,12 +35,12 @@ def games() -> dict[str, Game]:
 
 def gallery() -> Iterator[tuple[str, Screen]]:
     for lang in LANGUAGES:
-        w = views.Words(lang, NAMES)
-        yield f"{lang}-title", views.title_screen(w, True)
-        yield f"{lang}-setup", views.setup_screen(w, (1, 2, 3), 2, HouseRules())
-        yield f"{lang}-turn", views.turn_screen(w, Game((1, 2, 3)).state)
-        yield f"{lang}-rolling", views.rolling_screen(w, 1, 5, 2)
+        w = screens.Words(lang, NAMES)
+        yield f"{lang}-title", screens.title_screen(w, True)
+        yield f"{lang}-setup", screens.setup_screen(w, (1, 2, 3), 2, HouseRules())
+        yield f"{lang}-turn", screens.turn_screen(w, Game((1, 2, 3)).state)
+        yield f"{lang}-rolling", screens.rolling_screen(w, 1, 5, 2)
         for name, game in games().items():
-            yield f"{lang}-{name}", views.result_screen(w, game)
-        yield f"{lang}-menu", views.menu_screen(w, [w("menu_back"), w("menu_undo"),
+            yield f"{lang}-{name}", screens.result_screen(w, game)
+        yield f"{lang}-menu", screens.menu_screen(w, [w("menu_back"), w("menu_undo"),
                                                     w("menu_standings")], 1)

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from firmware import config as configuration
 from firmware.cli import UsageError, build_parser, main
+from firmware.config import load, parse
+from firmware.errors import ConfigError
 
 KEYS = ["language", "seat_names", "pins", "display", "timings", "rules", "button", "seats",
         "leds", "buzzer", "use_leds", "use_buzzer", "interface", "i2c_address", "rotate",
@@ -28,8 +29,8 @@ tables = st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=5), values, ma
 @given(tables)
 def test_any_decoded_config_is_accepted_or_refused_in_one_line(raw: dict[str, object]) -> None:
     try:
-        configuration.parse(raw, "cfg.toml")
-    except configuration.ConfigError as error:
+        parse(raw, "cfg.toml")
+    except ConfigError as error:
         message = str(error)
         assert message.startswith("cfg.toml: ") and "\n" not in message
 
@@ -43,8 +44,8 @@ def test_any_config_file_is_accepted_or_refused_in_one_line(tmp_path: Path,
     path.write_bytes(content.encode("utf-8", "surrogatepass") if isinstance(content, str)
                      else content)
     try:
-        configuration.load(path)
-    except configuration.ConfigError as error:
+        load(path)
+    except ConfigError as error:
         assert str(error).startswith(str(path)) and "\n" not in str(error)
 
 
@@ -65,9 +66,9 @@ def test_a_config_of_every_kind_of_wrong(tmp_path: Path) -> None:
     for text, message in wrong.items():
         path = tmp_path / "c.toml"
         path.write_text(text)
-        with pytest.raises(configuration.ConfigError, match=message.replace("[", r"\[")):
-            configuration.load(path)
-    assert configuration.parse(tomllib.loads("[pins]\nbutton = 16\n")).pins.button == 16
+        with pytest.raises(ConfigError, match=message.replace("[", r"\[")):
+            load(path)
+    assert parse(tomllib.loads("[pins]\nbutton = 16\n")).pins.button == 16
 
 
 SUBCOMMANDS = ["replay", "rules", "table", "selftest", "state", "sim", "bench"]

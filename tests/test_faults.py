@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.display import screens as views
+from firmware.display import screens
 from firmware.table.table import Mode
 from robinson_core import Game, Roll
 
@@ -54,7 +54,7 @@ def test_a_bus_that_fails_some_writes_loses_no_game_and_no_screen(
     assert rig.table.game is not None and len(rig.table.game.actions) == 5
     rig.bus.fault = None
     rig.wait(1.5)
-    expected = views.result_screen(rig.table.words, rig.table.game)
+    expected = screens.result_screen(rig.table.words, rig.table.game)
     assert rig.table.screen == expected and rig.showing(expected, rig.table.page)
     assert rig.panel.faults > 0
 
@@ -80,7 +80,7 @@ def test_a_panel_that_drops_off_comes_back_with_the_right_screen(
     rig.bus.on = False
     rig.wait(2.0)  # within 2 s of coming back
     assert rig.bus.on
-    expected = views.result_screen(rig.table.words, rig.table.game)
+    expected = screens.result_screen(rig.table.words, rig.table.game)
     assert rig.table.screen == expected and rig.showing(expected, rig.table.page)
 
 
@@ -104,7 +104,7 @@ def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
     assert rig.die.rolled == 1  # no roll on wrong money
     assert rig.table.audit_problem is not None
     text = rig.table.words("audit_failed", detail=rig.table.audit_problem)
-    assert rig.showing(views.message_screen("!", text))
+    assert rig.showing(screens.message_screen("!", text))
     rig.menu()
     rig.short()
     rig.long()
@@ -127,7 +127,7 @@ def test_a_full_disk_keeps_the_game_in_memory_and_says_so(rigs: list[Rig],
     rig.run()
     assert rig.table.game is not None and len(rig.table.game.actions) == 2
     text = rig.table.words("save_failed", reason=os.strerror(28))
-    assert rig.showing(views.message_screen("!", text))
+    assert rig.showing(screens.message_screen("!", text))
     assert Game.load((tmp_path / "state" / "game.txt").read_text()).actions == (Roll(3),)
     tmp.unlink()  # space again
     rig.wait(7)
@@ -190,7 +190,7 @@ def test_chattering_seat_switches_settle_to_their_final_state(rigs: list[Rig],
     rig.run()
     rig.wait(0.1)
     assert rig.table.seats.occupied() == (1, 2)
-    assert rig.showing(views.setup_screen(rig.table.words, (1, 2), 1, rig.config.rules))
+    assert rig.showing(screens.setup_screen(rig.table.words, (1, 2), 1, rig.config.rules))
 
 
 def test_a_stuck_button_gives_no_phantom_rolls(rigs: list[Rig], tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from firmware.config import Config, parse
-from firmware.tools.wiring import HEADER, default_toml, wires, wiring_markdown
+from firmware.header import PHYSICAL
+from firmware.tools.wiring import default_toml, wires, wiring_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "hardware"
@@ -40,7 +41,7 @@ def test_the_schematic_shows_every_wire_of_the_config(name: str, interface: str)
 def test_every_default_pin_is_on_the_header_and_used_once() -> None:
     config = Config()
     gpios = [w.gpio for w in wires(config) if w.gpio is not None]
-    assert len(gpios) == len(set(gpios)) and all(g in HEADER for g in gpios)
+    assert len(gpios) == len(set(gpios)) and all(g in PHYSICAL for g in gpios)
     spi = [w.gpio for w in wires(config, "spi") if w.gpio is not None]
     assert len(spi) == len(set(spi))
 

@@ -220,7 +220,7 @@ def test_script_file_and_stdin_read_the_same_game(capsys: pytest.CaptureFixture[
 def test_a_bad_token_late_in_a_long_script_is_reported_before_any_play(
         capsys: pytest.CaptureFixture[str], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import robinson_core.script as script_module
+    from robinson_core import script as script_module
     played = []
     monkeypatch.setattr(script_module, "apply",
                         lambda *a: played.append(1) or pytest.fail("played before checking"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.display import screens as views
+from firmware.display import screens
 from firmware.table.table import Mode
 from robinson_core import Choice, Game, Pending, Roll
 
@@ -38,17 +38,17 @@ def playing(rigs: list[Rig], tmp_path: Path, seats: tuple[int, ...] = (1, 2, 3),
     return rig
 
 
-def words(rig: Rig) -> views.Words:
+def words(rig: Rig) -> screens.Words:
     return rig.table.words
 
 
 def test_boot_without_a_game_goes_to_setup_by_itself(rigs: list[Rig], tmp_path: Path) -> None:
     rig = bench(rigs, tmp_path, seats_on=(1, 3))
     assert rig.table.mode is Mode.TITLE
-    assert rig.showing(views.title_screen(words(rig), False))
+    assert rig.showing(screens.title_screen(words(rig), False))
     rig.wait(2.5)
     assert rig.table.mode is Mode.SETUP
-    assert rig.showing(views.setup_screen(words(rig), (1, 3), 1, rig.config.rules))
+    assert rig.showing(screens.setup_screen(words(rig), (1, 3), 1, rig.config.rules))
 
 
 def test_setup_short_press_picks_who_starts_and_long_press_starts(rigs: list[Rig],
@@ -62,7 +62,7 @@ def test_setup_short_press_picks_who_starts_and_long_press_starts(rigs: list[Rig
     game = rig.table.game
     assert game is not None and game.seats == (2, 4, 5) and game.first == 5
     assert rig.store.load().game == game  # saved at once
-    assert rig.showing(views.turn_screen(words(rig), game.state))
+    assert rig.showing(screens.turn_screen(words(rig), game.state))
 
 
 def test_setup_needs_two_seats(rigs: list[Rig], tmp_path: Path) -> None:
@@ -71,7 +71,7 @@ def test_setup_needs_two_seats(rigs: list[Rig], tmp_path: Path) -> None:
     rig.long()
     assert rig.table.mode is Mode.SETUP and rig.table.game is None
     rig.seat(2, True)
-    assert rig.showing(views.setup_screen(words(rig), (1, 2), 1, rig.config.rules))
+    assert rig.showing(screens.setup_screen(words(rig), (1, 2), 1, rig.config.rules))
 
 
 def test_a_short_press_rolls_animates_and_shows_the_result(rigs: list[Rig],
@@ -83,7 +83,7 @@ def test_a_short_press_rolls_animates_and_shows_the_result(rigs: list[Rig],
     game = rig.table.game
     assert game is not None and game.actions == (Roll(3),)
     assert game.state.player(1).position == 3
-    assert rig.showing(views.result_screen(words(rig), game))
+    assert rig.showing(screens.result_screen(words(rig), game))
 
 
 def test_the_roll_is_on_disk_before_it_is_shown(rigs: list[Rig], tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def test_a_bounce_storm_is_one_press(rigs: list[Rig], tmp_path: Path) -> None:
 def test_held_at_boot_gives_no_roll_and_says_so(rigs: list[Rig], tmp_path: Path) -> None:
     rig = bench(rigs, tmp_path, seats_on=(1, 2), held_at_boot=True)
     assert rig.table.mode is Mode.STUCK
-    assert rig.showing(views.message_screen("ROBINSON", words(rig)("release_button")))
+    assert rig.showing(screens.message_screen("ROBINSON", words(rig)("release_button")))
     rig.wait(5)
     rig.button_pin.drive_high()
     rig.run()
@@ -171,7 +171,7 @@ def test_decision_short_takes_the_default_long_the_other(rigs: list[Rig],
         rig.short()
     state = rig.table.game.state  # type: ignore[union-attr]
     assert state.pending is Pending.AGAIN
-    assert rig.showing(views.result_screen(words(rig), rig.table.game))  # type: ignore[arg-type]
+    assert rig.showing(screens.result_screen(words(rig), rig.table.game))  # type: ignore[arg-type]
     rig.long()
     assert rig.table.game.actions[-1] is Choice.PASS  # type: ignore[union-attr]
     assert rig.table.game.state.to_move == 2  # type: ignore[union-attr]
@@ -224,7 +224,7 @@ def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path
     for _ in range(2):
         rig.short()
     rig.long()
-    assert rig.showing(views.standings_screen(words(rig), rig.table.game.state))  # type: ignore[union-attr]
+    assert rig.showing(screens.standings_screen(words(rig), rig.table.game.state))  # type: ignore[union-attr]
     rig.short()
     rig.short()  # to Recall
     rig.long()
@@ -236,7 +236,7 @@ def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path
     assert rig.table.lang == "hr" and rig.store.prefs()["language"] == "hr"
     rig.menu()  # a very long press leaves the menu
     assert rig.table.mode is Mode.PLAY
-    assert rig.showing(views.result_screen(words(rig), rig.table.game))  # type: ignore[arg-type]
+    assert rig.showing(screens.result_screen(words(rig), rig.table.game))  # type: ignore[arg-type]
 
 
 def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: Path) -> None:
@@ -244,10 +244,10 @@ def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: 
     rig.seat(5, True)
     assert rig.table.game is not None and rig.table.game.seats == (1, 2, 3)
     from firmware.display.render import render
-    message = views.message_screen("!", words(rig)("seats_locked", seat=5))
+    message = screens.message_screen("!", words(rig)("seats_locked", seat=5))
     assert rig.shown().tobytes() == render(message, rig.table.fonts).tobytes()
     rig.wait(5)
-    assert rig.showing(views.turn_screen(words(rig), rig.table.game.state))
+    assert rig.showing(screens.turn_screen(words(rig), rig.table.game.state))
 
 
 def test_a_message_stays_up_over_a_paging_screen(rigs: list[Rig], tmp_path: Path) -> None:
@@ -256,7 +256,7 @@ def test_a_message_stays_up_over_a_paging_screen(rigs: list[Rig], tmp_path: Path
     from firmware.display.render import pages, render
     assert len(pages(rig.table.screen, rig.table.fonts)) > 1
     rig.seat(5, True)
-    message = views.message_screen("!", words(rig)("seats_locked", seat=5))
+    message = screens.message_screen("!", words(rig)("seats_locked", seat=5))
     rig.wait(3.5)  # past a page turn of the screen underneath
     assert rig.shown().tobytes() == render(message, rig.table.fonts).tobytes()
 
@@ -292,10 +292,10 @@ def test_a_restart_offers_to_resume_the_same_game(rigs: list[Rig], tmp_path: Pat
     rig.close()
     again = bench(rigs, tmp_path, seats_on=(1, 2, 3), faces=[1])
     assert again.table.mode is Mode.TITLE
-    assert again.showing(views.title_screen(words(again), True))
+    assert again.showing(screens.title_screen(words(again), True))
     again.short()  # resume
     assert again.table.game == game
-    assert again.showing(views.result_screen(words(again), game))  # type: ignore[arg-type]
+    assert again.showing(screens.result_screen(words(again), game))  # type: ignore[arg-type]
 
 
 def test_a_restart_long_press_starts_anew_and_archives(rigs: list[Rig], tmp_path: Path) -> None:
@@ -330,7 +330,7 @@ def test_each_driver_puts_the_intended_screen_on_the_panel(rigs: list[Rig], tmp_
         rig.short()
         game = rig.table.game
         assert game is not None
-        assert rig.showing(views.result_screen(words(rig), game))
+        assert rig.showing(screens.result_screen(words(rig), game))
 
 
 def test_a_won_game_long_press_plays_again_with_the_same_seats(rigs: list[Rig],
@@ -341,7 +341,7 @@ def test_a_won_game_long_press_plays_again_with_the_same_seats(rigs: list[Rig],
     won = play_script(Game((2, 4)), script)
     rig.table.begin(won)
     rig.run()
-    assert rig.showing(views.result_screen(words(rig), won))
+    assert rig.showing(screens.result_screen(words(rig), won))
     rig.short()  # nothing to roll
     assert rig.table.game == won
     rig.long()

@@ -18,7 +18,7 @@ from PIL import Image
 
 from firmware import __version__
 from firmware.config import Config
-from firmware.display import screens as views
+from firmware.display import screens
 from firmware.display.fonts import Fonts
 from firmware.display.panel import Panel
 from firmware.display.render import Screen, pages, render
@@ -134,7 +134,7 @@ class Table:
         self.timers.every("shift", self.config.timings.shift_every, self.panel.next_shift)
         if self.button.stuck:
             self.mode = Mode.STUCK
-            self.show(views.message_screen("ROBINSON",
+            self.show(screens.message_screen("ROBINSON",
                                            self.words("release_button")))
             return
         self._boot()
@@ -142,7 +142,7 @@ class Table:
     def _boot(self) -> None:
         self.mode = Mode.TITLE
         resume = self.game is not None and bool(self.game.actions)
-        self.show(views.title_screen(self.words, resume, self.notes, self.badge))
+        self.show(screens.title_screen(self.words, resume, self.notes, self.badge))
         if not resume:  # nothing to resume: on to setup by itself
             self.timers.after("boot", 2.0 + 2.0 * len(self.notes), self.setup)
         self.notes = []
@@ -151,7 +151,7 @@ class Table:
         """Leave the panel showing 'switched off' (the game is already on disk)."""
         self.timers.cancel_all()
         self.panel.wake()
-        self.show(views.message_screen("ROBINSON", self.words("switched_off")))
+        self.show(screens.message_screen("ROBINSON", self.words("switched_off")))
         self._lights(None)
 
     # -- screens ------------------------------------------------------------------
@@ -184,7 +184,7 @@ class Table:
         """Show a message for a while, then what was there."""
         screen = self.screen
         self.timers.cancel("page")  # the screen underneath must not page over the message
-        self._put(render(views.message_screen("!", text), self.fonts))
+        self._put(render(screens.message_screen("!", text), self.fonts))
         self.timers.after("flash", seconds, lambda: self.show(screen))
 
     def _words(self) -> Words:
@@ -267,7 +267,7 @@ class Table:
         if self.first not in seats:
             self.first = seats[0] if seats else None
         self._lights(self.first)
-        self.show(views.setup_screen(self.words, seats, self.first, self.config.rules,
+        self.show(screens.setup_screen(self.words, seats, self.first, self.config.rules,
                                      self.badge))
 
     def _setup_press(self, kind: Press) -> None:
@@ -296,8 +296,8 @@ class Table:
         self.mode = Mode.PLAY
         state = self.game.state
         self._lights(state.to_move)
-        screen = (views.result_screen(self.words, self.game, self.badge) if self.game.actions
-                  else views.turn_screen(self.words, state, self.badge))
+        screen = (screens.result_screen(self.words, self.game, self.badge) if self.game.actions
+                  else screens.turn_screen(self.words, state, self.badge))
         self.show(screen)
         self._audit()
 
@@ -345,7 +345,7 @@ class Table:
 
     def _frame(self, seat: int, n: int) -> None:
         # The die stays put and only its pips change: a frame costs the bus little.
-        screen = views.rolling_screen(self.words, seat, TUMBLE[n % len(TUMBLE)], 0, self.badge)
+        screen = screens.rolling_screen(self.words, seat, TUMBLE[n % len(TUMBLE)], 0, self.badge)
         self.screen, self.page = screen, 0
         self._draw()
 
@@ -358,7 +358,7 @@ class Table:
         assert self.game is not None
         self.mode = Mode.PLAY
         self._lights(self.game.state.to_move)
-        self.show(views.result_screen(self.words, self.game, self.badge))
+        self.show(screens.result_screen(self.words, self.game, self.badge))
         for event in self.game.events:
             if isinstance(event, ev.Parrot):
                 self.outputs.chime("parrot", self.timers)
@@ -410,7 +410,7 @@ class Table:
         self._show_menu()
 
     def _show_menu(self) -> None:
-        self.show(views.menu_screen(self.words, self.menu_items(), self.menu.index))
+        self.show(screens.menu_screen(self.words, self.menu_items(), self.menu.index))
 
     def _menu_press(self, kind: Press) -> None:
         if kind is Press.SHORT:
@@ -422,11 +422,11 @@ class Table:
     def _show_standings(self) -> None:
         if self.game is not None:
             self.mode = Mode.INFO
-            self.show(views.standings_screen(self.words, self.game.state))
+            self.show(screens.standings_screen(self.words, self.game.state))
 
     def _show_recall(self) -> None:
         self.mode = Mode.INFO
-        self.show(views.recall_screen(self.words, self._recall_game(), self.store.finished(10)))
+        self.show(screens.recall_screen(self.words, self._recall_game(), self.store.finished(10)))
 
     def _next_language(self) -> None:
         self.lang = LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)]
@@ -462,14 +462,14 @@ class Table:
             self.flash(self.words("nothing_to_undo"), 2.0)
             return
         self.mode = Mode.UNDO
-        what = views.last_turns(self.words, self.game, 1)[0]
+        what = screens.last_turns(self.words, self.game, 1)[0]
         self.show(Screen(title=self.words("undo_title"), body=(self.words("undo_what",
                                                                           what=what),),
                          footer=self.words("keys_yes_no")))
 
     def _undo_press(self, kind: Press) -> None:
         if kind is Press.LONG and self.game is not None and self.game.actions:
-            what = views.last_turns(self.words, self.game, 1)[0]
+            what = screens.last_turns(self.words, self.game, 1)[0]
             self.commit(self.game.undo())
             log.info("undone: %s", what)
             self.resume()

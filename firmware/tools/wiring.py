@@ -6,13 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from firmware.config import Config
-
-# BCM GPIO number -> physical pin of the 40-pin header.
-HEADER = {2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32, 13: 33,
-          14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16,
-          24: 18, 25: 22, 26: 37, 27: 13}
-GROUND_PINS = (6, 9, 14, 20, 25, 30, 34, 39)
-POWER_3V3 = (1, 17)
+from firmware.header import GROUND, PHYSICAL
 
 
 @dataclass(frozen=True)
@@ -29,26 +23,26 @@ class Wire:
 def wires(config: Config, interface: str | None = None) -> list[Wire]:
     """Every connection the config asks for (the OLED on ``interface``, default the config's)."""
     pins, display = config.pins, config.display
-    out = [Wire("ROLL button", pins.button, HEADER[pins.button], "button, other leg to GND")]
+    out = [Wire("ROLL button", pins.button, PHYSICAL[pins.button], "button, other leg to GND")]
     for seat, gpio in enumerate(pins.seats, start=1):
-        out.append(Wire(f"Seat {seat} switch", gpio, HEADER[gpio], "toggle switch to GND"))
+        out.append(Wire(f"Seat {seat} switch", gpio, PHYSICAL[gpio], "toggle switch to GND"))
     for seat, gpio in enumerate(pins.leds[:len(pins.seats)], start=1):
-        out.append(Wire(f"Seat {seat} LED", gpio, HEADER[gpio], "330 Ω, LED anode; cathode to GND",
-                        optional=True))
-    out.append(Wire("Buzzer", pins.buzzer, HEADER[pins.buzzer], "piezo +, piezo − to GND",
+        out.append(Wire(f"Seat {seat} LED", gpio, PHYSICAL[gpio],
+                        "330 Ω, LED anode; cathode to GND", optional=True))
+    out.append(Wire("Buzzer", pins.buzzer, PHYSICAL[pins.buzzer], "piezo +, piezo − to GND",
                     optional=True))
     if (interface or display.interface) == "i2c":
         out += [Wire("OLED VCC", None, 1, "3V3"), Wire("OLED GND", None, 9, "GND"),
-                Wire("OLED SDA", 2, HEADER[2], "SDA"), Wire("OLED SCL", 3, HEADER[3], "SCL")]
+                Wire("OLED SDA", 2, PHYSICAL[2], "SDA"), Wire("OLED SCL", 3, PHYSICAL[3], "SCL")]
     else:
         out += [Wire("OLED VCC", None, 17, "3V3"), Wire("OLED GND", None, 20, "GND"),
-                Wire("OLED MOSI (D1/SDA)", 10, HEADER[10], "MOSI"),
-                Wire("OLED SCLK (D0/SCL)", 11, HEADER[11], "SCLK"),
+                Wire("OLED MOSI (D1/SDA)", 10, PHYSICAL[10], "MOSI"),
+                Wire("OLED SCLK (D0/SCL)", 11, PHYSICAL[11], "SCLK"),
                 Wire("OLED CS", 8 if display.spi_device == 0 else 7,
-                     HEADER[8 if display.spi_device == 0 else 7], "CE0/CE1"),
-                Wire("OLED DC", display.gpio_data_command, HEADER[display.gpio_data_command],
+                     PHYSICAL[8 if display.spi_device == 0 else 7], "CE0/CE1"),
+                Wire("OLED DC", display.gpio_data_command, PHYSICAL[display.gpio_data_command],
                      "data/command"),
-                Wire("OLED RES", display.gpio_reset, HEADER[display.gpio_reset], "reset")]
+                Wire("OLED RES", display.gpio_reset, PHYSICAL[display.gpio_reset], "reset")]
     return out
 
 
@@ -59,7 +53,7 @@ def wiring_markdown(config: Config) -> str:
              "a test proves the two agree. BCM numbers are what the config uses; the",
              "header pin is the physical pin of the 40-pin header (pin 1 is 3V3, next",
              "to the SD card end). Inputs use the Pi's internal pull-ups: wire them to",
-             f"GND, any of pins {', '.join(map(str, GROUND_PINS))}.", ""]
+             f"GND, any of pins {', '.join(map(str, GROUND))}.", ""]
     for title, interface in (("OLED on I2C (the default)", "i2c"), ("OLED on SPI", "spi")):
         lines += [f"## {title}", "", "| part | GPIO (BCM) | header pin | other end |",
                   "|---|---|---|---|"]

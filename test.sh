@@ -1,13 +1,12 @@
 #!/bin/sh
-# The whole test suite: lint, strict types on the engine, then pytest.
+# The whole test suite: lint, strict types on the engine and the app, then pytest.
 # Extra arguments go to pytest (e.g. ./test.sh -k friday).
 set -eu
 cd "$(dirname "$0")"
 sh tools/bootstrap.sh test
 echo "== ruff check"
 .venv/bin/ruff check .
-echo "== mypy --strict robinson_core, mypy firmware"
-.venv/bin/mypy --strict robinson_core
-.venv/bin/mypy firmware
+echo "== mypy --strict robinson_core firmware"
+.venv/bin/mypy --strict robinson_core firmware
 echo "== pytest"
 exec .venv/bin/python -m pytest "$@"

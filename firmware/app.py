@@ -103,6 +103,8 @@ def run_table(args: argparse.Namespace) -> int:
         table.stop()
         notifier.close()
         rig.close()
+        if capture is not None:
+            capture.close()
     return 0
 
 

@@ -83,6 +83,8 @@ class Timings:
 
 @dataclass(frozen=True)
 class Config:
+    """Every setting of the table, validated; the built-in defaults where the file is silent."""
+
     language: str = "en"
     seat_names: tuple[str, ...] = ()
     pins: Pins = field(default_factory=Pins)

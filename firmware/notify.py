@@ -18,6 +18,8 @@ log = logging.getLogger("robinson.notify")
 
 
 class Notifier:
+    """Tells systemd the table is ready, and feeds its watchdog; silent outside systemd."""
+
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
         env = os.environ if environ is None else environ
         address = env.get("NOTIFY_SOCKET", "")

@@ -39,12 +39,16 @@ class BondEnd(enum.Enum):
 
 @dataclass(frozen=True)
 class Rolled:
+    """The die showed ``face`` for ``seat``."""
+
     seat: int
     face: int
 
 
 @dataclass(frozen=True)
 class Moved:
+    """``seat``'s token went from ``start`` to ``end``, and why."""
+
     seat: int
     start: int
     end: int
@@ -65,6 +69,8 @@ class Transfer:
 
 @dataclass(frozen=True)
 class Decided:
+    """``seat`` chose on square 7, 20 or 23."""
+
     seat: int
     choice: Choice
     square: int  # 7, 20 or 23
@@ -72,16 +78,22 @@ class Decided:
 
 @dataclass(frozen=True)
 class WillSitOut:
+    """``seat`` landed on 12 and will miss the next turn."""
+
     seat: int
 
 
 @dataclass(frozen=True)
 class SatOut:
+    """``seat``'s turn was spent sitting out."""
+
     seat: int
 
 
 @dataclass(frozen=True)
 class Parrot:
+    """Square 17: everyone says "Poor Robinson!"."""
+
     seat: int
 
 
@@ -94,12 +106,16 @@ class NoNeighbour:
 
 @dataclass(frozen=True)
 class FridaySworn:
+    """``friday`` became ``master``'s Friday (square 29)."""
+
     master: int
     friday: int
 
 
 @dataclass(frozen=True)
 class BondEnded:
+    """A Friday bond ended, and why."""
+
     master: int
     friday: int
     why: BondEnd
@@ -107,23 +123,31 @@ class BondEnded:
 
 @dataclass(frozen=True)
 class Swapped:
+    """``seat`` on 36 and ``other`` on 41 swapped places."""
+
     seat: int  # the mover, now on 41
     other: int  # now on 36
 
 
 @dataclass(frozen=True)
 class Eliminated:
+    """``seat`` rolled a 6 from 42 and is out of the game."""
+
     seat: int
 
 
 @dataclass(frozen=True)
 class Won:
+    """``seat`` reached 45 and took the whole ``pot``."""
+
     seat: int
     pot: int
 
 
 @dataclass(frozen=True)
 class Shared:
+    """The winner gave ``partner`` a share of the pot (a third to a Friday, else half)."""
+
     winner: int
     partner: int
     amount: int

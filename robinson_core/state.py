@@ -12,6 +12,8 @@ _ROLLS: tuple[Action, ...] = tuple(Roll(face) for face in FACES)
 
 
 class Status(enum.Enum):
+    """Where a game stands: still playing, won, or over with no winner."""
+
     PLAYING = "playing"
     WON = "won"
     NO_WINNER = "no_winner"

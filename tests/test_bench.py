@@ -16,6 +16,7 @@ def test_bench_prints_every_figure() -> None:
     for figure in ("(a) CPU press -> result on bus, median", "(b) bus bytes per turn, partial",
                    "(b) partial / full per turn", "(b) bus bytes per animation frame",
                    "(c) animation fps at 100 kHz", "(c) animation fps at 400 kHz",
-                   "(d) cold start", "(e) peak RSS", "(f) CPU over", "(g) simulator"):
+                   "(d) cold start", "(e) peak RSS", "(f) CPU over", "(g) simulator",
+                   "(h) replay --script-file"):
         assert figure in run.stdout, figure
     print(run.stdout)

@@ -14,6 +14,8 @@ PICTURE = 30  # pictures are 30x30, at the right of the body
 
 
 class Picture(enum.Enum):
+    """The small pictures a screen may carry."""
+
     DIE_1 = 1
     DIE_2 = 2
     DIE_3 = 3

@@ -25,3 +25,6 @@ class Capture:
         image.save(self.directory / name)
         self.log.write(f"{name} {self.note()}\n")
         self.log.flush()
+
+    def close(self) -> None:
+        self.log.close()

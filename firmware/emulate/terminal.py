@@ -1,4 +1,4 @@
-"""The OLED drawn in a terminal: 128x64 at true resolution, two pixel rows per character."""
+"""The OLED drawn in a terminal at its true resolution, two pixel rows per character."""
 
 from __future__ import annotations
 
@@ -36,12 +36,12 @@ class TerminalPanel:
         style = "\x1b[2m" if dim else "\x1b[22m"
         parts = []
         if not self._lines:
-            parts.append("\x1b[1;1H┌" + "─" * 128 + "┐")
+            parts.append("\x1b[1;1H┌" + "─" * image.size[0] + "┐")
         for row, line in enumerate(lines):
             if row >= len(self._lines) or self._lines[row] != style + line:
                 parts.append(f"\x1b[{row + 2};1H│{style}{line}\x1b[22m│")
         if not self._lines:
-            parts.append(f"\x1b[{len(lines) + 2};1H└" + "─" * 128 + "┘")
+            parts.append(f"\x1b[{len(lines) + 2};1H└" + "─" * image.size[0] + "┘")
             parts.append(f"\x1b[{len(lines) + 3};1H{self.help_line}")
         self._lines = [style + line for line in lines]
         self.out.write("".join(parts))

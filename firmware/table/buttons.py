@@ -17,6 +17,8 @@ from firmware.table.loop import Loop, Timer
 
 
 class Press(enum.Enum):
+    """What a press of the ROLL button was, by how long it was held."""
+
     SHORT = "short"  # roll, confirm, the default choice
     LONG = "long"  # the other choice (>= long_press seconds)
     MENU = "menu"  # the menu (>= menu_press seconds)

@@ -35,6 +35,8 @@ BITS_PER_BYTE = 9  # 8 data bits and the ACK on I2C
 
 @dataclass
 class Figure:
+    """One measured figure, with its target if it has one."""
+
     name: str
     value: str
     target: str = ""
@@ -43,6 +45,8 @@ class Figure:
 
 @dataclass
 class Bench:
+    """The figures of one run, printed as one table."""
+
     figures: list[Figure] = field(default_factory=list)
 
     def add(self, name: str, value: str, target: str = "", met: bool | None = None) -> None:

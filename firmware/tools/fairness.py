@@ -22,6 +22,8 @@ FACES = 6
 
 @dataclass(frozen=True)
 class Verdict:
+    """One test of the die: its statistic and p-value."""
+
     name: str
     statistic: float
     p_value: float

@@ -133,22 +133,26 @@ def run_selftest(args: argparse.Namespace) -> int:
                           "the table: it tests the demo die")
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(None if not show_terminal else state_dir(None, emulated))
-    rig, _ = rigging(config, args, emulated, show_terminal)
+    rig, capture = rigging(config, args, emulated, show_terminal)
     lang = args.lang or config.language
-    if args.dice:
-        die = SeededDie(args.seed) if args.seed is not None else Die()
-        return dice(rig, die, lang, to_stdout=not show_terminal)
-    test = SelfTest(rig, lang=lang, on_done=rig.loop.stop)
-    on_signals(rig.loop)
-    test.start()
     try:
-        with raw_keyboard(show_terminal):
-            _keys(rig, test.ready)
-            rig.loop.run()
+        if args.dice:
+            die = SeededDie(args.seed) if args.seed is not None else Die()
+            return dice(rig, die, lang, to_stdout=not show_terminal)
+        test = SelfTest(rig, lang=lang, on_done=rig.loop.stop)
+        on_signals(rig.loop)
+        test.start()
+        try:
+            with raw_keyboard(show_terminal):
+                _keys(rig, test.ready)
+                rig.loop.run()
+        finally:
+            test.stop()
+            rig.close()
+        return 0
     finally:
-        test.stop()
-        rig.close()
-    return 0
+        if capture is not None:
+            capture.close()
 
 
 def _keys(rig: Rigging, ready: threading.Event) -> None:

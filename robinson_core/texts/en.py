@@ -1,4 +1,4 @@
-"""English texts."""
+"""English texts of the game: the squares' stories and instructions, events, standings, rules."""
 
 NAME = "English"
 

@@ -1,4 +1,4 @@
-"""Suomenkieliset tekstit."""
+"""Finnish texts of the game: the squares' stories and instructions, events, standings, rules."""
 
 NAME = "Suomi"
 

@@ -1,4 +1,4 @@
-"""Hrvatski tekstovi."""
+"""Croatian texts of the game: the squares' stories and instructions, events, standings, rules."""
 
 NAME = "Hrvatski"
 

@@ -1,4 +1,4 @@
-"""日本語のテキスト。"""
+"""Japanese texts of the game: the squares' stories and instructions, events, standings, rules."""
 
 NAME = "日本語"
 

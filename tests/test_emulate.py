@@ -1,0 +1,72 @@
+"""The emulator on its own: the stand-in panel, the terminal view, the hands, frame capture."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from firmware.config import Config
+from firmware.display.device import HEIGHT, WIDTH
+from firmware.emulate.capture import Capture
+from firmware.emulate.rig import emulate
+from firmware.emulate.terminal import TerminalPanel, half_blocks
+from firmware.errors import ConfigError
+
+
+def test_half_blocks_put_two_pixel_rows_in_one_character() -> None:
+    image = Image.new("1", (WIDTH, HEIGHT))
+    image.putpixel((0, 0), 1)  # top half of the first character
+    image.putpixel((1, 1), 1)  # bottom half of the second
+    image.putpixel((2, 0), 1)
+    image.putpixel((2, 1), 1)  # both halves of the third
+    rows = half_blocks(image)
+    assert len(rows) == HEIGHT // 2 and all(len(r) == WIDTH for r in rows)
+    assert rows[0][:4] == "▀▄█ " and set(rows[1]) == {" "}
+
+
+def test_the_terminal_view_redraws_only_what_changed() -> None:
+    out = io.StringIO()
+    terminal = TerminalPanel(out)
+    image = Image.new("1", (WIDTH, HEIGHT))
+    terminal.draw(image, True, False)
+    first = out.getvalue()
+    terminal.draw(image, True, False)
+    assert out.getvalue() == first  # nothing changed, nothing written
+    image.putpixel((5, 40), 1)
+    terminal.draw(image, True, False)
+    assert 0 < len(out.getvalue()) - len(first) < len(first)
+
+
+def test_the_emulated_rig_is_the_real_driver_on_the_stand_in_bus() -> None:
+    rig = emulate(Config(), seats_on=(1, 3))
+    try:
+        rig.panel.show(Image.new("1", (WIDTH, HEIGHT), 1))
+        assert rig.bus.on and rig.bus.image().getbbox() == (0, 0, WIDTH, HEIGHT)
+        assert [bool(p.state) for p in rig.hands.seat_pins[:3]] == [False, True, False]
+        rig.hands.toggle_seat(2)
+        assert not rig.hands.seat_pins[1].state  # low: closed to ground, someone sits
+    finally:
+        rig.close()
+
+
+def test_a_seat_with_no_switch_is_one_clear_line() -> None:
+    with pytest.raises(ConfigError, match=r"no switch for seat 7; seats 1-6 are wired"):
+        emulate(Config(), seats_on=(1, 7))
+
+
+def test_capture_numbers_frames_and_logs_what_the_table_held(tmp_path: Path) -> None:
+    capture = Capture(tmp_path)
+    capture.note = lambda: "actions=3,5"
+    capture(Image.new("1", (WIDTH, HEIGHT)))
+    capture(Image.new("1", (WIDTH, HEIGHT), 1))
+    capture.close()
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["frame-00001.png",
+                                                               "frame-00002.png"]
+    assert (tmp_path / "frames.log").read_text().splitlines() == [
+        "frame-00001.png actions=3,5", "frame-00002.png actions=3,5"]
+    again = Capture(tmp_path)
+    again.close()
+    assert again.count == 2  # a restart goes on numbering

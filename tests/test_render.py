@@ -1,0 +1,39 @@
+"""Rendering on its own: a Screen becomes a 128x64 1-bit image, pure and repeatable."""
+
+from __future__ import annotations
+
+from firmware.display.device import HEIGHT, WIDTH
+from firmware.display.render import Picture, Screen, body_rows, pages, render, wrap
+
+from .rig import FONTS
+
+
+def test_a_screen_is_a_128x64_one_bit_image_and_the_same_every_time() -> None:
+    screen = Screen(title="Turn 3", body=("Ana rolls 4", "Ana: 3 → 7"), footer="▶ press",
+                    picture=Picture.die(4))
+    first, again = render(screen, FONTS), render(screen, FONTS)
+    assert first.size == (WIDTH, HEIGHT) and first.mode == "1"
+    assert first.tobytes() == again.tobytes()
+    assert first.tobytes() != render(Screen(title="Turn 3"), FONTS).tobytes()
+
+
+def test_every_wrapped_row_fits_the_panel() -> None:
+    text = "Robinson rafts guns and tools from the wreck to his cave, one trip at a time"
+    rows = wrap(text, WIDTH, FONTS)
+    assert len(rows) >= 2 and all(FONTS.width(r) <= WIDTH for r in rows)
+    assert " ".join(rows) == text  # nothing lost at the breaks
+
+
+def test_japanese_wraps_without_spaces_and_fits() -> None:
+    rows = wrap("ロビンソンは難破船から銃と道具をいかだで運びます", 100, FONTS)
+    assert len(rows) >= 2 and all(FONTS.width(r) <= 100 for r in rows)
+    assert "".join(rows) == "ロビンソンは難破船から銃と道具をいかだで運びます"
+
+
+def test_a_long_body_pages_and_each_page_renders_differently() -> None:
+    screen = Screen(title="Standings", body=tuple(f"Seat {n}: square {n * 5}" for n in range(8)),
+                    footer="▶ press")
+    shown = pages(screen, FONTS)
+    assert len(shown) == -(-8 // body_rows(screen)) and sum(map(len, shown)) == 8
+    images = {render(screen, FONTS, page).tobytes() for page in range(len(shown))}
+    assert len(images) == len(shown)

@@ -1,44 +1,62 @@
 #!/bin/sh
 # Install Robinson Table as a service on Raspberry Pi OS (Bookworm or later).
 #
-#   sudo ./install.sh                 install, or bring an install up to date
+#   sudo ./install.sh                 install; run it again after `git pull` to update
 #   sudo ./install.sh --fast-i2c      ... and set the I2C bus to 400 kHz (see hardware/)
+#   sudo ./install.sh --wheelhouse DIR   install the Python packages from DIR, offline
 #   sudo ./install.sh --uninstall     remove it; saved games and the config stay
 #   sudo ./install.sh --uninstall --purge   remove saved games, config and user too
 #   ./install.sh --root DIR           write under DIR instead of / (packaging, tests)
 #
-# Running it twice changes nothing the second time.
+# Running it twice changes nothing the second time; after an update it restarts
+# the service, and says so.
 set -eu
+
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+die() { echo "install.sh: $*" >&2; exit 1; }
 
 SRC=$(cd "$(dirname "$0")" && pwd)
 ROOT=""
 ACTION=install
 PURGE=no
 FAST_I2C=ask
+WHEELHOUSE=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --root) ROOT=${2:?--root needs a directory}; shift ;;
         --root=*) ROOT=${1#--root=} ;;
+        --wheelhouse) WHEELHOUSE=${2:?--wheelhouse needs a directory}; shift ;;
+        --wheelhouse=*) WHEELHOUSE=${1#--wheelhouse=} ;;
         --uninstall) ACTION=uninstall ;;
         --purge) PURGE=yes ;;
         --fast-i2c) FAST_I2C=yes ;;
         --no-fast-i2c) FAST_I2C=no ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
 ROOT=${ROOT%/}
+if [ -n "$WHEELHOUSE" ]; then
+    [ -d "$WHEELHOUSE" ] || { echo "install.sh: --wheelhouse $WHEELHOUSE is not a directory" >&2; exit 2; }
+    WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
+fi
 
 SERVICE=robinson-table
 USER_NAME=robinson
 OPT="$ROOT/opt/robinson-table"
 VENV="$OPT/venv"
 UNIT="$ROOT/etc/systemd/system/$SERVICE.service"
+DROP_IN="$ROOT/etc/systemd/system/$SERVICE.service.d/i2c-bus.conf"
 UDEV="$ROOT/etc/udev/rules.d/99-robinson-table.rules"
 CONFIG_DIR="$ROOT/etc/robinson-table"
 STATE="$ROOT/var/lib/$SERVICE"
-APT_PACKAGES="fonts-misaki fonts-terminus-otb fonts-unifont python3-venv python3-lgpio i2c-tools"
+COMMAND="$ROOT/usr/local/bin/robinson"
+# From Debian (and Raspberry Pi OS): fonts, venv, the I2C and SPI bindings, bring-up tools.
+APT_PACKAGES="fonts-misaki fonts-terminus-otb fonts-unifont python3-venv python3-smbus2 python3-spidev i2c-tools"
+# From the Raspberry Pi archive: lgpio, and the RPi.GPIO module luma's SPI uses, on
+# every model from the Zero to the Pi 5 (python3-rpi-lgpio). Never compiled by pip.
+PI_PACKAGES="python3-lgpio python3-rpi-lgpio"
 
 say() { printf '%s\n' "robinson: $*"; }
 changed() { say "$*"; CHANGES=$((CHANGES + 1)); }
@@ -58,17 +76,42 @@ put() {
     fi
 }
 
+# Write the text on stdin to $1 (mode $2) only if it differs.
+put_text() {
+    tmp=$(mktemp)
+    cat > "$tmp"
+    put "$tmp" "$1" "$2"
+    rm -f "$tmp"
+}
+
 boot_config() {
     for f in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
-        [ -f "$f" ] && { echo "$f"; return; }
+        [ -f "$f" ] && { echo "$f"; return 0; }
     done
+    return 0
+}
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
+available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
+
+# What the config (or, before there is one, the default) drives the panel on.
+panel_bus() {
+    config="$CONFIG_DIR/config.toml"
+    [ -f "$config" ] || config="$SRC/systemd/config.toml"
+    python3 - "$config" <<'EOF' 2>/dev/null || echo "i2c 1"
+import sys, tomllib
+with open(sys.argv[1], "rb") as file:
+    display = tomllib.load(file).get("display", {})
+print(display.get("interface", "i2c"), int(display.get("i2c_port", 1)))
+EOF
 }
 
 uninstall() {
     systemctl disable --now "$SERVICE.service" >/dev/null 2>&1 || true
-    for f in "$UNIT" "$UDEV"; do
-        [ -e "$f" ] && rm -f "$f" && changed "removed ${f#$ROOT}"
+    for f in "$UNIT" "$DROP_IN" "$UDEV" "$COMMAND"; do
+        { [ -e "$f" ] || [ -L "$f" ]; } && rm -f "$f" && changed "removed ${f#$ROOT}"
     done
+    rmdir "$(dirname "$DROP_IN")" 2>/dev/null || true
     [ -d "$OPT" ] && rm -rf "$OPT" && changed "removed ${OPT#$ROOT}"
     systemctl daemon-reload || true
     if [ "$PURGE" = yes ]; then
@@ -85,29 +128,44 @@ uninstall() {
 }
 
 install() {
-    # 1. Debian packages: fonts, venv, lgpio for a Pi 5, i2c-tools for bring-up.
+    command -v python3 >/dev/null 2>&1 || die "python3 is missing: sudo apt-get install python3"
+    set -- $(panel_bus)
+    INTERFACE=$1 I2C_PORT=$2
+
+    # 1. Debian packages; the Raspberry Pi archive's where this system has it.
     missing=""
-    for p in $APT_PACKAGES; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+    for p in $APT_PACKAGES; do installed "$p" || missing="$missing $p"; done
+    for p in $PI_PACKAGES; do
+        installed "$p" && continue
+        if available "$p"; then
+            missing="$missing $p"
+        elif [ -z "$WHEELHOUSE" ]; then
+            say "$p is not in this system's package archives (it is in Raspberry Pi OS's):" \
+                "on a Pi, use Raspberry Pi OS; elsewhere give --wheelhouse DIR with lgpio" \
+                "and rpi-lgpio wheels"
+        fi
     done
     if [ -n "$missing" ]; then
-        apt-get install -y -q $missing >/dev/null || {
-            apt-get update -q >/dev/null && apt-get install -y -q $missing >/dev/null
-        }
+        # shellcheck disable=SC2086
+        { apt-get install -y -q $missing >/dev/null 2>&1 || {
+            apt-get update -q >/dev/null 2>&1 && apt-get install -y -q $missing >/dev/null 2>&1; }; } ||
+            die "apt-get could not install$missing (is the network up? try: sudo apt-get install$missing)"
         changed "installed Debian packages:$missing"
     fi
 
-    # 2. I2C on, and the 400 kHz offer.
+    # 2. The panel's bus on, and the 400 kHz offer.
     if command -v raspi-config >/dev/null 2>&1; then
-        if [ "$(raspi-config nonint get_i2c)" != 0 ]; then
-            raspi-config nonint do_i2c 0
-            changed "enabled I2C (takes effect after a reboot)"
+        if [ "$(raspi-config nonint "get_$INTERFACE")" != 0 ]; then
+            raspi-config nonint "do_$INTERFACE" 0 || die "raspi-config could not enable $INTERFACE"
+            changed "enabled $INTERFACE (takes effect after a reboot)"
         fi
     else
-        say "no raspi-config: enable I2C yourself (dtparam=i2c_arm=on)"
+        say "no raspi-config: enable $INTERFACE yourself (dtparam=${INTERFACE}_arm=on in config.txt)"
     fi
     cfg=$(boot_config)
-    if [ -n "$cfg" ] && ! grep -q "^dtparam=i2c_arm_baudrate=400000" "$cfg"; then
+    if [ -z "$cfg" ]; then
+        say "no /boot/firmware/config.txt: not a Raspberry Pi OS boot partition; the bus speed stays as it is"
+    elif [ "$INTERFACE" = i2c ] && ! grep -q "^dtparam=i2c_arm_baudrate=400000" "$cfg"; then
         if [ "$FAST_I2C" = ask ] && [ -t 0 ]; then
             printf 'robinson: set the I2C bus to 400 kHz (4x faster screen updates)? [Y/n] '
             read -r answer
@@ -121,33 +179,56 @@ install() {
         fi
     fi
 
-    # 3. The service user, in the groups that own the devices.
+    # 3. The groups that own the devices (Debian has no gpio or spi group), and the
+    #    service user in them: a group missing at start fails the unit (216/GROUP).
+    for group in gpio i2c spi; do
+        if ! grep -q "^$group:" "$ROOT/etc/group" 2>/dev/null; then
+            groupadd ${ROOT:+--root "$ROOT"} --system "$group" || die "could not create the group $group"
+            changed "created the group $group"
+        fi
+    done
     if ! grep -q "^$USER_NAME:" "$ROOT/etc/passwd" 2>/dev/null; then
         useradd ${ROOT:+--root "$ROOT"} --system --no-create-home --home-dir /var/lib/$SERVICE \
-            --shell /usr/sbin/nologin --user-group "$USER_NAME"
+            --shell /usr/sbin/nologin --user-group "$USER_NAME" || die "could not create the user $USER_NAME"
         changed "created the service user $USER_NAME"
     fi
     for group in gpio i2c spi; do
         line=$(grep "^$group:" "$ROOT/etc/group" 2>/dev/null || true)
-        [ -n "$line" ] || continue
         case ",${line##*:}," in
             *",$USER_NAME,"*) ;;
-            *) usermod ${ROOT:+--root "$ROOT"} -aG "$group" "$USER_NAME"
+            *) usermod ${ROOT:+--root "$ROOT"} -aG "$group" "$USER_NAME" || die "could not add $USER_NAME to $group"
                changed "added $USER_NAME to the $group group" ;;
         esac
     done
 
-    # 4. A venv that sees apt's python3-lgpio; never pip into the system Python.
+    # 4. A venv that sees apt's packages; never pip into the system Python, and never
+    #    build in the checkout (a root-owned build/ would stop the next ./table.sh).
     if [ ! -x "$VENV/bin/python" ]; then
         mkdir -p "$OPT"
-        python3 -m venv --system-site-packages "$VENV"
+        python3 -m venv --system-site-packages "$VENV" || die "python3 -m venv failed: sudo apt-get install python3-venv"
         changed "created ${VENV#$ROOT}"
     fi
     want=$(cd "$SRC" && cat setup.cfg pyproject.toml $(find robinson_core firmware -name '*.py' | sort) | cksum)
     if [ "$(cat "$OPT/installed" 2>/dev/null)" != "$want" ]; then
-        "$VENV/bin/python" -m pip install -q --disable-pip-version-check "$SRC[pi]"
+        build=$(mktemp -d)
+        cp -R "$SRC/setup.cfg" "$SRC/pyproject.toml" "$SRC/README.md" "$SRC/robinson_core" \
+            "$SRC/firmware" "$build/"
+        pip_opts="--disable-pip-version-check --prefer-binary --no-warn-script-location"
+        [ -n "$WHEELHOUSE" ] && pip_opts="$pip_opts --no-index --find-links $WHEELHOUSE"
+        extra=""
+        "$VENV/bin/python" -c "import lgpio, RPi.GPIO" >/dev/null 2>&1 || [ -z "$WHEELHOUSE" ] ||
+            extra="lgpio rpi-lgpio"
+        # shellcheck disable=SC2086
+        "$VENV/bin/python" -m pip install -q $pip_opts "$build" $extra ||
+            { rm -rf "$build"; die "pip could not install the package (see above; offline? give --wheelhouse DIR)"; }
+        rm -rf "$build"
         printf '%s\n' "$want" > "$OPT/installed"
         changed "installed the robinson package into ${VENV#$ROOT}"
+    fi
+    if [ "$(readlink "$COMMAND" 2>/dev/null)" != "/opt/robinson-table/venv/bin/robinson" ]; then
+        mkdir -p "$(dirname "$COMMAND")"
+        ln -sfn /opt/robinson-table/venv/bin/robinson "$COMMAND"
+        changed "linked ${COMMAND#$ROOT}"
     fi
 
     # 5. Config: written once, never overwritten.
@@ -158,28 +239,45 @@ install() {
         changed "wrote ${CONFIG_DIR#$ROOT}/config.toml"
     fi
 
-    # 6. udev: make /dev/i2c-* known to systemd, so the unit can wait for the bus.
+    # 6. udev: the devices belong to the groups the service runs in, and systemd
+    #    sees the I2C buses (so the unit can wait for its bus).
     before=$CHANGES
-    tmp=$(mktemp)
-    printf '%s\n' '# Robinson Table: let systemd see the I2C buses (dev-i2c\x2d1.device).' \
-        'SUBSYSTEM=="i2c-dev", TAG+="systemd"' > "$tmp"
-    put "$tmp" "$UDEV" 0644
-    rm -f "$tmp"
+    put_text "$UDEV" 0644 <<'EOF'
+# Robinson Table: the devices its service drives belong to these groups (as on
+# Raspberry Pi OS), and systemd sees the I2C buses (dev-i2c\x2d1.device).
+SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
+SUBSYSTEM=="i2c-dev", GROUP="i2c", MODE="0660", TAG+="systemd"
+SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"
+EOF
     if [ "$CHANGES" != "$before" ]; then
         udevadm control --reload-rules || true
-        udevadm trigger --subsystem-match=i2c-dev || true
+        udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio --subsystem-match=spidev || true
     fi
 
-    # 7. The unit.
-    before=$CHANGES
+    # 7. The unit, and (for a panel on I2C) a drop-in that waits for its bus: an
+    #    SPI-only table must not wait out the device timeout at every boot.
     put "$SRC/systemd/$SERVICE.service" "$UNIT" 0644
-    if [ "$CHANGES" != "$before" ]; then
-        systemctl daemon-reload
-        systemctl enable "$SERVICE.service"
-        systemctl restart "$SERVICE.service"
-    elif ! systemctl is-enabled --quiet "$SERVICE.service" 2>/dev/null; then
-        systemctl enable --now "$SERVICE.service"
+    if [ "$INTERFACE" = i2c ]; then
+        put_text "$DROP_IN" 0644 <<EOF
+# Written by install.sh: the config drives the panel on /dev/i2c-$I2C_PORT.
+# Wants, not Requires: without the bus the table still starts, and says why it stops.
+[Unit]
+Wants=dev-i2c\\x2d$I2C_PORT.device
+After=dev-i2c\\x2d$I2C_PORT.device
+EOF
+    elif [ -e "$DROP_IN" ]; then
+        rm -f "$DROP_IN" && changed "removed ${DROP_IN#$ROOT} (the panel is on SPI)"
+    fi
+    if [ "$CHANGES" != 0 ]; then
+        systemctl daemon-reload || true
+    fi
+    if ! systemctl is-enabled --quiet "$SERVICE.service" 2>/dev/null; then
+        systemctl enable "$SERVICE.service" || die "systemctl could not enable $SERVICE.service"
         changed "enabled $SERVICE.service"
+    fi
+    if [ "$CHANGES" != 0 ]; then
+        systemctl restart "$SERVICE.service" || say "the service did not start: journalctl -u $SERVICE -b"
+        say "restarted $SERVICE.service, as something changed"
     fi
 
     say "done ($CHANGES changes). Check it with:"

@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import signal
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
 from firmware.config import Config, default_path, load
-from firmware.devices import Rigging, build, on_raspberry_pi
+from firmware.devices import Rigging, build, wants_emulation
 from firmware.emulate.capture import Capture
 from firmware.errors import ConfigError
 from firmware.notify import Notifier
@@ -29,8 +31,12 @@ def config_and_mode(args: argparse.Namespace) -> tuple[Config, bool]:
     """The config the command line points at, and whether to emulate the hardware."""
     path = Path(args.config) if args.config else default_path()
     config = load(path)
-    emulated = bool(args.emulate or getattr(args, "demo", False) or not on_raspberry_pi())
-    return config, emulated
+    choice = args.hardware or config.hardware
+    if args.emulate or getattr(args, "demo", False):
+        choice = "emulate"
+    terminal = sys.stdin.isatty() or sys.stdout.isatty()
+    systemd = "INVOCATION_ID" in os.environ or "NOTIFY_SOCKET" in os.environ
+    return config, wants_emulation(choice, terminal=terminal, systemd=systemd)
 
 
 def rigging(config: Config, args: argparse.Namespace, emulated: bool,
@@ -38,6 +44,9 @@ def rigging(config: Config, args: argparse.Namespace, emulated: bool,
     """The wired devices, or (emulated) the same devices on stand-ins; and --capture's frames."""
     capture = Capture(Path(args.capture)) if args.capture else None
     if not emulated:
+        # lgpio makes its notification FIFO in LG_WD, else in the working directory,
+        # which `sudo -u robinson robinson selftest` may not be able to write.
+        os.environ.setdefault("LG_WD", tempfile.gettempdir())
         return build(config, on_frame=capture), capture
     from firmware.emulate.rig import emulate
 
@@ -62,10 +71,30 @@ def drivers(rig: Rigging, table: Table, demo: bool) -> list[threading.Thread]:
     return []
 
 
-def on_signals(loop: Loop) -> None:
-    """SIGTERM, SIGINT and SIGHUP stop the loop (the game is already saved)."""
+def on_signals(loop: Loop) -> list[int]:
+    """SIGTERM, SIGINT and SIGHUP stop the loop (the game is already saved); the list
+    they return says which came, for the exit status (``exit_status``)."""
+    received: list[int] = []
+
+    def stop(signum: int, _frame: object) -> None:
+        received.append(signum)
+        loop.post(loop.stop)
+
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, lambda *_: loop.post(loop.stop))
+        signal.signal(signum, stop)
+    return received
+
+
+def exit_status(received: list[int]) -> int:
+    """0 for a stop (SIGTERM, or q); 128 + the signal for SIGINT and SIGHUP, as shells do.
+
+    Non-zero matters for SIGHUP: systemd's Restart=on-failure then starts the
+    table again, with the config read anew; a clean exit would leave it stopped.
+    """
+    for signum in (signal.SIGHUP, signal.SIGINT):
+        if signum in received:
+            return 128 + signum
+    return 0
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -85,7 +114,7 @@ def run_table(args: argparse.Namespace) -> int:
     if capture is not None:
         capture.note = lambda: "actions=" + ",".join(
             a.token for a in (table.game.actions if table.game else ()))
-    on_signals(loop)
+    received = on_signals(loop)
 
     table.start()
     notifier = Notifier()
@@ -105,7 +134,9 @@ def run_table(args: argparse.Namespace) -> int:
         rig.close()
         if capture is not None:
             capture.close()
-    return 0
+    if received:
+        logging.getLogger("robinson").info("stopped by signal %d", received[0])
+    return exit_status(received)
 
 
 def raw_keyboard(wanted: bool) -> contextlib.AbstractContextManager[object]:

@@ -148,8 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--config", metavar="FILE", help="a TOML config file")
     table.add_argument("--state-dir", type=_directory, metavar="DIR", help="where games are saved")
     table.add_argument("--lang", choices=LANGUAGES, help="language (default: from config)")
-    table.add_argument("--emulate", action="store_true",
-                       help="mock pins and the OLED in the terminal, even on a Pi")
+    _add_hardware(table)
     table.add_argument("--seats", type=_seats, default=(), metavar="1,2,3",
                        help="emulated: switch these seats on")
     table.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
@@ -161,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     selftest = commands.add_parser("selftest", help="show every input live, light every output")
     selftest.add_argument("--config", metavar="FILE", help="a TOML config file")
     selftest.add_argument("--lang", choices=LANGUAGES, help="language (default: from config)")
-    selftest.add_argument("--emulate", action="store_true", help="mock pins, terminal OLED")
+    _add_hardware(selftest)
     selftest.add_argument("--seats", type=_seats, default=(), metavar="1,2,3",
                           help="emulated: switch these seats on")
     selftest.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
@@ -195,6 +194,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the robinson replay --json object, plus replay_args")
     _add_lang(state)
     return parser
+
+
+def _add_hardware(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hardware", choices=("auto", "pi", "emulate"),
+                        help="pi: the wired pins and panel; emulate: mock pins and the panel in "
+                             "the terminal; auto (the config's default): the Pi if this is one")
+    parser.add_argument("--emulate", action="store_true", help="the same as --hardware emulate")
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:

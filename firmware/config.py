@@ -22,6 +22,7 @@ from robinson_core.texts import LANGUAGES
 I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
 SPI_PINS = {7: "SPI CE1", 8: "SPI CE0", 9: "SPI MISO", 10: "SPI MOSI", 11: "SPI SCLK"}
 DISPLAYS = ("ssd1306", "sh1106")
+HARDWARE = ("auto", "pi", "emulate")
 INTERFACES = ("i2c", "spi")
 
 SEARCH_PATH = ("/etc/robinson-table/config.toml",)
@@ -86,6 +87,7 @@ class Config:
     """Every setting of the table, validated; the built-in defaults where the file is silent."""
 
     language: str = "en"
+    hardware: str = "auto"  # pi, emulate, or auto: the Pi if this is one
     seat_names: tuple[str, ...] = ()
     pins: Pins = field(default_factory=Pins)
     display: Display = field(default_factory=Display)
@@ -130,9 +132,10 @@ def load(path: Path | None) -> Config:
 def parse(raw: dict[str, Any], source: str = "config") -> Config:
     """Validate a decoded TOML table into a Config."""
     reader = _Reader(source)
-    top = reader.table(raw, "", {"language", "seat_names", "pins", "display", "timings",
-                                 "rules"})
+    top = reader.table(raw, "", {"language", "hardware", "seat_names", "pins", "display",
+                                 "timings", "rules"})
     language = reader.choice(top, "language", LANGUAGES, Config.language)
+    hardware = reader.choice(top, "hardware", HARDWARE, Config.hardware)
     names = reader.strings(top, "seat_names", MAX_PLAYERS)
     pins = _pins(reader, reader.table(top.get("pins", {}), "pins", _names(Pins)))
     display = _display(reader, reader.table(top.get("display", {}), "display", _names(Display)))
@@ -140,7 +143,7 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
                                             _names(Timings)))
     rules = _rules(reader, reader.table(top.get("rules", {}), "rules", set(RULE_NAMES)))
     _check_wiring(reader, pins, display)
-    return Config(language, names, pins, display, timings, rules, source)
+    return Config(language, hardware, names, pins, display, timings, rules, source)
 
 
 def _names(cls: type) -> set[str]:

@@ -8,13 +8,20 @@ pins and a recording bus.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import atexit
+import contextlib
+import types
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
+import luma.core.device
+import luma.core.framebuffer
+import luma.core.interface.serial
+import luma.oled.device
 from gpiozero import LED, Button, DigitalInputDevice, TonalBuzzer
-from gpiozero.exc import GPIOPinInUse, GPIOZeroError
+from gpiozero.exc import GPIOPinInUse, GPIOZeroError, PinUnknownPi
+from gpiozero.pins.local import get_pi_revision
 from luma.core import cmdline
 from PIL import Image
 
@@ -25,6 +32,8 @@ from firmware.errors import HardwareError
 from firmware.table.loop import Loop
 from firmware.table.outputs import Outputs
 
+I2C_FUNC_I2C = 0x00000001  # linux/i2c.h: the adapter takes plain I2C messages (i2c_rdwr)
+
 
 class PinFactory(Protocol):
     """What gpiozero asks of a pin factory (``gpiozero.Factory``): our devices take one."""
@@ -34,21 +43,142 @@ class PinFactory(Protocol):
     def close(self) -> None: ...
 
 
-def on_raspberry_pi() -> bool:
-    """Whether this machine says it is a Raspberry Pi (its device tree's model)."""
+def pi_revision() -> int | None:
+    """This board's revision code, read as gpiozero reads it, or None if this is no Pi.
+
+    gpiozero looks in /proc/device-tree, then in the Revision line of
+    /proc/cpuinfo: the service must be able to see one of them (the unit keeps
+    /proc's system files visible for that).
+    """
     try:
-        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
-    except OSError:
+        revision: int = get_pi_revision()
+    except (PinUnknownPi, OSError, ValueError):
+        return None
+    return revision
+
+
+def on_raspberry_pi() -> bool:
+    """Whether this machine is a Raspberry Pi, as gpiozero will see it."""
+    return pi_revision() is not None
+
+
+def wants_emulation(choice: str, *, terminal: bool, systemd: bool) -> bool:
+    """Whether to run emulated: ``choice`` is the config's or --hardware's auto, pi or emulate.
+
+    auto takes the Pi where there is one; elsewhere it emulates only for a
+    person at a terminal, never under systemd: a service that finds no board
+    must say so and fail, not run a table nobody sees.
+    """
+    if choice == "emulate":
+        return True
+    if on_raspberry_pi():
         return False
+    if choice == "auto" and terminal and not systemd:
+        return True
+    where = "--hardware pi" if choice == "pi" else (
+        "under systemd" if systemd else "without a terminal")
+    raise HardwareError(
+        f"no Raspberry Pi found ({where}): gpiozero reads the board from /proc/device-tree "
+        "or the Revision line of /proc/cpuinfo, and neither names one; "
+        "to run the table emulated, use --hardware emulate")
 
 
-def real_device(display: Display) -> LumaDevice:
-    """The luma device for the wired panel, built by luma's own cmdline (raises if absent)."""
-    parser = cmdline.create_parser(description="Robinson Table panel")
-    args = parser.parse_args(display.luma_args())
-    device: LumaDevice = cmdline.create_device(args)
+class PanelMissing(OSError):
+    """The panel's bus or the panel itself is not there: said in one line, what to check."""
+
+
+class I2CBus(Protocol):
+    """What we ask of an smbus2 ``SMBus`` (luma's ``i2c(bus=...)`` takes one)."""
+
+    @property
+    def funcs(self) -> int: ...
+
+    def write_quick(self, address: int) -> None: ...
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def real_device(display: Display,
+                open_bus: Callable[[int], I2CBus] | None = None) -> LumaDevice:
+    """The luma device for the wired panel, with luma's own option names (raises if absent).
+
+    On I2C the panel is probed before luma is asked to build anything; an
+    adapter without full I2C (I2C_FUNC_I2C) gets SMBus block writes instead of
+    luma's i2c_rdwr. luma's exit hook is never registered: the Panel closes
+    what it made (``Panel.close``), so a device whose start fails, or that is
+    dropped after a fault, leaves no open file and no hook that would blank
+    the panel at exit.
+    """
+    args = cmdline.create_parser(description="Robinson Table panel").parse_args(
+        display.luma_args())
+    if display.interface == "i2c":
+        interface = _i2c_interface(display, open_bus or _smbus)
+    else:
+        interface = getattr(cmdline.make_interface(args), display.interface)()
+    driver = getattr(luma.oled.device, display.display)
+    framebuffer = getattr(luma.core.framebuffer, args.framebuffer)(
+        num_segments=args.num_segments, debug=args.debug)
+    try:
+        with _without_exit_hooks():
+            device: LumaDevice = driver(serial_interface=interface,
+                                        **dict(vars(args), framebuffer=framebuffer))
+    except Exception:
+        interface.cleanup()
+        raise
     device.persist = True  # keep the last frame at exit: the 'switched off' screen
     return device
+
+
+class BlockWrites(luma.core.interface.serial.i2c):  # type: ignore[misc]  # luma is untyped
+    """luma's i2c on a bus we opened: SMBus block writes of 32 bytes, for adapters
+    without plain I2C (i2c-stub, some USB adapters); closing it closes the bus."""
+
+    def cleanup(self) -> None:
+        self._bus.close()
+
+
+def _smbus(port: int) -> I2CBus:
+    import smbus2
+
+    bus: I2CBus = smbus2.SMBus(port)
+    return bus
+
+
+def _i2c_interface(display: Display, open_bus: Callable[[int], I2CBus]) -> Any:
+    """luma's i2c interface to the panel, once the panel has answered its address."""
+    from luma.core.interface.serial import i2c
+
+    path = f"/dev/i2c-{display.i2c_port}"
+    try:
+        bus = open_bus(display.i2c_port)
+    except FileNotFoundError:
+        raise PanelMissing(f"no I2C bus {path}: is I2C enabled? "
+                           "(sudo raspi-config nonint do_i2c 0, then reboot)") from None
+    try:
+        bus.write_quick(display.i2c_address)
+    except OSError:
+        bus.close()
+        raise PanelMissing(f"no panel answers at {display.i2c_address:#04x} on {path}: "
+                           "check its wiring and i2c_address (i2cdetect -y "
+                           f"{display.i2c_port})") from None
+    if bus.funcs & I2C_FUNC_I2C:
+        bus.close()  # luma opens its own and sends a frame in one i2c_rdwr transfer
+        return i2c(port=display.i2c_port, address=display.i2c_address)
+    return BlockWrites(bus=bus, address=display.i2c_address)
+
+
+@contextlib.contextmanager
+def _without_exit_hooks() -> Iterator[None]:
+    """luma registers an exit hook per device as it is built, before the panel has
+    answered; each would keep its device (and bus) for ever. Build without them."""
+    module = luma.core.device
+    module.atexit = types.SimpleNamespace(register=lambda hook: None)
+    try:
+        yield
+    finally:
+        module.atexit = atexit
 
 
 @dataclass
@@ -63,6 +193,7 @@ class Rigging:
     outputs: Outputs
 
     def close(self) -> None:
+        self.panel.close()
         for device in (self.button, *self.seats, *self.outputs.leds, self.outputs.buzzer):
             if device is not None:
                 device.close()
@@ -79,7 +210,9 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
     None is the wired panel.
     """
     loop = Loop(clock) if clock else Loop()
-    panel = Panel(make_device or (lambda: real_device(config.display)),
+    if make_device is None:  # the wired panel: it must be there at start
+        make_device = _wired_panel(config.display)
+    panel = Panel(make_device,
                   config.display.contrast, on_frame=on_frame, on_change=on_change,
                   clock=loop.clock, scheduler=loop)
     factory = pin_factory
@@ -100,3 +233,18 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
         buzzer=TonalBuzzer(config.pins.buzzer, octaves=2, pin_factory=factory)
         if config.pins.use_buzzer else None)
     return Rigging(config, loop, panel, button, seats, outputs)
+
+
+def _wired_panel(display: Display) -> Callable[[], LumaDevice]:
+    """The wired panel's maker, having made it once: a table that starts with no panel
+    stops with one line (systemd starts it again), rather than run in the dark."""
+    try:
+        first = [real_device(display)]
+    except Exception as error:
+        raise HardwareError(f"the panel ({display.display} on {display.interface}): "
+                            f"{error}") from None
+
+    def make() -> LumaDevice:
+        return first.pop() if first else real_device(display)
+
+    return make

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +19,13 @@ STAND_INS = {
                '*) echo "$p" >> "$FAKE/debs";; esac; done;; esac',
     "dpkg-query": 'for p; do :; done; grep -qx "$p" "$FAKE/debs" 2>/dev/null && '
                   'printf "install ok installed" || exit 1',
-    "raspi-config": 'case "$2" in get_i2c) [ -e "$FAKE/i2c" ] && echo 0 || echo 1;; '
-                    'do_i2c) touch "$FAKE/i2c";; esac',
+    "apt-cache": 'for p; do :; done; if [ -e "$FAKE/no-pi-archive" ] && '
+                 '[ "${p#python3-}" != "$p" ] && case $p in *lgpio) true;; *) false;; esac; '
+                 'then echo "  Candidate: (none)"; else echo "  Candidate: 1.0-1"; fi',
+    "raspi-config": 'case "$2" in get_*) [ -e "$FAKE/${2#get_}" ] && echo 0 || echo 1;; '
+                    'do_*) touch "$FAKE/${2#do_}";; esac',
+    "groupadd": 'r=""; [ "$1" = --root ] && r=$2; for n; do :; done; '
+                'echo "$n:x:990:" >> "$r/etc/group"',
     "useradd": 'r=""; [ "$1" = --root ] && r=$2; for n; do :; done; '
                'echo "$n:x:999:999::/var/lib/robinson-table:/usr/sbin/nologin" >> "$r/etc/passwd"',
     "usermod": 'r=$2; g=$4; n=$5; sed -i "s/^$g:\\(.*\\):\\([^:]*\\)$/$g:\\1:\\2,$n/; '
@@ -28,8 +34,11 @@ STAND_INS = {
     "systemctl": 'case "$1" in is-enabled) [ -e "$FAKE/enabled" ];; enable) touch '
                  '"$FAKE/enabled";; disable) rm -f "$FAKE/enabled";; esac',
     "udevadm": ":",
+    # The venv's python records its calls; pip records what it was asked to build and
+    # whether a build/ or egg-info would land there (it lists the source folder).
     "python3": 'if [ "$1" = -m ] && [ "$2" = venv ]; then for d; do :; done; mkdir -p "$d/bin"; '
-               'printf "#!/bin/sh\\necho \\"venv-python \\$*\\" >> \\"$FAKE/calls\\"\\n" '
+               'printf "#!/bin/sh\\necho \\"venv-python \\$*\\" >> \\"$FAKE/calls\\"\\n'
+               '[ \\"\\$1\\" = -c ] && exit 1\\nexit 0\\n" '
                '> "$d/bin/python"; chmod +x "$d/bin/python"; else exec "$REAL_PYTHON" "$@"; fi',
 }
 
@@ -80,8 +89,9 @@ def test_first_install_puts_everything_in_place(machine: dict[str, Path]) -> Non
     assert "TAG+=\"systemd\"" in (root / "etc/udev/rules.d/99-robinson-table.rules").read_text()
     apt = next(c for c in done if c.startswith("apt-get install"))
     for package in ("fonts-misaki", "fonts-terminus-otb", "fonts-unifont", "python3-venv",
-                    "python3-lgpio", "i2c-tools"):
-        assert package in apt
+                    "python3-lgpio", "python3-rpi-lgpio", "python3-spidev", "python3-smbus2",
+                    "i2c-tools"):
+        assert package in apt.split()
     assert "raspi-config nonint do_i2c 0" in done
     assert (root / "boot/firmware/config.txt").read_text().endswith(
         "dtparam=i2c_arm_baudrate=400000\n")
@@ -92,8 +102,13 @@ def test_first_install_puts_everything_in_place(machine: dict[str, Path]) -> Non
     assert "spi:x:999:pi,robinson" in group
     venv = f"python3 -m venv --system-site-packages {root}/opt/robinson-table/venv"
     assert venv in done
-    assert any(c.startswith("venv-python -m pip install") and c.endswith(f"{ROOT}[pi]")
-               for c in done)
+    pip = [c for c in done if c.startswith("venv-python -m pip install")]
+    assert len(pip) == 1 and "--prefer-binary" in pip[0] and str(ROOT) not in pip[0]
+    assert "--no-index" not in pip[0] and "lgpio" not in pip[0]  # from apt, not pip
+    assert (root / "usr/local/bin/robinson").readlink() == Path(
+        "/opt/robinson-table/venv/bin/robinson")
+    drop_in = root / "etc/systemd/system/robinson-table.service.d/i2c-bus.conf"
+    assert "After=dev-i2c\\x2d1.device" in drop_in.read_text()
     assert "systemctl enable robinson-table.service" in done
     assert "systemctl restart robinson-table.service" in done
     assert "systemctl status robinson-table" in run.stdout
@@ -155,3 +170,114 @@ def test_without_root_it_says_to_use_sudo(tmp_path: Path) -> None:
         command = ["runuser", "-u", "nobody", "--", *command]
     run = subprocess.run(command, capture_output=True, text=True, check=False, cwd=tmp_path)
     assert run.returncode == 1 and "sudo ./install.sh" in run.stderr
+
+
+def test_nothing_is_built_in_the_checkout(tmp_path: Path, machine: dict[str, Path]) -> None:
+    # A real pip, building the real package into a real venv, from a copy of the repo.
+    copy = tmp_path / "checkout"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "*.egg-info",
+                                                              "build", "__pycache__", "tests"))
+    (machine["bin"] / "python3").unlink()  # the real python3, venv and pip
+    env = {"PATH": f"{machine['bin']}:{Path(sys.executable).parent}:/usr/bin:/bin",
+           "FAKE": str(machine["fake"]), "HOME": str(machine["fake"])}
+    run = subprocess.run(["sh", str(copy / "install.sh"), "--root", str(machine["root"]),
+                          "--no-fast-i2c"], capture_output=True, text=True, env=env,
+                         check=False, stdin=subprocess.DEVNULL)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert not list(copy.glob("*.egg-info")) and not (copy / "build").exists()
+    venv = machine["root"] / "opt/robinson-table/venv"
+    assert (venv / "bin/robinson").exists()
+
+
+def test_an_update_restarts_the_service_and_says_so(tmp_path: Path,
+                                                    machine: dict[str, Path]) -> None:
+    copy = tmp_path / "checkout"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "tests",
+                                                              "__pycache__"))
+    env = {"PATH": f"{machine['bin']}:/usr/bin:/bin", "FAKE": str(machine["fake"]),
+           "REAL_PYTHON": sys.executable, "HOME": str(machine["fake"])}
+
+    def again() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["sh", str(copy / "install.sh"), "--root", str(machine["root"]),
+                               "--no-fast-i2c"], capture_output=True, text=True, env=env,
+                              check=False, stdin=subprocess.DEVNULL)
+
+    assert again().returncode == 0
+    calls(machine)
+    assert "(0 changes)" in again().stdout
+    done = calls(machine)
+    assert not any(" restart " in c for c in done), done
+    engine = copy / "robinson_core" / "engine.py"
+    engine.write_text(engine.read_text() + "\n# a new version\n")
+    run = again()
+    assert run.returncode == 0 and "restarted robinson-table.service" in run.stdout
+    done = calls(machine)
+    assert any("pip install" in c for c in done)
+    assert "systemctl restart robinson-table.service" in done
+
+
+def test_offline_from_a_wheelhouse(tmp_path: Path, machine: dict[str, Path]) -> None:
+    (machine["fake"] / "no-pi-archive").touch()  # plain Debian: no python3-lgpio in apt
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    run = install(machine, "--wheelhouse", str(wheels), "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    done = calls(machine)
+    apt = next(c for c in done if c.startswith("apt-get install"))
+    assert "python3-lgpio" not in apt and "python3-smbus2" in apt
+    pip = next(c for c in done if c.startswith("venv-python -m pip install"))
+    assert f"--no-index --find-links {wheels}" in pip and pip.endswith("lgpio rpi-lgpio")
+
+
+def test_without_the_pi_archive_or_a_wheelhouse_it_says_what_is_missing(
+        machine: dict[str, Path]) -> None:
+    (machine["fake"] / "no-pi-archive").touch()
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    assert "python3-lgpio is not in this system's package archives" in run.stdout
+    assert "--wheelhouse DIR" in run.stdout
+
+
+def test_missing_groups_are_made_before_the_user_joins_them(machine: dict[str, Path]) -> None:
+    (machine["root"] / "etc" / "group").write_text("root:x:0:\ni2c:x:998:\n")  # like Debian
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    group = (machine["root"] / "etc/group").read_text()
+    for name in ("gpio", "i2c", "spi"):
+        assert f"{name}:x:" in group and group.split(f"{name}:x:")[1].split("\n")[0].endswith(
+            "robinson"), group
+    rules = (machine["root"] / "etc/udev/rules.d/99-robinson-table.rules").read_text()
+    assert 'KERNEL=="gpiochip*", GROUP="gpio"' in rules
+    assert 'SUBSYSTEM=="spidev", GROUP="spi"' in rules
+
+
+def test_a_panel_on_spi_enables_spi_and_waits_for_no_i2c_bus(machine: dict[str, Path]) -> None:
+    assert install(machine, "--no-fast-i2c").returncode == 0
+    config = machine["root"] / "etc/robinson-table/config.toml"
+    config.write_text(config.read_text().replace('interface = "i2c"', 'interface = "spi"'))
+    calls(machine)
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    assert "raspi-config nonint do_spi 0" in calls(machine)
+    assert not (machine["root"] / "etc/systemd/system/robinson-table.service.d/i2c-bus.conf"
+                ).exists()
+
+
+def test_without_config_txt_it_says_so(machine: dict[str, Path]) -> None:
+    (machine["root"] / "boot/firmware/config.txt").unlink()
+    run = install(machine, "--fast-i2c")
+    assert run.returncode == 0 and "no /boot/firmware/config.txt" in run.stdout
+
+
+def test_help_is_the_usage_and_nothing_else(machine: dict[str, Path]) -> None:
+    run = install(machine, "--help")
+    lines = run.stdout.splitlines()
+    assert run.returncode == 0 and lines[0].startswith("Install Robinson Table")
+    assert lines[-1].startswith("the service") and all(not ln.startswith("set ") for ln in lines)
+
+
+def test_a_failing_step_is_one_line(machine: dict[str, Path]) -> None:
+    (machine["bin"] / "apt-get").write_text("#!/bin/sh\necho noise >&2\nexit 100\n")
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 1
+    assert run.stderr.strip().count("\n") == 0 and "apt-get could not install" in run.stderr

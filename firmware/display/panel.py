@@ -7,6 +7,7 @@ in as ``make_device``; a panel that stops answering is retried every second.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -20,7 +21,9 @@ from firmware.display.partial import PartialWriter
 log = logging.getLogger("robinson.panel")
 
 SHIFTS = ((0, 0), (1, 0), (1, 1), (0, 1))  # burn-in: move everything a pixel, in turn
-RETRY = 1.0  # seconds between tries of a panel that does not answer
+RETRY_FIRST, RETRY_MAX = 1.0, 30.0  # seconds between tries of a silent panel, doubling
+LOUD = 3  # faults of an outage logged each; then one line a minute (the SD card)
+QUIET = 60.0
 
 
 class Scheduler(Protocol):
@@ -49,7 +52,9 @@ class Panel:
         self.shift = 0
         self.dimmed = False
         self.blank = False
-        self.faults = 0
+        self.faults = 0  # since the table started
+        self.outage = 0  # faults since the panel last answered
+        self.retry_in = RETRY_FIRST
         self._last_log = -1e9
         self._retrying = False
         self._connect()
@@ -62,18 +67,40 @@ class Panel:
             return True
         except Exception as error:
             self._fault(error)
-            self.device = None
             return False
+
+    def _drop(self) -> None:
+        """Let go of a device that failed: close its bus (persist keeps the panel as is)."""
+        device, self.device = self.device, None
+        if device is not None:
+            with contextlib.suppress(Exception):  # the bus may be gone already
+                device.cleanup()
+
+    def close(self) -> None:
+        """At exit: the last frame stays on the panel; the bus is closed."""
+        self._drop()
 
     def _level(self) -> int:
         return max(1, self.contrast // 8) if self.dimmed else self.contrast
 
     def _fault(self, error: BaseException) -> None:
+        self._drop()
         self.faults += 1
+        self.outage += 1
         now = self.clock()
-        if now - self._last_log >= 1.0:  # at most one line a second, however bad the bus
+        if self.outage <= LOUD:
             self._last_log = now
             log.warning("display: %s (the game goes on; retrying)", error)
+        elif now - self._last_log >= QUIET:
+            self._last_log = now
+            log.warning("display: still no panel after %d tries (%s); retrying every %.0f s",
+                        self.outage, error, self.retry_in)
+
+    def _answered(self) -> None:
+        if self.outage:
+            log.warning("display: the panel answers again after %d failed tries", self.outage)
+        self.outage = 0
+        self.retry_in = RETRY_FIRST
 
     def show(self, image: Image.Image) -> None:
         """Put ``image`` on the panel (nothing is sent if it is already there).
@@ -89,7 +116,8 @@ class Panel:
         if self.scheduler is None:
             return
         self._retrying = True
-        self.scheduler.call_later(RETRY, self._retry)
+        self.scheduler.call_later(self.retry_in, self._retry)
+        self.retry_in = min(RETRY_MAX, self.retry_in * 2)
 
     def _retry(self) -> None:
         self._retrying = False
@@ -108,12 +136,13 @@ class Panel:
             image = ImageChops.offset(image, dx, dy)
         try:
             assert self.writer is not None
-            if not self.writer.display(image):
-                return  # already on the panel: nothing was sent
+            sent = self.writer.display(image)
         except Exception as error:
             self._fault(error)
-            self.device = None
             return
+        self._answered()
+        if not sent:
+            return  # already on the panel: nothing was sent
         if self.on_frame is not None:
             self.on_frame(image)
         if self.on_change is not None:
@@ -160,7 +189,6 @@ class Panel:
             action(self.device)
         except Exception as error:
             self._fault(error)
-            self.device = None
             return
         if self.on_change is not None:
             self.on_change()

@@ -76,6 +76,7 @@ def default_toml(config: Config | None = None) -> str:
            "# An unknown key or a bad value stops the table with a message naming it.",
            "",
            f'language = "{config.language}"  # en, hr, fi, ja',
+           f'hardware = "{config.hardware}"  # pi, emulate, or auto: the Pi if this is one',
            "seat_names = []  # e.g. [\"Ana\", \"Ben\"]: seat 1, seat 2 … (up to 12 letters)",
            ""]
     for name, section in (("pins", config.pins), ("display", config.display),

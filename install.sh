@@ -276,8 +276,11 @@ EOF
         changed "enabled $SERVICE.service"
     fi
     if [ "$CHANGES" != 0 ]; then
-        systemctl restart "$SERVICE.service" || say "the service did not start: journalctl -u $SERVICE -b"
-        say "restarted $SERVICE.service, as something changed"
+        if systemctl restart "$SERVICE.service"; then
+            say "restarted $SERVICE.service, as something changed"
+        else
+            say "the service did not start: journalctl -u $SERVICE -b"
+        fi
     fi
 
     say "done ($CHANGES changes). Check it with:"

@@ -42,7 +42,7 @@ def config_and_mode(args: argparse.Namespace) -> tuple[Config, bool]:
 def rigging(config: Config, args: argparse.Namespace, emulated: bool,
             show_terminal: bool) -> tuple[Rigging, Capture | None]:
     """The wired devices, or (emulated) the same devices on stand-ins; and --capture's frames."""
-    capture = Capture(Path(args.capture)) if args.capture else None
+    capture = Capture(Path(args.capture).absolute()) if args.capture else None
     if not emulated:
         # lgpio makes its notification FIFO in LG_WD, else in the working directory,
         # which `sudo -u robinson robinson selftest` may not be able to write.

@@ -13,6 +13,7 @@ import contextlib
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import luma.core.device
@@ -30,7 +31,7 @@ from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
 from firmware.errors import HardwareError
 from firmware.table.loop import Loop
-from firmware.table.outputs import Outputs
+from firmware.table.outputs import BUZZER_MID, Outputs
 
 I2C_FUNC_I2C = 0x00000001  # linux/i2c.h: the adapter takes plain I2C messages (i2c_rdwr)
 
@@ -224,13 +225,12 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
         raise HardwareError(f"a GPIO pin is in use ({error}): is the service running? "
                             "sudo systemctl stop robinson-table") from None
     except (GPIOZeroError, OSError) as error:
-        raise HardwareError(f"cannot open the GPIO pins ({error}); on a Pi 5 install "
-                            "python3-lgpio, on older Pis RPi.GPIO (./install.sh does); "
-                            "or run with --emulate") from None
+        raise HardwareError(f"cannot open the GPIO pins ({error}): {_gpio_hint()}") from None
     outputs = Outputs(
         leds=[LED(p, pin_factory=factory) for p in config.pins.leds[:len(seats)]]
         if config.pins.use_leds else (),
-        buzzer=TonalBuzzer(config.pins.buzzer, octaves=2, pin_factory=factory)
+        buzzer=TonalBuzzer(config.pins.buzzer, mid_tone=BUZZER_MID, octaves=1,
+                           pin_factory=factory)
         if config.pins.use_buzzer else None)
     return Rigging(config, loop, panel, button, seats, outputs)
 
@@ -248,3 +248,17 @@ def _wired_panel(display: Display) -> Callable[[], LumaDevice]:
         return first.pop() if first else real_device(display)
 
     return make
+
+
+def _gpio_hint() -> str:
+    """What to check when gpiozero could open no pin: the chip, then the library."""
+    if not list(Path("/dev").glob("gpiochip*")):
+        return "there is no GPIO chip (/dev/gpiochip*): is this a Raspberry Pi?"
+    try:
+        import lgpio  # noqa: F401
+    except ImportError:
+        return ("the lgpio module is missing: sudo apt-get install python3-lgpio "
+                "python3-rpi-lgpio (./install.sh does)")
+    return ("the service user must be in the gpio group, and no other program may hold "
+            "the pins (is the service running? sudo systemctl stop robinson-table)")
+

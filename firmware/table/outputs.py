@@ -12,9 +12,11 @@ from firmware.table.loop import Timers
 
 log = logging.getLogger("robinson.table")
 
-TUNES = {"roll": ("C6",), "parrot": ("E6", "C6", "E6"), "death": ("C4", "G3"),
-         "win": ("C5", "E5", "G5", "C6")}
-"""What the buzzer plays, note by note (TonalBuzzer with octaves=2 spans A2 to A6)."""
+BUZZER_MID = "C7"  # 2,093 Hz: with octaves=1 the buzzer spans C6 to C8 (1-4 kHz)
+TUNES = {"roll": ("C7",), "parrot": ("E7", "C7", "E7"), "death": ("C6", "G6", "C6"),
+         "win": ("C7", "E7", "G7", "C8")}
+"""What the buzzer plays, note by note: in a ceramic piezo's loud band (its resonance is
+2-4 kHz; at A2-A6, where the tunes once were, it barely sounds)."""
 NOTE = 0.15  # seconds a note
 
 

@@ -27,9 +27,13 @@ STAMP = "%Y%m%d-%H%M%S"  # how an archived game's file name begins
 
 
 def state_dir(given: str | None, emulated: bool) -> Path:
-    """Where saved games live: --state-dir, systemd's StateDirectory, or the usual place."""
+    """Where saved games live: --state-dir, systemd's StateDirectory, or the usual place.
+
+    Always an absolute path: lgpio changes the working directory (to LG_WD) when
+    the pins are opened, and a relative one would then point elsewhere.
+    """
     if given:
-        return Path(given)
+        return Path(given).absolute()
     if os.environ.get("STATE_DIRECTORY"):
         return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
     if not emulated:

@@ -18,7 +18,7 @@ from firmware.display.render import Screen, render
 from firmware.display.words import Words
 from firmware.table.buttons import Debounced
 from firmware.table.die import Die
-from firmware.table.outputs import Led
+from firmware.table.outputs import BUZZER_MID, Led
 from firmware.tools.fairness import Verdict, check
 
 STEP = 0.5  # seconds per output
@@ -114,7 +114,7 @@ class SelfTest:
         buzzer = self.rig.outputs.buzzer
         assert buzzer is not None  # only listed when there is one
         if on:
-            buzzer.play("A4")
+            buzzer.play(BUZZER_MID)
             self.rig.loop.call_later(STEP / 2, buzzer.stop)
         else:
             buzzer.stop()

@@ -6,7 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from firmware.config import Config
-from firmware.header import GROUND, PHYSICAL
+from firmware.header import GROUND, PHYSICAL, USABLE
+
+LED_RESISTOR = "150 Ω (red, green, yellow) or 68 Ω (blue, white)"
+"""About 5 mA at 3.3 V either way: 330 Ω leaves a blue or white LED under 1 mA."""
+
+
+def free_pins(config: Config) -> list[int]:
+    """The GPIOs the config leaves free (not the display's bus, nor the SPI lines)."""
+    pins, display = config.pins, config.display
+    used = {pins.button, *pins.seats, *pins.leds, pins.buzzer, 2, 3, 7, 8, 9, 10, 11,
+            display.gpio_data_command, display.gpio_reset}
+    return [gpio for gpio in USABLE if gpio not in used]
 
 
 @dataclass(frozen=True)
@@ -28,8 +39,9 @@ def wires(config: Config, interface: str | None = None) -> list[Wire]:
         out.append(Wire(f"Seat {seat} switch", gpio, PHYSICAL[gpio], "toggle switch to GND"))
     for seat, gpio in enumerate(pins.leds[:len(pins.seats)], start=1):
         out.append(Wire(f"Seat {seat} LED", gpio, PHYSICAL[gpio],
-                        "330 Ω, LED anode; cathode to GND", optional=True))
-    out.append(Wire("Buzzer", pins.buzzer, PHYSICAL[pins.buzzer], "piezo +, piezo − to GND",
+                        f"{LED_RESISTOR}, LED anode; cathode to GND", optional=True))
+    out.append(Wire("Buzzer", pins.buzzer, PHYSICAL[pins.buzzer],
+                    "piezo transducer +, − to GND (a magnetic buzzer: see hardware/README.md)",
                     optional=True))
     if (interface or display.interface) == "i2c":
         out += [Wire("OLED VCC", None, 1, "3V3"), Wire("OLED GND", None, 9, "GND"),
@@ -66,6 +78,12 @@ def wiring_markdown(config: Config) -> str:
         lines.append("")
     lines.append("On SPI, only the OLED's wires change; the button, switches, LEDs and buzzer")
     lines.append("stay as in the first table. Set `interface = \"spi\"` in `[display]`.")
+    free = ", ".join(f"GPIO {g} (pin {PHYSICAL[g]})" for g in free_pins(config))
+    lines += ["", "## Free pins", "",
+              f"Left free by this config, for seats 7 and 8 and a power-off button: {free}.",
+              "GPIO 14 and 15 are the serial console's TX and RX: turn the console off first",
+              "(`sudo raspi-config nonint do_serial_cons 1`). Add a seat's pin to",
+              "`pins.seats` (and an LED's to `pins.leds`)."]
     return "\n".join(lines) + "\n"
 
 

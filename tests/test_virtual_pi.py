@@ -1,0 +1,198 @@
+"""The virtual Pi: the product as a Pi runs it, on a real kernel with real systemd.
+
+One QEMU run boots Debian's kernel with systemd as PID 1, the kernel's simulated
+GPIO chip (gpio-sim) and an I2C panel (i2c-stub at 0x3C), installs the product with
+its own install.sh and runs the unit as shipped. The harness inside
+(tests/virtual_pi/guest/harness.py) presses buttons through gpio-sim, cuts the
+state disk's power with dm-flakey, hangs the loop, reboots without sync; these
+tests judge what it saw, decoding the panel from the kernel's SMBus trace with the
+same panel model as every other test. Where it cannot run (not root, a Pi, no
+QEMU to be had) it is skipped with one loud line; ROBINSON_VPI=0 skips it too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from firmware.display.render import render
+from firmware.display.screens import result_screen
+from firmware.display.words import Words
+from firmware.table.store import Store
+from robinson_core import Game
+
+from .rig import FONTS
+from .virtual_pi import vm
+
+REFERENCE = Path(__file__).resolve().parent / "reference" / "screens"
+LONG = os.environ.get("ROBINSON_LONG") == "1"
+CUTS = 200 if LONG else 20
+WATCHDOG_SEC, RESTART_SEC = 10, 3
+
+
+@pytest.fixture(scope="module")
+def vpi(tmp_path_factory: pytest.TempPathFactory,
+        pytestconfig: pytest.Config) -> Iterator[vm.Run]:
+    why = "ROBINSON_VPI=0" if os.environ.get("ROBINSON_VPI") == "0" else vm.unavailable()
+    if why:
+        reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"!!! VIRTUAL PI SKIPPED: {why} !!!", red=True, bold=True)
+        pytest.skip(f"virtual Pi skipped: {why}")
+    reuse = os.environ.get("ROBINSON_VPI_REUSE")  # judge a finished run again (debugging)
+    run = vm.finished(Path(reuse)) if reuse else vm.boot(tmp_path_factory.mktemp("vpi"),
+                                                         cuts=CUTS)
+    if "error" in run.facts:
+        console = (run.folder / "console.txt").read_text(errors="replace")[-3000:]
+        pytest.fail(f"the harness stopped: {run.facts['error']}\n{console}")
+    yield run
+
+
+@pytest.fixture(scope="module")
+def panel(vpi: vm.Run) -> vm.PanelLog:
+    return vm.decode(vpi.results / "trace-1.txt")
+
+
+def reference(name: str) -> Image.Image:
+    return Image.open(REFERENCE / f"{name}.png").convert("1")
+
+
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+def saved_game(folder: Path) -> Game | None:
+    """The game the table would resume from this copy of its state directory."""
+    return Store(folder).load().game
+
+
+def test_the_service_runs_the_table_from_boot(vpi: vm.Run) -> None:
+    assert vpi.facts["boot_state"] == "active"
+    assert vpi.facts["reboot_state"] == "active"
+    assert int(vpi.facts["reboot_active_monotonic_us"]) > 0  # type: ignore[call-overload]
+
+
+def test_install_sh_as_shipped_then_again_changes_nothing(vpi: vm.Run) -> None:
+    first, second = vpi.facts["install_1"], vpi.facts["install_2"]
+    assert first["status"] == 0 and second["status"] == 0  # type: ignore[index]
+    again = (vpi.results / "install-2.txt").read_text()
+    assert "(0 changes)" in again and "restarted" not in again, again
+
+
+def test_the_unit_is_hardened_in_the_guest_too(vpi: vm.Run) -> None:
+    line = vpi.facts["security"][0]  # type: ignore[index]
+    exposure = float(line.split("level for robinson-table.service: ")[1].split()[0])
+    assert exposure <= 2.0, line
+
+
+def test_the_title_on_the_kernels_i2c_bus_is_the_reference_screen(
+        vpi: vm.Run, panel: vm.PanelLog) -> None:
+    title = reference("en-title")  # "A game is in progress", as after every restart
+    assert same(panel.snapshots["after watchdog"], title)
+    after_reboot = vm.decode(vpi.results / "trace-2.txt")
+    assert same(after_reboot.snapshots["after reboot"], title)
+
+
+def test_presses_through_gpio_sim_play_the_game_the_panel_shows(vpi: vm.Run,
+                                                                 panel: vm.PanelLog) -> None:
+    state = vpi.json("after_rolls")
+    assert len(state["actions"]) == 10  # type: ignore[arg-type]  # one action a press
+    game = _game(state)
+    shown = panel.snapshots["ten rolls"]
+    screen = result_screen(Words("en"), game)
+    pages = [render(screen, FONTS, page) for page in range(4)]
+    assert any(same(shown, page) for page in pages), "the panel is not the saved game's result"
+
+
+def _game(state: dict[str, object]) -> Game:
+    from firmware.cli import build_parser, replay_game
+
+    args = build_parser().parse_args(["replay", *state["replay_args"]])  # type: ignore[misc]
+    return replay_game(args.seats, args.first, args.rule, args.script or "")
+
+
+def test_a_hung_loop_is_restarted_by_the_watchdog_with_its_game(vpi: vm.Run) -> None:
+    seconds = float(vpi.facts["watchdog_restart_seconds"])  # type: ignore[arg-type]
+    assert seconds <= WATCHDOG_SEC + RESTART_SEC + 20, seconds  # + the guest's start-up
+    assert vpi.json("after_watchdog")["actions"] == vpi.json("after_rolls")["actions"]
+
+
+def test_power_cuts_lose_no_saved_action(vpi: vm.Run) -> None:
+    """After each cut the disk holds the game as it was when its last result was on the
+    panel, plus at most the press in flight: never less, never another game."""
+    log = json.loads((vpi.results / "cuts.json").read_text())
+    compared = 0
+    for entry in log:
+        shown = Game.load((vpi.results / f"cut-{entry['cut']:03d}-shown.txt").read_text())
+        game = saved_game(vpi.results / f"cut-{entry['cut']:03d}")
+        assert game is not None, entry
+        assert game.actions[:len(shown.actions)] == shown.actions, entry  # nothing lost
+        assert len(game.actions) - len(shown.actions) in (0, 1), entry  # nothing invented
+        assert (game.seats, game.first, game.rules) == (shown.seats, shown.first, shown.rules)
+        compared += 1
+    assert compared == CUTS == vpi.facts["cuts"]
+    assert sum(1 for e in log if e["shown"] > 0) >= CUTS * 0.9  # cuts among real games
+
+
+def test_a_reboot_without_sync_comes_back_with_the_game(vpi: vm.Run) -> None:
+    shown = Game.load((vpi.results / "reboot-shown.txt").read_text())
+    game = saved_game(vpi.results / "after-reboot")
+    assert game is not None and game.actions[:len(shown.actions)] == shown.actions
+    assert len(game.actions) == int(vpi.facts["reboot_shown"])  # type: ignore[call-overload]
+    assert vpi.json("after_reboot")["actions"] == [a.token for a in game.actions]
+
+
+def test_no_panel_or_no_gpio_chip_is_a_failure_with_a_journal_line(vpi: vm.Run) -> None:
+    no_panel, no_gpio = vpi.facts["no_panel"], vpi.facts["no_gpio"]
+    assert no_panel["start_status"] != 0 and no_panel["exit_status"] == "2", no_panel  # type: ignore[index]
+    assert any("no I2C bus" in line or "no panel answers" in line
+               for line in no_panel["journal"]), no_panel  # type: ignore[index]
+    assert no_gpio["start_status"] != 0 and no_gpio["exit_status"] == "2", no_gpio  # type: ignore[index]
+    assert any("GPIO" in line for line in no_gpio["journal"]), no_gpio  # type: ignore[index]
+
+
+def test_the_selftest_runs_as_the_service_user(vpi: vm.Run) -> None:
+    assert vpi.facts["selftest"]["status"] == 0, vpi.facts["selftest"]  # type: ignore[index]
+
+
+def test_uninstall_keeps_the_saved_games(vpi: vm.Run) -> None:
+    assert vpi.facts["uninstall"] == {"status": 0, "saves_kept": True}
+
+
+def test_the_figures(vpi: vm.Run, panel: vm.PanelLog, pytestconfig: pytest.Config) -> None:
+    """Printed for the README: boot to first frame, GPIO edge to panel, press to result."""
+    marks = panel.marks
+    edges, results = [], []
+    for at, text in marks:
+        if text.startswith("roll ") and text.endswith(" up"):
+            after = [w for w in panel.writes if w > at]
+            if not after:
+                continue
+            edges.append(after[0] - at)
+            burst = [after[0]]
+            for w in after[1:]:
+                if w - burst[-1] > 0.5:
+                    break
+                burst.append(w)
+            results.append(burst[-1] - at)
+    assert len(edges) == 10
+    first = panel.first_write or 0.0
+    figures = {
+        "image build (s)": round(vpi.build_seconds, 1),
+        "run, boot to power-off (s)": round(vpi.seconds, 1),
+        "boot to first frame (s)": round(first, 2),
+        "GPIO edge to first panel byte, median (ms)": round(statistics.median(edges) * 1000),
+        "press to result on the panel, median (ms)": round(statistics.median(results) * 1000),
+        "service start to READY (s)": vpi.facts["start_seconds"],
+        "watchdog restart (s)": vpi.facts["watchdog_restart_seconds"],
+    }
+    (vpi.folder / "figures.json").write_text(json.dumps(figures, indent=1))
+    reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line("virtual Pi figures: " + json.dumps(figures))

@@ -1,0 +1,376 @@
+"""The virtual Pi's test scenario, run inside the guest at boot (test harness only).
+
+It works the table as a family and a power cut would: through the kernel's
+simulated GPIO lines (gpio-sim pulls), reading what reached the panel from the
+kernel's SMBus trace, cutting power to the state directory with dm-flakey, and
+rebooting without sync. It writes what it saw to /mnt/host/results; the host
+(tests/test_virtual_pi.py) decodes the panel bytes and judges. Standard library only:
+this is the guest's own python3, not the product's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+HOST = Path("/mnt/host")
+RESULTS = HOST / "results"
+SETTINGS = json.loads((HOST / "settings.json").read_text())
+TRACING = Path("/sys/kernel/tracing")
+SIM = Path("/sys/kernel/config/gpio-sim/pi")
+STATE = Path("/var/lib/robinson-table")
+DM = "robinson-state"
+DATA_DISK = "/dev/vdb"
+SERVICE = "robinson-table.service"
+BUTTON, SEATS = 17, (5, 6, 13, 19, 26, 21)  # the default config's BCM pins
+FACTS: dict[str, object] = {}
+QUIET = 0.4  # seconds without a panel byte: the screen of the moment is out (frames: 0.08)
+
+
+def run(*command: str, check: bool = True, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)}: {done.returncode}: {done.stderr.strip()}")
+    return done
+
+
+def fact(name: str, value: object) -> None:
+    FACTS[name] = value
+    (RESULTS / "facts.json").write_text(json.dumps(FACTS, indent=1))
+    print(f"vpi: {name} = {value}", flush=True)
+
+
+def uptime() -> float:
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def mark(text: str) -> None:
+    """A line in the trace, in the trace's own clock, between the panel's bytes."""
+    (TRACING / "trace_marker").write_text(f"vpi {text}\n")
+
+
+class Trace:
+    """Reads every SMBus write off the kernel's trace as it happens, into a file."""
+
+    def __init__(self, path: Path) -> None:
+        self.out = path.open("a", encoding="utf-8")
+        self.count = 0
+        self.last = uptime()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        with (TRACING / "trace_pipe").open(encoding="utf-8", errors="replace") as pipe:
+            for line in pipe:
+                with self.lock:
+                    self.out.write(line)
+                    if "smbus_write" in line:
+                        self.count += 1
+                        self.last = uptime()
+
+    def flush(self) -> None:
+        with self.lock:
+            self.out.flush()
+
+    def quiet(self, for_seconds: float = 0.5, at_most: float = 30.0, after: int | None = None,
+              ) -> bool:
+        """Wait until the panel has had no byte for ``for_seconds``; True if any came after
+        ``after`` writes (something happened)."""
+        end = uptime() + at_most
+        while uptime() < end:
+            time.sleep(0.05)
+            with self.lock:
+                if uptime() - self.last >= for_seconds and (after is None or self.count > after):
+                    return True
+        with self.lock:
+            return after is None or self.count > after
+
+
+def pull(line: int, down: bool) -> None:
+    chip = (SIM / "bank0" / "chip_name").read_text().strip()
+    device = (SIM / "dev_name").read_text().strip()
+    path = Path(f"/sys/devices/platform/{device}/{chip}/sim_gpio{line}/pull")
+    path.write_text("pull-down" if down else "pull-up")
+
+
+def press(seconds: float, trace: Trace, label: str = "press") -> bool:
+    """Hold ROLL for ``seconds``; True if the panel changed after it."""
+    before = trace.count
+    mark(f"{label} down")
+    pull(BUTTON, True)
+    time.sleep(seconds)
+    mark(f"{label} up")
+    pull(BUTTON, False)
+    return trace.quiet(QUIET, 20.0, after=before)
+
+
+def seat(number: int, on: bool) -> None:
+    pull(SEATS[number - 1], on)
+
+
+def service(prop: str) -> str:
+    return run("systemctl", "show", "-p", prop, "--value", SERVICE).stdout.strip()
+
+
+def start(trace: Trace) -> float:
+    """Start the table; seconds until READY (Type=notify: start returns then)."""
+    run("systemctl", "reset-failed", SERVICE, check=False)
+    began = uptime()
+    run("systemctl", "start", SERVICE, timeout=120)
+    ready = uptime() - began
+    trace.quiet(QUIET, 20.0)
+    return ready
+
+
+def saved(folder: Path) -> None:
+    """Copy the state directory's files out for the host to read."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in STATE.rglob("*"):
+        if path.is_file():
+            target = folder / path.relative_to(STATE)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
+
+
+def state_json(name: str) -> dict[str, object]:
+    done = run("/usr/local/bin/robinson", "state", "--state-dir", str(STATE), "--json")
+    (RESULTS / f"{name}.json").write_text(done.stdout)
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def on_disk_text(text: str) -> int:
+    """How many actions a saved game holds (its ``actions`` line), read without the app."""
+    for line in text.splitlines():
+        if line.startswith("actions"):
+            return len(line.split()) - 1
+    return 0
+
+
+def on_disk() -> int:
+    """The actions of the game the table has saved, as the page cache has them now."""
+    try:
+        return on_disk_text((STATE / "game.txt").read_text())
+    except OSError:
+        return 0
+
+
+def sectors() -> str:
+    return run("blockdev", "--getsz", DATA_DISK).stdout.strip()
+
+
+def dm_table(kind: str) -> str:
+    size = sectors()
+    if kind == "linear":
+        return f"0 {size} linear {DATA_DISK} 0"
+    return f"0 {size} flakey {DATA_DISK} 0 0 3600 1 drop_writes"
+
+
+def mount_state() -> None:
+    run("dmsetup", "create", DM, "--table", dm_table("linear"))
+    run("mount", f"/dev/mapper/{DM}", str(STATE))
+
+
+def power_cut() -> None:
+    """What pulling the plug does to the state directory: the table dies at once, and what
+    was only in the page cache never reaches the disk (dm-flakey drop_writes)."""
+    run("systemctl", "kill", "--signal=KILL", SERVICE, check=False)
+    run("systemctl", "stop", SERVICE, check=False)  # no restart while the disk is away
+    run("dmsetup", "suspend", "--nolockfs", DM)
+    run("dmsetup", "load", DM, "--table", dm_table("flakey"))
+    run("dmsetup", "resume", DM)
+    run("umount", str(STATE))
+    run("dmsetup", "suspend", DM)
+    run("dmsetup", "load", DM, "--table", dm_table("linear"))
+    run("dmsetup", "resume", DM)
+    Path("/proc/sys/vm/drop_caches").write_text("3\n")
+    run("mount", f"/dev/mapper/{DM}", str(STATE))
+
+
+def phase_one(trace: Trace) -> None:
+    fact("boot_active_monotonic_us", int(service("ActiveEnterTimestampMonotonic") or 0))
+    fact("boot_state", service("ActiveState"))
+
+    # The owner updates: the checkout's install.sh, twice.
+    checkout = Path("/root/checkout")
+    shutil.copytree(HOST / "checkout", checkout, dirs_exist_ok=True)
+    for n in (1, 2):
+        began = uptime()
+        done = run("sh", str(checkout / "install.sh"), "--wheelhouse", "/opt/wheelhouse",
+                   "--no-fast-i2c", check=False, timeout=900)
+        (RESULTS / f"install-{n}.txt").write_text(done.stdout + done.stderr)
+        fact(f"install_{n}", {"status": done.returncode, "seconds": round(uptime() - began, 1)})
+    fact("security", run("systemd-analyze", "security", SERVICE, check=False).stdout
+         .strip().splitlines()[-1:])
+
+    # The state directory onto a disk that can lose power.
+    run("systemctl", "stop", SERVICE)
+    mount_state()
+    with open("/etc/fstab", "a") as fstab:  # for the reboot without sync, at the end
+        fstab.write(f"{DATA_DISK} {STATE} ext4 defaults 0 2\n")
+    fact("start_seconds", round(start(trace), 2))
+    mark("started")
+    trace.quiet(QUIET, 10.0)
+
+    # A game: seats on, a long press starts, ten rolls. The title stands two seconds
+    # before setup: wait for setup's screen (it follows the seats as they come on).
+    title = trace.count
+    for number in (1, 2, 3, 4):
+        seat(number, True)
+    trace.quiet(QUIET, 10.0, after=title)
+    mark("seats on")
+    press(1.4, trace, "long")
+    mark("game begun")
+    edges = []
+    for n in range(10):
+        began = trace.count
+        press(0.15, trace, f"roll {n}")
+        edges.append(trace.count - began)
+    mark("ten rolls")
+    trace.flush()
+    state_json("after_rolls")
+    fact("roll_writes", edges)
+
+    # The watchdog: a hung loop is killed and the table starts again, with its game.
+    pid = service("MainPID")
+    restarts = int(service("NRestarts") or 0)
+    os.kill(int(pid), 19)  # SIGSTOP
+    began = uptime()
+    while uptime() - began < 60:
+        time.sleep(0.2)
+        if service("MainPID") not in ("0", pid) and service("ActiveState") == "active" \
+                and int(service("NRestarts") or 0) > restarts:
+            break
+    fact("watchdog_restart_seconds", round(uptime() - began, 1))
+    trace.quiet(0.8, 30.0)
+    mark("after watchdog")
+    trace.flush()
+    state_json("after_watchdog")
+    press(0.15, trace, "resume")
+
+    # Power cuts among presses. Each round: resume, one press whose result is out on the
+    # panel (so its action is committed: the table saves before it shows), a copy of
+    # the save as the page cache has it, one more press, and the cut somewhere in its
+    # animation or save. The host checks what survived against that copy.
+    rng = random.Random(SETTINGS["seed"])
+    log = []
+    for cut in range(SETTINGS["cuts"]):
+        before = on_disk()
+        press(0.15, trace, f"cut {cut} shown")
+        if on_disk() <= before:  # the game is over: a long press starts the next one
+            press(1.4, trace, f"cut {cut} again")
+            press(0.15, trace, f"cut {cut} shown")
+        shown = RESULTS / f"cut-{cut:03d}-shown.txt"
+        shutil.copy2(STATE / "game.txt", shown)
+        mark(f"cut {cut} in flight")
+        pull(BUTTON, True)
+        time.sleep(0.15)
+        pull(BUTTON, False)
+        time.sleep(rng.uniform(0.0, 1.2))  # mid-animation, mid-save, just after
+        began = uptime()
+        power_cut()
+        cut_seconds = uptime() - began
+        saved(RESULTS / f"cut-{cut:03d}")
+        ready = start(trace)
+        log.append({"cut": cut, "shown": on_disk_text(shown.read_text()),
+                    "cut_seconds": round(cut_seconds, 2), "ready_seconds": round(ready, 2)})
+        (RESULTS / "cuts.json").write_text(json.dumps(log))
+        press(0.15, trace, f"cut {cut} resume")  # the title: resume the game
+    fact("cuts", len(log))
+
+    # No panel, no GPIO chip: a clear line and a failure, never a quiet exit.
+    run("systemctl", "stop", SERVICE)
+    run("modprobe", "-r", "i2c-stub")  # the bus stays; nothing answers at 0x3C (a loose wire)
+    run("modprobe", "i2c-stub", "chip_addr=0x50")
+    fact("no_panel", _failed_start())
+    run("modprobe", "-r", "i2c-stub")
+    run("modprobe", "i2c-stub", "chip_addr=0x3c")
+    (SIM / "live").write_text("0\n")
+    fact("no_gpio", _failed_start())
+    (SIM / "live").write_text("1\n")
+    run("udevadm", "settle", check=False)
+
+    # The selftest as the service user, from a folder it cannot write (lgpio's FIFO).
+    os.chdir("/")
+    selftest = subprocess.Popen(["sudo", "-u", "robinson", "/usr/local/bin/robinson",
+                                 "selftest"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+    trace.quiet(1.0, 60.0, after=trace.count)  # its first screen is out
+    press(3.4, trace, "selftest end")
+    try:
+        out, err = selftest.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        selftest.kill()
+        out, err = selftest.communicate()
+    fact("selftest", {"status": selftest.returncode, "stderr": err.strip()[-300:]})
+
+    # The reboot without sync: the service must come back at boot with the game.
+    fact("start_before_reboot", round(start(trace), 2))
+    press(0.15, trace, "resume before reboot")
+    for n in range(3):
+        press(0.15, trace, f"reboot roll {n}")
+    shutil.copy2(STATE / "game.txt", RESULTS / "reboot-shown.txt")
+    (RESULTS / "phase").write_text(json.dumps({"phase": 2, "shown": on_disk()}))
+    trace.flush()
+    os.sync()  # the results only: the state disk is written by the table alone, and ...
+    Path("/proc/sys/kernel/sysrq").write_text("1\n")
+    Path("/proc/sysrq-trigger").write_text("b\n")  # ... is cut here, without a sync
+
+
+def _failed_start() -> dict[str, object]:
+    run("systemctl", "reset-failed", SERVICE, check=False)
+    done = run("systemctl", "start", SERVICE, check=False, timeout=120)
+    time.sleep(1.0)
+    journal = run("journalctl", "-u", SERVICE, "-n", "40", "-o", "cat", check=False).stdout
+    status = service("ExecMainStatus")
+    run("systemctl", "stop", SERVICE, check=False)
+    run("systemctl", "reset-failed", SERVICE, check=False)
+    return {"start_status": done.returncode, "exit_status": status,
+            "journal": [line for line in journal.splitlines() if "error:" in line][-2:]}
+
+
+def phase_two(trace: Trace, before: dict[str, object]) -> None:
+    fact("reboot_active_monotonic_us", int(service("ActiveEnterTimestampMonotonic") or 0))
+    fact("reboot_state", service("ActiveState"))
+    fact("reboot_shown", before["shown"])
+    trace.quiet(0.8, 30.0)
+    mark("after reboot")
+    trace.flush()
+    state_json("after_reboot")
+    saved(RESULTS / "after-reboot")
+    done = run("sh", "/root/checkout/install.sh", "--uninstall", check=False, timeout=300)
+    (RESULTS / "uninstall.txt").write_text(done.stdout + done.stderr)
+    fact("uninstall", {"status": done.returncode,
+                       "saves_kept": any(STATE.iterdir()) if STATE.exists() else False})
+
+
+def main() -> None:
+    RESULTS.mkdir(exist_ok=True)
+    phase_file = RESULTS / "phase"
+    before = json.loads(phase_file.read_text()) if phase_file.exists() else {"phase": 1}
+    if before["phase"] == 2:
+        FACTS.update(json.loads((RESULTS / "facts.json").read_text()))
+    trace = Trace(RESULTS / f"trace-{before['phase']}.txt")
+    try:
+        if before["phase"] == 1:
+            phase_one(trace)
+        else:
+            phase_two(trace, before)
+            fact("done", True)
+    except Exception as error:  # the host reads this: never a silent end
+        fact("error", f"{type(error).__name__}: {error}")
+    finally:
+        trace.flush()
+        journal = run("journalctl", "-b", "-o", "short-monotonic", "--no-pager", check=False)
+        (RESULTS / f"journal-{before['phase']}.txt").write_text(journal.stdout)
+        os.sync()
+    run("systemctl", "poweroff", "--force", "--force", check=False)
+
+
+if __name__ == "__main__":
+    main()

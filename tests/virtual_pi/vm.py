@@ -1,0 +1,203 @@
+"""The virtual Pi from the host: build (or reuse) the image, boot it under QEMU with a
+9p share, a state disk and the harness, and read back what it saw.
+
+Run alone to watch one: ``.venv/bin/python -m tests.virtual_pi.vm [--cuts N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from firmware.emulate.bus import PanelBus
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+CACHE = Path(os.environ.get("ROBINSON_VPI_CACHE",
+                            Path.home() / ".cache" / "robinson-table" / "virtual-pi"))
+HOST_PACKAGES = ("qemu-system-x86", "mmdebstrap", "e2fsprogs")
+CHECKOUT = ("install.sh", "setup.cfg", "pyproject.toml", "README.md", "robinson_core",
+            "firmware", "systemd")
+
+
+def unavailable() -> str | None:
+    """Why the virtual Pi cannot run here, or None."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return f"the virtual Pi is an x86_64 guest; this is {platform.machine()}"
+    if Path("/proc/device-tree/model").exists():
+        return "this is a Raspberry Pi: run `robinson selftest` on the real thing"
+    if os.geteuid() != 0:
+        return "the virtual Pi needs root (mmdebstrap, loop-free image build, dm in the guest)"
+    missing = [p for p in HOST_PACKAGES if not _installed(p)]
+    if missing:
+        done = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends",
+                               *missing], capture_output=True, text=True, check=False,
+                              env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        if done.returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], capture_output=True, check=False)
+            done = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends",
+                                   *missing], capture_output=True, text=True, check=False,
+                                  env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        if done.returncode != 0:
+            return f"could not install {' '.join(missing)} with apt-get"
+    return None
+
+
+def _installed(package: str) -> bool:
+    done = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True,
+                          text=True, check=False)
+    return "ok installed" in done.stdout
+
+
+def image() -> tuple[Path, float]:
+    """The image's folder (built if its inputs changed), and the seconds it took."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    began = time.monotonic()
+    done = subprocess.run(["bash", str(HERE / "build_image.sh"), str(CACHE)],
+                          capture_output=True, text=True, check=False, timeout=1500)
+    if done.returncode != 0:
+        raise RuntimeError(f"building the virtual Pi failed:\n{done.stderr[-3000:]}")
+    return Path(done.stdout.strip().splitlines()[-1]), time.monotonic() - began
+
+
+@dataclass
+class Run:
+    """What one boot-to-poweroff run of the virtual Pi left behind."""
+
+    folder: Path
+    facts: dict[str, object]
+    seconds: float
+    build_seconds: float
+
+    @property
+    def results(self) -> Path:
+        return self.folder / "share" / "results"
+
+    def json(self, name: str) -> dict[str, object]:
+        return json.loads((self.results / f"{name}.json").read_text())  # type: ignore[no-any-return]
+
+
+def boot(folder: Path, *, cuts: int = 20, seed: int = 1, timeout: float = 1500) -> Run:
+    """One whole scenario: boot, play, cut power, reboot without sync, power off."""
+    built, build_seconds = image()
+    share = folder / "share"
+    shutil.rmtree(share, ignore_errors=True)
+    (share / "results").mkdir(parents=True)
+    (share / "checkout").mkdir()
+    for name in CHECKOUT:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, share / "checkout" / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, share / "checkout" / name)
+    for name in ("hardware.sh", "harness.py"):
+        shutil.copy2(HERE / "guest" / name, share / name)
+    (share / "settings.json").write_text(json.dumps(
+        {"cuts": cuts, "seed": seed, "selftest_wait": 25}))
+    data = folder / "state.img"
+    data.unlink(missing_ok=True)
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "vpi-state", str(data), "64M"], check=True)
+    console = folder / "console.txt"
+    command = [
+        "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg,thread=multi", "-cpu", "max",
+        "-smp", "2", "-m", "1536", "-nographic", "-no-user-config", "-nodefaults",
+        "-serial", f"file:{console}", "-nic", "none",
+        "-kernel", str(built / "vmlinuz"), "-initrd", str(built / "initrd.img"),
+        "-append", "root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=0",
+        "-drive", f"file={built / 'rootfs.img'},if=virtio,format=raw,snapshot=on",
+        "-drive", f"file={data},if=virtio,format=raw,cache=writeback",
+        "-virtfs", f"local,path={share},mount_tag=host,security_model=none,id=host",
+    ]
+    began = time.monotonic()
+    try:
+        subprocess.run(command, check=False, timeout=timeout, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as error:
+        raise RuntimeError(f"the virtual Pi did not power off within {timeout:.0f} s; "
+                           f"its console: {console}") from error
+    seconds = time.monotonic() - began
+    (folder / "times.json").write_text(json.dumps({"run": seconds, "build": build_seconds}))
+    return finished(folder)
+
+
+def finished(folder: Path) -> Run:
+    """The results of a run that has powered off."""
+    facts_file = folder / "share" / "results" / "facts.json"
+    facts = json.loads(facts_file.read_text()) if facts_file.exists() else {}
+    times = json.loads((folder / "times.json").read_text())
+    return Run(folder, facts, times["run"], times["build"])
+
+
+# -- reading the panel back from the kernel's trace ----------------------------------------
+
+_WRITE = re.compile(r"\s(\d+\.\d+): smbus_write: i2c-\d+ a=03c f=\w+ c=(\w+) (\S+) l=(\d+) "
+                    r"\[([0-9a-f-]*)\]")
+_MARK = re.compile(r"\s(\d+\.\d+): tracing_mark_write: vpi (.*)$")
+
+
+@dataclass
+class PanelLog:
+    """The panel as it was at each marker of the harness, decoded from the bytes sent."""
+
+    snapshots: dict[str, Image.Image]
+    first_write: float | None
+    writes: list[float]
+    marks: list[tuple[float, str]]
+
+
+def decode(trace: Path, chip: str = "ssd1306") -> PanelLog:
+    """Feed every SMBus write to the panel model the other tests use; keep the image at
+    each marker (the last one of a name wins)."""
+    bus = PanelBus(chip)
+    snapshots: dict[str, Image.Image] = {}
+    writes: list[float] = []
+    marks: list[tuple[float, str]] = []
+    for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
+        found = _WRITE.search(line)
+        if found:
+            at, control, protocol, length, data = found.groups()
+            payload = [int(b, 16) for b in data.split("-")] if data else []
+            assert len(payload) == int(length), line
+            if protocol == "I2C_BLOCK_DATA":  # the kernel's buffer leads with the length
+                assert payload[0] == len(payload) - 1, line
+                payload = payload[1:]
+            bus.write_i2c_block_data(0x3C, int(control, 16), payload)
+            writes.append(float(at))
+            continue
+        marked = _MARK.search(line)
+        if marked:
+            marks.append((float(marked.group(1)), marked.group(2)))
+            snapshots[marked.group(2)] = bus.image()
+    return PanelLog(snapshots, writes[0] if writes else None, writes, marks)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cuts", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--folder", default=str(CACHE / "last-run"))
+    args = parser.parse_args()
+    why = unavailable()
+    if why:
+        print(f"virtual Pi: {why}", file=sys.stderr)
+        return 1
+    run = boot(Path(args.folder), cuts=args.cuts, seed=args.seed)
+    print(json.dumps(run.facts, indent=1))
+    print(f"build {run.build_seconds:.0f} s, run {run.seconds:.0f} s; results in {run.results}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -33,7 +33,8 @@ FACTS: dict[str, object] = {}
 QUIET = 0.4  # seconds without a panel byte: the screen of the moment is out (frames: 0.08)
 
 
-def run(*command: str, check: bool = True, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def run(*command: str, check: bool = True,
+        timeout: float = 300) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     if check and done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)}: {done.returncode}: {done.stderr.strip()}")
@@ -303,10 +304,10 @@ def phase_one(trace: Trace) -> None:
     trace.quiet(1.0, 60.0, after=trace.count)  # its first screen is out
     press(3.4, trace, "selftest end")
     try:
-        out, err = selftest.communicate(timeout=60)
+        _, err = selftest.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         selftest.kill()
-        out, err = selftest.communicate()
+        _, err = selftest.communicate()
     fact("selftest", {"status": selftest.returncode, "stderr": err.strip()[-300:]})
 
     # The reboot without sync: the service must come back at boot with the game.

@@ -268,17 +268,21 @@ def phase_one(trace: Trace) -> None:
             press(0.15, trace, f"cut {cut} shown")
         shown = RESULTS / f"cut-{cut:03d}-shown.txt"
         shutil.copy2(STATE / "game.txt", shown)
-        mark(f"cut {cut} in flight")
-        pull(BUTTON, True)
-        time.sleep(0.15)
-        pull(BUTTON, False)
-        time.sleep(rng.uniform(0.0, 1.2))  # mid-animation, mid-save, just after
+        in_flight = rng.random() < 0.6
+        if in_flight:  # cut mid-animation, mid-save, or just after
+            mark(f"cut {cut} in flight")
+            pull(BUTTON, True)
+            time.sleep(0.15)
+            pull(BUTTON, False)
+            time.sleep(rng.uniform(0.0, 1.2))
+        else:  # or soon after the last result, while ext4 may still hold the rename
+            time.sleep(rng.uniform(0.05, 1.0))
         began = uptime()
         power_cut()
         cut_seconds = uptime() - began
         saved(RESULTS / f"cut-{cut:03d}")
         ready = start(trace)
-        log.append({"cut": cut, "shown": on_disk_text(shown.read_text()),
+        log.append({"cut": cut, "shown": on_disk_text(shown.read_text()), "in_flight": in_flight,
                     "cut_seconds": round(cut_seconds, 2), "ready_seconds": round(ready, 2)})
         (RESULTS / "cuts.json").write_text(json.dumps(log))
         press(0.15, trace, f"cut {cut} resume")  # the title: resume the game

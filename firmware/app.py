@@ -103,6 +103,7 @@ def run_table(args: argparse.Namespace) -> int:
     if args.seed is not None and not emulated:
         raise ConfigError("--seed is only for emulated demos, never on the table")
     store = Store(state_dir(args.state_dir, emulated))
+    store.lock()  # before any pin is opened: a second table stops here, in one line
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(store.directory if show_terminal else None)
     rig, capture = rigging(config, args, emulated, show_terminal)

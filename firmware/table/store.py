@@ -7,20 +7,28 @@ Layout of the state directory::
     archive/        finished (and abandoned) games, the newest kept
     damaged/        files that could not be read, set aside for a person to look at
     prefs.txt       language and brightness chosen from the menu
+    table.lock      held (flock) by the one table running on this directory, with its pid
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime
+import fcntl
 import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware.errors import TableError
 from robinson_core import Game, SaveError
 
+
+class StateDirectoryError(TableError):
+    """The state directory cannot be used: another table holds it, or it cannot be made."""
+
 KEEP_ARCHIVED = 20
+LOCK_FILE = "table.lock"
 PREF_KEYS = ("language", "contrast")
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
 STAMP = "%Y%m%d-%H%M%S"  # how an archived game's file name begins
@@ -68,6 +76,7 @@ class Store:
         self.archive_dir = self.directory / "archive"
         self.damaged_dir = self.directory / "damaged"
         self.prefs_file = self.directory / "prefs.txt"
+        self._lock: int | None = None
 
     # -- writing ------------------------------------------------------------------
 
@@ -146,6 +155,33 @@ class Store:
             return {}
         pairs = (line.partition("=") for line in lines)
         return {k.strip(): v.strip() for k, sep, v in pairs if sep and k.strip() in PREF_KEYS}
+
+    def lock(self) -> None:
+        """Claim the state directory for this process's life: one table per directory.
+
+        A second table on the same directory (someone runs ``robinson table`` while
+        the service runs) would interleave saves with the first; it stops instead,
+        with one line naming the directory and the table that holds it.
+        """
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            descriptor = os.open(self.directory / LOCK_FILE,
+                                 os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as error:
+            raise StateDirectoryError(f"cannot use {self.directory} for the saved games "
+                                      f"({error.strerror}): give --state-dir a folder the "
+                                      "table may write") from None
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(descriptor, 32).decode("ascii", "replace").strip() or "?"
+            os.close(descriptor)
+            raise StateDirectoryError(
+                f"another table is running on {self.directory} (pid {holder}): stop it "
+                "first (sudo systemctl stop robinson-table), or give --state-dir") from None
+        os.ftruncate(descriptor, 0)
+        os.write(descriptor, f"{os.getpid()}\n".encode())
+        self._lock = descriptor  # held, not closed: the lock lasts as long as the process
 
     def save_prefs(self, prefs: dict[str, str]) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,62 @@
+"""One table per state directory: a second one stops at once, in one line, and the first
+loses nothing."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+ROBINSON = Path(sys.executable).with_name("robinson")
+
+
+def test_a_second_table_on_the_same_directory_refuses_and_the_first_goes_on(
+        tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    notify = tmp_path / "notify"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify))
+    listener.settimeout(30)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    first = subprocess.Popen([ROBINSON, "table", "--hardware", "emulate", "--seats", "1,2",
+                              "--no-animation", "--state-dir", str(state)],
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, env={**env, "NOTIFY_SOCKET": str(notify)})
+    try:
+        assert listener.recv(64) == b"READY=1"
+        second = subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
+                                 str(state)], capture_output=True, text=True, env=env,
+                                stdin=subprocess.DEVNULL, timeout=30, check=False)
+        assert second.returncode == 2
+        assert second.stderr.count("\n") == 1
+        assert f"another table is running on {state} (pid {first.pid})" in second.stderr
+        assert first.stdin is not None
+        first.stdin.write(b"hh q")  # the first table still plays: a game, a roll, quit
+        first.stdin.close()
+        assert first.wait(timeout=30) == 0
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+        listener.close()
+        if first.stderr:
+            first.stderr.close()
+    saved = subprocess.run([ROBINSON, "state", "--state-dir", str(state), "--json"],
+                           capture_output=True, text=True, env=env, check=False)
+    assert saved.returncode == 0 and '"actions": ["' in saved.stdout  # its roll is on disk
+    after = subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
+                            str(state)], capture_output=True, text=True, env=env,
+                           stdin=subprocess.DEVNULL, timeout=30, check=False)
+    assert after.returncode == 0, after.stderr  # the lock went with the first table
+
+
+def test_a_file_where_the_state_directory_should_be_is_one_line(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.write_text("not a folder")
+    run = subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
+                          str(state)], capture_output=True, text=True,
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+                         stdin=subprocess.DEVNULL, timeout=30, check=False)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert f"cannot use {state} for the saved games" in run.stderr

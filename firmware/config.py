@@ -294,4 +294,8 @@ class _Reader:
                 or not all(isinstance(v, str) and len(v) <= 12 for v in value):
             raise self.error(key, f"must be a list of at most {most} names of up to 12 letters",
                              value)
+        for index, name in enumerate(value, start=1):
+            if not name.isprintable():
+                raise self.error(f"{key}[{index}]", "must be printable letters: no line "
+                                 "breaks, tabs or other control characters", name)
         return tuple(v.strip() for v in value)

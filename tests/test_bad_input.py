@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -107,3 +108,26 @@ def test_any_command_line_ends_in_0_or_one_line_and_2(capsys: pytest.CaptureFixt
     assert code in (0, 2)
     if code == 2:
         assert err.count("\n") == 1 and "error:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["Ana\nBen", "Ana\r", "A\x1cB", "A\x1e", "Ana\x85",
+                                  "Ana\u2029", "\tAna"])
+def test_a_seat_name_with_a_line_break_or_control_character_is_refused(tmp_path: Path,
+                                                                        name: str) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(f"seat_names = [{json.dumps(name)}]\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"seat_names\[1\] must be printable") as caught:
+        load(path)
+    assert "\n" not in str(caught.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_rendering_never_raises_on_any_text(text: str) -> None:
+    from firmware.display.render import Screen, render
+
+    from .rig import FONTS
+
+    image = render(Screen(title=text, body=(text, text[::-1]), footer=text, badge=text[:3]),
+                   FONTS)
+    assert image.size == (128, 64)

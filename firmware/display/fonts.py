@@ -16,6 +16,7 @@ from PIL import ImageDraw, ImageFont
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 LINE = 12  # pixels per text row
+NOT_PRINTABLE = "?"  # drawn for a control or line-separator character
 LATIN = (
     ("/usr/share/fonts/opentype/terminus/terminus-normal.otb", 12, 0),
     ("/usr/share/fonts/opentype/unifont/unifont.otf", 16, -3),
@@ -68,9 +69,12 @@ class Fonts:
         return self.wide
 
     def runs(self, text: str, bold: bool = False) -> list[tuple[Face, str]]:
-        """``text`` cut into runs that share a font."""
+        """``text`` cut into runs that share a font; a character that is not printable (a
+        control or line-separator character from a config or a file) is drawn as a box."""
         runs: list[tuple[Face, str]] = []
         for char in text:
+            if not char.isprintable():
+                char = NOT_PRINTABLE
             face = self.face_for(char, bold)
             if runs and runs[-1][0] is face:
                 runs[-1] = (face, runs[-1][1] + char)
@@ -79,15 +83,30 @@ class Fonts:
         return runs
 
     def width(self, text: str, bold: bool = False) -> int:
-        return sum(int(face.font.getlength(run)) for face, run in self.runs(text, bold))
+        return sum(_length(face, run) for face, run in self.runs(text, bold))
 
     def draw(self, draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int = 1,
              bold: bool = False) -> int:
-        """Draw ``text`` with its top-left at (x, y); returns the x after it."""
+        """Draw ``text`` with its top-left at (x, y); returns the x after it.
+
+        Never raises: a run the font's layout refuses is drawn as boxes instead, so
+        no name or text can stop the table (a crash here would repeat at every start).
+        """
         for face, run in self.runs(text, bold):
-            draw.text((x, y + face.dy), run, font=face.font, fill=fill)
-            x += int(face.font.getlength(run))
+            try:
+                draw.text((x, y + face.dy), run, font=face.font, fill=fill)
+            except (OSError, ValueError):
+                run = NOT_PRINTABLE * len(run)
+                draw.text((x, y + face.dy), run, font=self.latin.font, fill=fill)
+            x += _length(face, run)
         return x
+
+
+def _length(face: Face, run: str) -> int:
+    try:
+        return int(face.font.getlength(run))
+    except (OSError, ValueError):  # the layout refuses the run: measured as boxes
+        return int(face.font.getlength(NOT_PRINTABLE)) * len(run)
 
 
 @functools.lru_cache(maxsize=16)

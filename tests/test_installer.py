@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -164,12 +165,20 @@ def test_bad_options_are_one_clear_line(machine: dict[str, Path]) -> None:
         "install.sh: unknown option --frobnicate (see --help)"
 
 
-def test_without_root_it_says_to_use_sudo(tmp_path: Path) -> None:
-    command = ["sh", str(ROOT / "install.sh")]
-    if os.geteuid() == 0:  # CI runs as root: try it as nobody
-        command = ["runuser", "-u", "nobody", "--", *command]
-    run = subprocess.run(command, capture_output=True, text=True, check=False, cwd=tmp_path)
-    assert run.returncode == 1 and "sudo ./install.sh" in run.stderr
+def test_without_root_it_says_to_use_sudo() -> None:
+    # A copy nobody can read: the checkout may sit in a folder only root can (/root).
+    folder = Path(tempfile.mkdtemp(prefix="robinson-install-"))
+    try:
+        folder.chmod(0o755)
+        shutil.copy2(ROOT / "install.sh", folder / "install.sh")
+        (folder / "install.sh").chmod(0o755)
+        command = ["sh", str(folder / "install.sh")]
+        if os.geteuid() == 0:  # CI runs as root: try it as nobody
+            command = ["runuser", "-u", "nobody", "--", *command]
+        run = subprocess.run(command, capture_output=True, text=True, check=False, cwd=folder)
+    finally:
+        shutil.rmtree(folder)
+    assert run.returncode == 1 and "sudo ./install.sh" in run.stderr, run.stderr
 
 
 def test_nothing_is_built_in_the_checkout(tmp_path: Path, machine: dict[str, Path]) -> None:

@@ -314,7 +314,7 @@ def _state(args: argparse.Namespace) -> int:
     from firmware.table.store import Store, state_dir
 
     store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
-    loaded = store.load()
+    loaded = store.load(repair=False)  # the table may be running: read, never write
     if loaded.problem:
         print(f"robinson state: warning: {loaded.problem}", file=sys.stderr)
     if loaded.game is None:

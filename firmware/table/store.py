@@ -29,6 +29,7 @@ class StateDirectoryError(TableError):
 
 KEEP_ARCHIVED = 20
 LOCK_FILE = "table.lock"
+MAX_SAVE_BYTES = 1_000_000  # 100,000 actions is about 600 KB
 PREF_KEYS = ("language", "contrast")
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
 STAMP = "%Y%m%d-%H%M%S"  # how an archived game's file name begins
@@ -88,6 +89,9 @@ class Store:
         (the save before) and the new one unrevealed: it was never shown."""
         self.directory.mkdir(parents=True, exist_ok=True)
         temporary = self.current.with_name(self.current.name + ".tmp")
+        for path in (temporary, self.current, self.previous):
+            if path.is_dir() and not path.is_symlink():  # a folder where a save belongs
+                self._set_aside(path)
         _write_synced(temporary, game.save())
         if self.current.exists():
             os.replace(self.current, self.previous)
@@ -109,25 +113,31 @@ class Store:
 
     # -- reading ------------------------------------------------------------------
 
-    def load(self) -> Loaded:
-        """The saved game; a damaged file is set aside and the one before it used."""
+    def load(self, repair: bool = True) -> Loaded:
+        """The saved game; a damaged file is set aside and the one before it used.
+
+        ``repair=False`` (``robinson state``, which may run beside the table) reads
+        only: nothing is set aside or written, whatever is found.
+        """
         problems: list[str] = []
         for path in (self.current, self.previous):
             try:
-                text = path.read_text(encoding="utf-8")
+                text = _read_bounded(path)
             except FileNotFoundError:
                 continue
-            except (OSError, UnicodeDecodeError) as error:
+            except (OSError, UnicodeDecodeError, SaveError) as error:
                 problems.append(f"{path.name}: {getattr(error, 'strerror', None) or error}")
-                self._set_aside(path)
+                if repair:
+                    self._set_aside(path)
                 continue
             try:
                 game = Game.load(text)
             except SaveError as error:
                 problems.append(f"{path.name}: {error}")
-                self._set_aside(path)
+                if repair:
+                    self._set_aside(path)
                 continue
-            if path == self.previous:
+            if path == self.previous and repair:
                 with contextlib.suppress(OSError):
                     write_atomically(self.current, text)
             return Loaded(game, "; ".join(problems) or None)
@@ -201,8 +211,22 @@ def write_atomically(path: Path, text: str) -> None:
     _fsync_dir(path.parent)
 
 
+def _read_bounded(path: Path) -> str:
+    """A save's text, refused unread past MAX_SAVE_BYTES (a 100 MB file is not a game)."""
+    with open(path, "rb") as file:
+        data = file.read(MAX_SAVE_BYTES + 1)
+    if len(data) > MAX_SAVE_BYTES:
+        raise SaveError(f"larger than {MAX_SAVE_BYTES // 1_000_000} MB: no game is that long")
+    return data.decode("utf-8")
+
+
 def _write_synced(path: Path, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as file:
+    """Write and fsync, mode 0600 whatever the umask, never through a planted symlink."""
+    with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+        path.unlink()  # a stale temporary, or a link someone left in its place
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                         | os.O_CLOEXEC, 0o600)
+    with open(descriptor, "w", encoding="utf-8") as file:
         file.write(text)
         file.flush()
         os.fsync(file.fileno())

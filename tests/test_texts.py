@@ -103,3 +103,23 @@ def test_captions_fit_a_small_screen() -> None:
 def test_an_unknown_language_says_which_exist() -> None:
     with pytest.raises(LanguageError, match="en, hr, fi, ja"):
         ui("de", "seat", seat=1)
+
+
+# Read against the rule sheets (../seeds) and by people who speak them: words that fit any
+# player (Croatian past forms are gendered), and the sheet's own terms.
+FIXED = {
+    "hr": ["mrtav", "obješen na", "ispao", "pobijedio"],
+    "fi": ["ulkona", "Talon säännöt", "Pitkä: alkaa"],
+    "ja": ["フライデーがない", "その人はフライデー", "場は空", "このきかい", "(", ")"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(FIXED))
+def test_no_player_is_given_a_gender_and_no_word_is_the_wrong_one(lang: str) -> None:
+    players = {**texts(lang).UI, **texts(lang).INSTRUCTIONS, **panel_texts(lang)}
+    checked = 0
+    for key, text in players.items():
+        for wrong in FIXED[lang]:
+            assert wrong not in text, (lang, key, text)
+            checked += 1
+    assert checked == len(players) * len(FIXED[lang]) > 100

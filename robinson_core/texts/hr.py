@@ -68,7 +68,7 @@ INSTRUCTIONS = {
     "collect_each": "Uzmi {n} od svakog igrača osim svog Petka",
     "father_friday": "Tvoj Petak uzima {n} od blagajne; bez Petka uzimaš ti",
     "swap": "Zamijeni mjesto s igračem na {target}",
-    "gallows": "Baciš li ovdje 6, mrtav si",
+    "gallows": "Baciš li ovdje 6, ispadaš iz igre",
     "home": "Osvajaš ulog i dijeliš ga",
 }
 
@@ -103,7 +103,7 @@ UI = {
     "friday_sworn": "{friday} je sada Petak igrača {name}",
     "bond_ended": "{friday} više nije Petak igrača {name}",
     "swapped": "{name} i {other} mijenjaju mjesta: 36 ↔ 41",
-    "eliminated": "{name} je obješen na 42: ispada",
+    "eliminated": "{name} ispada iz igre na vješalima (42)",
     "won": "{name} je kod kuće i uzima ulog: {pot}",
     "shared_friday": "Petak {other} dobiva trećinu: {amount}",
     "shared": "{other} dobiva polovinu: {amount}",
@@ -117,7 +117,7 @@ UI = {
     "game_over_won": "Kraj igre: pobjeđuje {name}",
     "game_over_none": "Kraj igre: nema pobjednika",
     "standing": "{name}: polje {position}, {chips} žetona",
-    "standing_out": "{name}: ispao, {chips} žetona",
+    "standing_out": "{name}: izvan igre, {chips} žetona",
     "with_friday": "Petak: {friday}",
     "pot": "Ulog: {pot}",
     "board_title": "Ploča",

@@ -9,7 +9,7 @@ PANEL = {
     "setup_first": "Aloittaa: {name}",
     "setup_stake": "Kukin {stake} → kassa {pot}",
     "setup_need": "Kytke päälle 2–8 paikkaa",
-    "setup_keys": "Lyhyt: aloittaja\nPitkä: alkaa",
+    "setup_keys": "Lyhyt: aloittaja\nPitkä: aloita",
     "turn_title": "{name} · {square}",
     "chips_pot": "Merkit {chips} · Kassa {pot}",
     "next_roll": "▶ {name}: heitä",

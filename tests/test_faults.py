@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 
 from firmware.display import screens
 from firmware.table.table import Mode
-from robinson_core import Game, Roll
+from robinson_core import Game
 
 from .rig import Rig
 
@@ -117,22 +116,8 @@ def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
 # -- the disk ---------------------------------------------------------------------------
 
 
-def test_a_full_disk_keeps_the_game_in_memory_and_says_so(rigs: list[Rig],
-                                                          tmp_path: Path) -> None:
-    rig = playing(rigs, tmp_path, faces=[3, 4, 5])
-    rig.short()
-    tmp = tmp_path / "state" / "game.txt.tmp"
-    tmp.symlink_to("/dev/full")  # every write of a save now ends in ENOSPC, from the kernel
-    rig.short()
-    rig.run()
-    assert rig.table.game is not None and len(rig.table.game.actions) == 2
-    text = rig.table.words("save_failed", reason=os.strerror(28))
-    assert rig.showing(screens.message_screen("!", text))
-    assert Game.load((tmp_path / "state" / "game.txt").read_text()).actions == (Roll(3),)
-    tmp.unlink()  # space again
-    rig.wait(7)
-    rig.short()
-    assert rig.store.load().game == rig.table.game  # the next save catches up
+def test_a_full_disk_keeps_the_game_in_memory_and_says_so(tmp_path: Path) -> None:
+    broken_disk("full", tmp_path)
 
 
 def test_a_deleted_save_directory_is_made_again(rigs: list[Rig], tmp_path: Path) -> None:
@@ -224,6 +209,11 @@ def test_recall_survives_a_restart(rigs: list[Rig], tmp_path: Path) -> None:
 
 
 def test_a_save_directory_that_turns_read_only(tmp_path: Path) -> None:
+    broken_disk("readonly", tmp_path)
+
+
+def broken_disk(kind: str, tmp_path: Path) -> None:
+    """A real tmpfs in a private mount namespace, broken mid-game (tests/broken_disk.py)."""
     import shutil
     import subprocess
     import sys
@@ -236,7 +226,7 @@ def test_a_save_directory_that_turns_read_only(tmp_path: Path) -> None:
     folder = tmp_path / "disk"
     folder.mkdir()
     root = Path(__file__).resolve().parent.parent
-    run = subprocess.run(["unshare", "-m", sys.executable, "-m", "tests.readonly_disk",
+    run = subprocess.run(["unshare", "-m", sys.executable, "-m", "tests.broken_disk", kind,
                           str(folder)], capture_output=True, text=True, cwd=root, check=False,
                          timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr

@@ -177,6 +177,47 @@ def test_decision_short_takes_the_default_long_the_other(rigs: list[Rig],
     assert rig.table.game.state.to_move == 2  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("animate", [True, False])
+def test_again_on_20_is_one_press_one_roll_saved_before_it_is_shown(
+        rigs: list[Rig], tmp_path: Path, animate: bool) -> None:
+    rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 5, 3, 3, 1, 6, 4],
+                  animate=animate)
+    for _ in range(7):
+        rig.short()
+        rig.settle()
+    assert rig.table.game.state.pending is Pending.AGAIN  # type: ignore[union-attr]
+    rig.short()  # "again": the die rolls at once
+    if animate:  # the choice and the roll are on disk before the result is out
+        assert rig.table.mode is Mode.ANIMATE
+        assert rig.store.load().game.actions[-2:] == (Choice.AGAIN, Roll(4))  # type: ignore[union-attr]
+        rig.settle()
+    game = rig.table.game
+    assert game is not None and game.actions[-2:] == (Choice.AGAIN, Roll(4))
+    assert game.state.player(1).position == 24 and rig.die.rolled == 8  # type: ignore[attr-defined]
+    assert rig.showing(screens.result_screen(words(rig), game))
+
+
+def test_roll_on_7_is_one_press_one_roll(rigs: list[Rig], tmp_path: Path) -> None:
+    # seat 1: 6, then 1 -> 7; seat 2 rolls between; then seat 1 starts on 7
+    rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 1, 2, 5], animate=False)
+    for _ in range(4):
+        rig.short()
+    assert rig.table.game.state.pending is Pending.TREE  # type: ignore[union-attr]
+    rig.short()
+    game = rig.table.game
+    assert game is not None and game.actions[-2:] == (Choice.ROLL, Roll(5))
+    assert game.state.player(1).position == 12
+
+
+def test_staying_in_the_tree_rolls_nothing(rigs: list[Rig], tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 1, 2], animate=False)
+    for _ in range(4):
+        rig.short()
+    rig.long()
+    game = rig.table.game
+    assert game is not None and game.actions[-1] is Choice.STAY and rig.die.rolled == 4
+
+
 def test_holding_tells_what_letting_go_will_do(rigs: list[Rig], tmp_path: Path) -> None:
     rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 5, 3, 3, 1, 6], animate=False)
     for _ in range(7):

@@ -29,7 +29,17 @@ from firmware.table.loop import Loop, Timers
 from firmware.table.menu import Menu, Row
 from firmware.table.outputs import Outputs
 from firmware.table.store import Store
-from robinson_core import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SEATS, Game, Pending, Roll, Status
+from robinson_core import (
+    CHOICES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SEATS,
+    Choice,
+    Game,
+    Pending,
+    Roll,
+    Status,
+)
 from robinson_core import events as ev
 from robinson_core.texts import LANGUAGES, language_name
 
@@ -38,6 +48,7 @@ log = logging.getLogger("robinson.table")
 BRIGHTNESS = (255, 128, 48, 8)
 FRAME = 0.08  # seconds per animation frame
 TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
+ROLLING_CHOICES = (Choice.ROLL, Choice.AGAIN)  # decisions whose answer is to roll
 
 
 @functools.lru_cache(maxsize=64)
@@ -321,8 +332,12 @@ class Table:
                 self.roll()
             return
         short, long = CHOICES[state.pending]
-        self.commit(self.game.play(short if kind is Press.SHORT else long))
-        self.reveal()
+        choice = short if kind is Press.SHORT else long
+        self.commit(self.game.play(choice))
+        if choice in ROLLING_CHOICES:  # "roll" on 7, "again" on 20: one press, one roll
+            self.roll()
+        else:
+            self.reveal()
 
     def roll(self) -> None:
         """Roll the die: first frame out, then the roll on disk, then the result."""
@@ -386,7 +401,7 @@ class Table:
             reason = error.strerror or str(error)
             log.error("cannot save the game: %s", reason)
             self.timers.after("savefail", 0.0,
-                        lambda: self.flash(self.words("save_failed", reason=reason), 6.0))
+                              lambda: self.flash(self.words("save_failed", reason=reason), 6.0))
 
     def _archive(self, game: Game) -> None:
         try:

@@ -419,3 +419,23 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
     assert sounded and not buzzer.is_active  # a beep, then quiet
     assert any(state.state for state in buzzer.pwm_device.pin.states[1:])
     rig.close()
+
+
+@pytest.mark.parametrize("pins,most", [((5, 6, 13, 19, 26, 21), 6),
+                                       ((5, 6, 13, 19, 26, 21, 16, 14), 8)])
+def test_setup_says_as_many_seats_as_are_wired(rigs: list[Rig], tmp_path: Path,
+                                               pins: tuple[int, ...], most: int) -> None:
+    from firmware.config import Config, Pins
+
+    rig = bench(rigs, tmp_path, config=Config(pins=Pins(seats=pins)))
+    rig.wait(2.5)
+    text = rig.table.words("setup_need", most=most)
+    assert text == f"Switch on 2 to {most} seats"
+    assert rig.showing(screens.setup_screen(words(rig), (), None, rig.config.rules,
+                                            wired=most))
+
+
+def test_the_terminals_key_line_counts_the_wired_seats() -> None:
+    from firmware.emulate.keyboard import keys_help
+
+    assert "1-6: seat switches" in keys_help(6) and "1-8: seat switches" in keys_help(8)

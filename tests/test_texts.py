@@ -18,7 +18,7 @@ SAMPLE = {"seat": 3, "name": "Ana", "other": "Ben", "friday": "Cid", "face": 4, 
           "long": "pass", "what": "Ana 4", "language": "English", "level": 3, "when": "12:00",
           "version": "1.0", "path": "/var/lib/x", "packages": "fonts-misaki", "reason": "full",
           "problem": "checksum", "detail": "pot", "action": "stay", "seats": "1 2 3",
-          "state": "up", "count": "600,000", "p": "0.66", "verdict": "ok"}
+          "state": "up", "count": "600,000", "p": "0.66", "verdict": "ok", "most": 6}
 
 
 def fields(template: str) -> set[str]:

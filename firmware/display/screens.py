@@ -8,7 +8,16 @@ from typing import Protocol
 
 from firmware.display.render import Picture, Screen
 from firmware.display.words import Words
-from robinson_core import CHOICES, Game, GameState, HouseRules, Pending, Status
+from robinson_core import (
+    CHOICES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Game,
+    GameState,
+    HouseRules,
+    Pending,
+    Status,
+)
 from robinson_core import events as ev
 from robinson_core.narrate import ASK_KEYS, describe, standings
 from robinson_core.texts import caption, instruction
@@ -44,10 +53,12 @@ def title_screen(w: Words, resume: bool, notes: Sequence[str] = (), badge: str =
 
 
 def setup_screen(w: Words, seats: Sequence[int], first: int | None, rules: HouseRules,
-                 badge: str = "") -> Screen:
-    if not 2 <= len(seats) <= 8 or first is None:
+                 badge: str = "", wired: int = MAX_PLAYERS) -> Screen:
+    """Who plays and who starts; ``wired`` is how many seat switches the table has."""
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or first is None:
         return Screen(title=w("setup_title"), badge=badge,
-                      body=(w("setup_need"), w("setup_players", seats=_seats(seats))))
+                      body=(w("setup_need", most=min(wired, MAX_PLAYERS)),
+                            w("setup_players", seats=_seats(seats))))
     return Screen(title=w("setup_title"), badge=badge, footer=w("setup_keys"), body=(
         w("setup_players", seats=_seats(seats)),
         w("setup_first", name=w.name(first)),

@@ -1,7 +1,7 @@
 """The keyboard (or a pipe) as the table's hands: keys become presses and seat switches.
 
 Keys: space or enter = short press, h = long press, m = very long press (menu),
-1-8 toggle seat switches, q = quit (the game is saved).
+1 to the number of wired seats toggle seat switches, q = quit (the game is saved).
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ from typing import Any, TextIO
 from firmware.emulate.hands import TAP, Hands
 from firmware.table.loop import Loop
 
-KEYS_HELP = "space/enter: press · h: long · m: menu · 1-8: seat switches · q: quit"
+
+def keys_help(seats: int) -> str:
+    """The line under the terminal's panel: what each key does."""
+    return f"space/enter: press · h: long · m: menu · 1-{seats}: seat switches · q: quit"
 
 
 def read_keys(source: TextIO, hands: Hands, ready: threading.Event, loop: Loop) -> None:

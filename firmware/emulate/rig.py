@@ -20,7 +20,7 @@ from firmware.devices import Rigging, build
 from firmware.display.device import HEIGHT, WIDTH, LumaDevice
 from firmware.emulate.bus import PanelBus
 from firmware.emulate.hands import Hands
-from firmware.emulate.keyboard import KEYS_HELP
+from firmware.emulate.keyboard import keys_help
 from firmware.emulate.terminal import TerminalPanel
 from firmware.errors import ConfigError
 
@@ -55,7 +55,8 @@ def emulate(config: Config, *, show_terminal: bool = False, seats_on: Sequence[i
     """The emulated rigging; ``seats_on`` are switched on, ``show_terminal`` draws the panel."""
     factory = pin_factory or MockFactory(pin_class=MockPWMPin)
     bus = PanelBus(config.display.display, config.display.i2c_address)
-    terminal = TerminalPanel(sys.stdout, KEYS_HELP) if show_terminal else None
+    terminal = (TerminalPanel(sys.stdout, keys_help(len(config.pins.seats))) if show_terminal
+                else None)
 
     def draw() -> None:  # what the panel's memory holds, dim or dark as the panel is
         assert terminal is not None

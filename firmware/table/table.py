@@ -279,7 +279,7 @@ class Table:
             self.first = seats[0] if seats else None
         self._lights(self.first)
         self.show(screens.setup_screen(self.words, seats, self.first, self.config.rules,
-                                     self.badge))
+                                       self.badge, wired=len(self.config.pins.seats)))
 
     def _setup_press(self, kind: Press) -> None:
         seats = self.seats.occupied()

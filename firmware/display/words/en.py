@@ -8,7 +8,7 @@ PANEL = {
     "setup_players": "Players: {seats}",
     "setup_first": "Starts: {name}",
     "setup_stake": "{stake} each → pot {pot}",
-    "setup_need": "Switch on 2 to 8 seats",
+    "setup_need": "Switch on 2 to {most} seats",
     "setup_keys": "Short: next starter\nLong: start",
     "turn_title": "{name} · {square}",
     "chips_pot": "Chips {chips} · Pot {pot}",

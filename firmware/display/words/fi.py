@@ -8,7 +8,7 @@ PANEL = {
     "setup_players": "Pelaajat: {seats}",
     "setup_first": "Aloittaa: {name}",
     "setup_stake": "Kukin {stake} → kassa {pot}",
-    "setup_need": "Kytke päälle 2–8 paikkaa",
+    "setup_need": "Kytke päälle 2–{most} paikkaa",
     "setup_keys": "Lyhyt: aloittaja\nPitkä: aloita",
     "turn_title": "{name} · {square}",
     "chips_pot": "Merkit {chips} · Kassa {pot}",

@@ -8,7 +8,7 @@ PANEL = {
     "setup_players": "Igrači: {seats}",
     "setup_first": "Počinje: {name}",
     "setup_stake": "Svatko {stake} → ulog {pot}",
-    "setup_need": "Uključi 2 do 8 mjesta",
+    "setup_need": "Uključi 2 do {most} mjesta",
     "setup_keys": "Kratko: tko počinje\nDugo: kreni",
     "turn_title": "{name} · {square}",
     "chips_pot": "Žetoni {chips} · Ulog {pot}",

@@ -8,7 +8,7 @@ PANEL = {
     "setup_players": "参加: {seats}",
     "setup_first": "さいしょ: {name}",
     "setup_stake": "ひとり{stake}枚 → 場{pot}枚",
-    "setup_need": "席のスイッチを2〜8個オンに",
+    "setup_need": "席のスイッチを2〜{most}個オンに",
     "setup_keys": "短く: 順番をかえる\n長く: 開始",
     "turn_title": "{name} · {square}",
     "chips_pot": "チップ{chips} · 場{pot}",

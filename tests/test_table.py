@@ -429,10 +429,8 @@ def test_setup_says_as_many_seats_as_are_wired(rigs: list[Rig], tmp_path: Path,
 
     rig = bench(rigs, tmp_path, config=Config(pins=Pins(seats=pins)))
     rig.wait(2.5)
-    text = rig.table.words("setup_need", most=most)
-    assert text == f"Switch on 2 to {most} seats"
-    assert rig.showing(screens.setup_screen(words(rig), (), None, rig.config.rules,
-                                            wired=most))
+    assert rig.table.screen.body[0] == f"Switch on 2 to {most} seats"
+    assert rig.showing(rig.table.screen)
 
 
 def test_the_terminals_key_line_counts_the_wired_seats() -> None:

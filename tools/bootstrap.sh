@@ -17,6 +17,11 @@ case "$MODE" in
     test) WANT="$FONTS systemd tmux" ;;
     *) say "usage: tools/bootstrap.sh table|test"; exit 2 ;;
 esac
+# On a Pi the pins' libraries come from Raspberry Pi OS, never compiled by pip:
+# lgpio, and the RPi.GPIO module (python3-rpi-lgpio) that luma's SPI uses.
+if grep -qs "Raspberry Pi" /proc/device-tree/model; then
+    WANT="$WANT python3-lgpio python3-rpi-lgpio python3-smbus2 python3-spidev"
+fi
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"

@@ -27,6 +27,7 @@ from firmware.display.words import Words
 from firmware.table.store import Store
 from robinson_core import Game, Pending
 
+from .conftest import SAY
 from .rig import FONTS
 from .virtual_pi import vm
 
@@ -37,13 +38,10 @@ WATCHDOG_SEC, RESTART_SEC = 10, 3
 
 
 @pytest.fixture(scope="module")
-def vpi(tmp_path_factory: pytest.TempPathFactory,
-        pytestconfig: pytest.Config) -> Iterator[vm.Run]:
+def vpi(tmp_path_factory: pytest.TempPathFactory) -> Iterator[vm.Run]:
     why = "ROBINSON_VPI=0" if os.environ.get("ROBINSON_VPI") == "0" else vm.unavailable()
     if why:
-        reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
-        if reporter is not None:
-            reporter.write_line(f"!!! VIRTUAL PI SKIPPED: {why} !!!", red=True, bold=True)
+        SAY.append(f"!!! VIRTUAL PI SKIPPED: {why} !!!")
         pytest.skip(f"virtual Pi skipped: {why}")
     reuse = os.environ.get("ROBINSON_VPI_REUSE")  # judge a finished run again (debugging)
     run = vm.finished(Path(reuse)) if reuse else vm.boot(tmp_path_factory.mktemp("vpi"),
@@ -171,7 +169,7 @@ def test_uninstall_keeps_the_saved_games(vpi: vm.Run) -> None:
     assert vpi.facts["uninstall"] == {"status": 0, "saves_kept": True}
 
 
-def test_the_figures(vpi: vm.Run, panel: vm.PanelLog, pytestconfig: pytest.Config) -> None:
+def test_the_figures(vpi: vm.Run, panel: vm.PanelLog) -> None:
     """Printed for the README: boot to first frame, GPIO edge to panel, press to result."""
     marks = panel.marks
     edges, results = [], []
@@ -199,6 +197,4 @@ def test_the_figures(vpi: vm.Run, panel: vm.PanelLog, pytestconfig: pytest.Confi
         "watchdog restart (s)": vpi.facts["watchdog_restart_seconds"],
     }
     (vpi.folder / "figures.json").write_text(json.dumps(figures, indent=1))
-    reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line("virtual Pi figures: " + json.dumps(figures))
+    SAY.append("virtual Pi figures: " + json.dumps(figures))

@@ -29,7 +29,7 @@ def test_half_blocks_put_two_pixel_rows_in_one_character() -> None:
 
 def test_the_terminal_view_redraws_only_what_changed() -> None:
     out = io.StringIO()
-    terminal = TerminalPanel(out)
+    terminal = TerminalPanel(out, size=lambda: (200, 60))
     image = Image.new("1", (WIDTH, HEIGHT))
     terminal.draw(image, True, False)
     first = out.getvalue()
@@ -70,3 +70,19 @@ def test_capture_numbers_frames_and_logs_what_the_table_held(tmp_path: Path) -> 
     again = Capture(tmp_path)
     again.close()
     assert again.count == 2  # a restart goes on numbering
+
+
+def test_a_terminal_too_small_says_how_big_and_a_resize_draws_it_all() -> None:
+    out = io.StringIO()
+    size = [(60, 20)]
+    terminal = TerminalPanel(out, size=lambda: size[0])
+    image = Image.new("1", (WIDTH, HEIGHT), 1)
+    terminal.draw(image)
+    terminal.draw(image)  # said once, not at every frame
+    assert out.getvalue().count("Make the terminal at least 130×35 to see the panel "
+                                "(it is 60×20).") == 1
+    assert "█" not in out.getvalue()
+    size[0] = (140, 45)  # the user widens it; SIGWINCH brings resize()
+    terminal.resize()
+    drawn = out.getvalue().split("(it is 60×20).")[1]
+    assert drawn.count("█" * WIDTH) == HEIGHT // 2 and "┌" in drawn and "└" in drawn

@@ -6,6 +6,7 @@ and the panel's bus are stand-ins, so everything above them is the product.
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
@@ -65,6 +66,8 @@ def emulate(config: Config, *, show_terminal: bool = False, seats_on: Sequence[i
     rigging = build(config, pin_factory=factory, clock=clock, on_frame=on_frame,
                     make_device=lambda: emulated_device(config.display, bus),
                     on_change=draw if terminal is not None else None)
+    if terminal is not None:  # a resized terminal is drawn again, in the loop's thread
+        signal.signal(signal.SIGWINCH, lambda *_: rigging.loop.post(terminal.resize))
     hands = Hands(factory, config)
     for seat in seats_on:
         if not 1 <= seat <= len(config.pins.seats):

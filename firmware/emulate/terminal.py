@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Callable
 from typing import TextIO
 
 from PIL import Image
@@ -22,16 +24,45 @@ def half_blocks(image: Image.Image) -> list[str]:
             for y in range(0, height, 2)]
 
 
+def _terminal_size() -> tuple[int, int]:
+    columns, lines = shutil.get_terminal_size()
+    return columns, lines
+
+
 class TerminalPanel:
     """Redraws only the lines that changed; shows the panel dimmed or blank as it is."""
 
-    def __init__(self, out: TextIO, help_line: str = "") -> None:
+    def __init__(self, out: TextIO, help_line: str = "",
+                 size: Callable[[], tuple[int, int]] | None = None) -> None:
         self.out = out
         self.help_line = help_line
+        self.size = size or _terminal_size
         self._lines: list[str] = []
+        self._shown: tuple[Image.Image, bool, bool] | None = None
+        self._too_small: tuple[int, int] | None = None
         self.out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
 
+    def resize(self) -> None:
+        """The terminal changed size (SIGWINCH): clear it and draw the panel again whole."""
+        self._lines, self._too_small = [], None
+        self.out.write("\x1b[2J")
+        if self._shown is not None:
+            self.draw(*self._shown)
+
     def draw(self, image: Image.Image, on: bool = True, dim: bool = False) -> None:
+        self._shown = (image, on, dim)
+        need = (image.size[0] + 2, image.size[1] // 2 + 3)  # the frame, and the help line
+        have = self.size()
+        if have[0] < need[0] or have[1] < need[1]:
+            if self._too_small != have:  # said once for each size, not at every frame
+                self._too_small, self._lines = have, []
+                self.out.write(f"\x1b[2J\x1b[1;1HMake the terminal at least {need[0]}×{need[1]} "
+                               f"to see the panel (it is {have[0]}×{have[1]}).")
+                self.out.flush()
+            return
+        if self._too_small is not None:
+            self._too_small = None
+            self.out.write("\x1b[2J")
         lines = half_blocks(image) if on else [" " * image.size[0]] * (image.size[1] // 2)
         style = "\x1b[2m" if dim else "\x1b[22m"
         parts = []

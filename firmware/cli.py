@@ -263,8 +263,9 @@ def _rules(args: argparse.Namespace) -> int:
     default = HouseRules()
     for name in NAMES:
         options = "|".join(allowed_values(name))
-        value = format_value(getattr(default, name)) + (f" ({options})" if options else "")
-        print(f"  {name} = {value}: {ui(lang, 'rule_' + name)}")
+        value = format_value(getattr(default, name))
+        print(f"  {name}: {ui(lang, 'rule_' + name)} ({options + '; ' if options else ''}"
+              f"{ui(lang, 'rule_default', value=value)})")
     return 0
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from . import events as ev
 from .actions import Choice, Pending
+from .board import START
 from .game import Game
 from .state import GameState, Status
 from .texts import caption, instruction, ui
@@ -125,6 +126,8 @@ def standings(state: GameState, lang: str, name: Names | None = None) -> list[st
     for p in state.players:
         if p.position is None:
             line = ui(lang, "standing_out", name=name(p.seat), chips=p.chips)
+        elif p.position == START:
+            line = ui(lang, "standing_start", name=name(p.seat), chips=p.chips)
         else:
             line = ui(lang, "standing", name=name(p.seat), position=p.position, chips=p.chips)
         if p.friday is not None:

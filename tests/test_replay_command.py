@@ -152,7 +152,10 @@ def test_rules_lists_every_square_and_house_rule(capsys: pytest.CaptureFixture[s
     for lang in ("en", "hr", "fi", "ja"):
         assert main(["rules", "--lang", lang]) == 0
         out = capsys.readouterr().out
-        assert " 45  " in out and "share_with = right" in out and "purse = 20" in out
+        assert " 45  " in out and "share_with: " in out and " 20)" in out
+    assert main(["rules"]) == 0
+    # The default is said as the default, not as if it were the rule's meaning.
+    assert "  debt: balances may go below zero (default false)" in capsys.readouterr().out
 
 
 def test_the_installed_command_runs_and_fails_cleanly() -> None:

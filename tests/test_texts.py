@@ -18,7 +18,8 @@ SAMPLE = {"seat": 3, "name": "Ana", "other": "Ben", "friday": "Cid", "face": 4, 
           "long": "pass", "what": "Ana 4", "language": "English", "level": 3, "when": "12:00",
           "version": "1.0", "path": "/var/lib/x", "packages": "fonts-misaki", "reason": "full",
           "problem": "checksum", "detail": "pot", "action": "stay", "seats": "1 2 3",
-          "state": "up", "count": "600,000", "p": "0.66", "verdict": "ok", "most": 6}
+          "state": "up", "count": "600,000", "p": "0.66", "verdict": "ok", "most": 6,
+          "value": "false"}
 
 
 def fields(template: str) -> set[str]:
@@ -60,7 +61,7 @@ def test_every_ui_text_fills_its_placeholders(lang: str) -> None:
     for key in keys:
         text = words(key, **SAMPLE)
         assert "{" not in text and "}" not in text and text.strip()
-    assert len(keys) == 133
+    assert len(keys) == 135
 
 
 def test_every_text_is_used_somewhere() -> None:
@@ -123,3 +124,15 @@ def test_no_player_is_given_a_gender_and_no_word_is_the_wrong_one(lang: str) -> 
             assert wrong not in text, (lang, key, text)
             checked += 1
     assert checked == len(players) * len(FIXED[lang]) > 100
+
+
+@pytest.mark.parametrize("lang,said", [("en", "Seat 1: at start, 10 chips"),
+                                       ("hr", "Mjesto 1: na startu, 10 žetona"),
+                                       ("fi", "Paikka 1: lähtöruudussa, 10 merkkiä"),
+                                       ("ja", "1番席: スタート 10枚")])
+def test_standings_say_start_not_square_0(lang: str, said: str) -> None:
+    from robinson_core import Game, Roll
+    from robinson_core.narrate import standings
+
+    lines = standings(Game((1, 2)).play(Roll(4)).state, lang)  # 4: shipwrecked, back to start
+    assert lines[0] == said and not any(" 0," in line or "0番" in line for line in lines)

@@ -136,3 +136,37 @@ def test_standings_say_start_not_square_0(lang: str, said: str) -> None:
 
     lines = standings(Game((1, 2)).play(Roll(4)).state, lang)  # 4: shipwrecked, back to start
     assert lines[0] == said and not any(" 0," in line or "0番" in line for line in lines)
+
+
+@pytest.mark.parametrize("lang,counts", [
+    ("en", {1: "1 chip", 2: "2 chips", 0: "0 chips", -1: "-1 chip"}),
+    ("hr", {1: "1 žeton", 2: "2 žetona", 4: "4 žetona", 5: "5 žetona", 11: "11 žetona",
+            12: "12 žetona", 21: "21 žeton", 22: "22 žetona", 111: "111 žetona"}),
+    ("fi", {1: "1 merkki", 2: "2 merkkiä", 21: "21 merkkiä"}),
+    ("ja", {1: "1枚", 2: "2枚"}),
+])
+def test_a_count_of_chips_takes_the_form_its_number_wants(lang: str,
+                                                          counts: dict[int, str]) -> None:
+    from robinson_core.texts import fill
+
+    for n, said in counts.items():
+        assert fill(lang, "{n:chips}", n=n) == said
+    assert len(counts) >= 2
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_plural_category_a_language_uses_has_its_form(lang: str) -> None:
+    from robinson_core.texts import plural
+
+    used = {plural(lang, n) for n in range(0, 1000)}
+    assert used == set(texts(lang).CHIPS)
+
+
+def test_a_standing_with_one_chip_says_chip() -> None:
+    from robinson_core import Game, Roll
+    from robinson_core.house_rules import HouseRules
+    from robinson_core.narrate import standings
+
+    state = Game((1, 2), rules=HouseRules(purse=11, stake=10)).play(Roll(2)).state
+    assert standings(state, "en")[0] == "Seat 1: square 2, 1 chip"
+    assert standings(state, "hr")[0] == "Mjesto 1: polje 2, 1 žeton"

@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
+import string
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from ..board import BOARD, Effect
 from ..errors import LanguageError
@@ -70,4 +73,50 @@ def instruction(lang: str, number: int, rules: HouseRules | None = None) -> str:
 def ui(lang: str, key: str, **values: object) -> str:
     """One interface text with its placeholders filled."""
     template: str = texts(lang).UI[key]
-    return template.format(**values)
+    return fill(lang, template, **values)
+
+
+def fill(lang: str, template: str, **values: object) -> str:
+    """``template`` with its placeholders filled; ``{n:chips}`` is a count with its noun
+    in the form the number takes (1 chip, 2 chips; 1 žeton, 2 žetona; 1 merkki, 2 merkkiä).
+
+    >>> fill("hr", "{a:chips}, {b:chips}, {c:chips}", a=21, b=3, c=11)
+    '21 žeton, 3 žetona, 11 žetona'
+    """
+    return _Counts(lang).format(template, **values)
+
+
+def plural(lang: str, n: int) -> str:
+    """The CLDR plural category of the whole number ``n`` in ``lang``: one, few or other."""
+    return _PLURAL_RULES[lang](abs(n))
+
+
+def _slavic(n: int) -> str:  # CLDR's rule for Croatian (integers)
+    if n % 10 == 1 and n % 100 != 11:
+        return "one"
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return "few"
+    return "other"
+
+
+_PLURAL_RULES: dict[str, Callable[[int], str]] = {
+    "en": lambda n: "one" if n == 1 else "other",
+    "fi": lambda n: "one" if n == 1 else "other",
+    "hr": _slavic,
+    "ja": lambda n: "other",  # Japanese counts with a counter word, never a plural
+}
+
+
+class _Counts(string.Formatter):
+    """str.format, plus the ``chips`` format: a count and its noun, from the language's
+    CHIPS table (keyed by plural category)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "chips" and isinstance(value, int):
+            forms: dict[str, str] = texts(self.lang).CHIPS
+            return forms[plural(self.lang, value)].format(n=value)
+        formatted: str = super().format_field(value, format_spec)
+        return formatted

@@ -72,6 +72,9 @@ INSTRUCTIONS = {
     "home": "You win the pot, and share it",
 }
 
+CHIPS = {"one": "{n} chip", "other": "{n} chips"}
+"""A count of chips, by plural category (robinson_core.texts.plural)."""
+
 UI = {
     "seat": "Seat {seat}",
     "start": "start",
@@ -89,7 +92,7 @@ UI = {
     "pays_player_short": "{name} pays {other} {amount} of {asked}",
     "friday_pays": "Friday {name} pays the bank {amount}",
     "friday_collects": "Friday {name} collects {amount}",
-    "dead_chips": "{name}'s {amount} chips go into the pot",
+    "dead_chips": "{name}'s {amount:chips} go into the pot",
     "choice_roll": "{name} climbs down to roll",
     "choice_stay_tree": "{name} stays in the tree",
     "choice_again": "{name} rolls again",
@@ -116,9 +119,9 @@ UI = {
     "ask_jump": "{name}: sail on to 27?",
     "game_over_won": "Game over: {name} wins",
     "game_over_none": "Game over: no winner",
-    "standing": "{name}: square {position}, {chips} chips",
-    "standing_start": "{name}: at start, {chips} chips",
-    "standing_out": "{name}: out, {chips} chips",
+    "standing": "{name}: square {position}, {chips:chips}",
+    "standing_start": "{name}: at start, {chips:chips}",
+    "standing_out": "{name}: out, {chips:chips}",
     "with_friday": "Friday: {friday}",
     "pot": "Pot: {pot}",
     "board_title": "The board",

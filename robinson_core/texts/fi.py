@@ -72,6 +72,9 @@ INSTRUCTIONS = {
     "home": "Voitat kassan ja jaat sen",
 }
 
+CHIPS = {"one": "{n} merkki", "other": "{n} merkkiä"}
+"""A count of chips, by plural category (robinson_core.texts.plural)."""
+
 UI = {
     "seat": "Paikka {seat}",
     "start": "lähtö",
@@ -89,7 +92,7 @@ UI = {
     "pays_player_short": "{name} maksaa pelaajalle {other} {amount}/{asked}",
     "friday_pays": "Perjantai {name} maksaa kassaan {amount}",
     "friday_collects": "Perjantai {name} saa {amount}",
-    "dead_chips": "Pelaajan {name} {amount} merkkiä kassaan",
+    "dead_chips": "Pelaajan {name} {amount:chips} kassaan",
     "choice_roll": "{name} laskeutuu ja heittää",
     "choice_stay_tree": "{name} jää puuhun",
     "choice_again": "{name} heittää uudestaan",
@@ -116,9 +119,9 @@ UI = {
     "ask_jump": "{name}: purjehditko ruutuun 27?",
     "game_over_won": "Peli päättyi: {name} voitti",
     "game_over_none": "Peli päättyi: ei voittajaa",
-    "standing": "{name}: ruutu {position}, {chips} merkkiä",
-    "standing_start": "{name}: lähtöruudussa, {chips} merkkiä",
-    "standing_out": "{name}: pudonnut, {chips} merkkiä",
+    "standing": "{name}: ruutu {position}, {chips:chips}",
+    "standing_start": "{name}: lähtöruudussa, {chips:chips}",
+    "standing_out": "{name}: pudonnut, {chips:chips}",
     "with_friday": "Perjantai: {friday}",
     "pot": "Kassa: {pot}",
     "board_title": "Pelilauta",

@@ -72,6 +72,9 @@ INSTRUCTIONS = {
     "home": "Osvajaš ulog i dijeliš ga",
 }
 
+CHIPS = {"one": "{n} žeton", "few": "{n} žetona", "other": "{n} žetona"}
+"""A count of chips, by plural category (robinson_core.texts.plural)."""
+
 UI = {
     "seat": "Mjesto {seat}",
     "start": "početak",
@@ -89,7 +92,7 @@ UI = {
     "pays_player_short": "{name} plaća {amount} od {asked} igraču {other}",
     "friday_pays": "Petak {name} plaća blagajni {amount}",
     "friday_collects": "Petak {name} uzima {amount}",
-    "dead_chips": "{amount} žetona igrača {name} ide u ulog",
+    "dead_chips": "{amount:chips} igrača {name} u ulog",
     "choice_roll": "{name} silazi i baca",
     "choice_stay_tree": "{name} ostaje na drvetu",
     "choice_again": "{name} baca još jednom",
@@ -116,9 +119,9 @@ UI = {
     "ask_jump": "{name}: ploviti na 27?",
     "game_over_won": "Kraj igre: pobjeđuje {name}",
     "game_over_none": "Kraj igre: nema pobjednika",
-    "standing": "{name}: polje {position}, {chips} žetona",
-    "standing_start": "{name}: na startu, {chips} žetona",
-    "standing_out": "{name}: izvan igre, {chips} žetona",
+    "standing": "{name}: polje {position}, {chips:chips}",
+    "standing_start": "{name}: na startu, {chips:chips}",
+    "standing_out": "{name}: izvan igre, {chips:chips}",
     "with_friday": "Petak: {friday}",
     "pot": "Ulog: {pot}",
     "board_title": "Ploča",

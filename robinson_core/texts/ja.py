@@ -72,6 +72,9 @@ INSTRUCTIONS = {
     "home": "勝ち！場のチップをもらい分ける",
 }
 
+CHIPS = {"other": "{n}枚"}
+"""A count of chips, by plural category (robinson_core.texts.plural)."""
+
 UI = {
     "seat": "{seat}番席",
     "start": "スタート",

@@ -15,7 +15,7 @@ from types import ModuleType
 
 from robinson_core import Choice, Pending
 from robinson_core.narrate import seat_names
-from robinson_core.texts import texts, ui
+from robinson_core.texts import fill, texts, ui
 
 from . import en, fi, hr, ja
 
@@ -44,7 +44,7 @@ class Words:
         template = self._panel.get(key)
         if template is None:
             return ui(self.lang, key, **values)
-        return template.format(**values)
+        return fill(self.lang, template, **values)
 
     def option(self, pending: Pending, choice: Choice) -> str:
         if pending is Pending.JUMP and choice is Choice.STAY:

@@ -14,7 +14,7 @@ from . import events as ev
 from .actions import Choice, Pending
 from .board import START
 from .game import Game
-from .state import GameState, Status
+from .state import GameState, Player, Status
 from .texts import caption, instruction, ui
 
 Names = Callable[[int], str]
@@ -122,20 +122,23 @@ def account(game: Game, lang: str, name: Names | None = None) -> list[str]:
 def standings(state: GameState, lang: str, name: Names | None = None) -> list[str]:
     """Where everyone stands, the pot, and what the game waits for."""
     name = name or seat_names(lang)
-    lines = []
-    for p in state.players:
-        if p.position is None:
-            line = ui(lang, "standing_out", name=name(p.seat), chips=p.chips)
-        elif p.position == START:
-            line = ui(lang, "standing_start", name=name(p.seat), chips=p.chips)
-        else:
-            line = ui(lang, "standing", name=name(p.seat), position=p.position, chips=p.chips)
-        if p.friday is not None:
-            line += ", " + ui(lang, "with_friday", friday=name(p.friday))
-        lines.append(line)
+    lines = [standing(p, lang, name) for p in state.players]
     lines.append(ui(lang, "pot", pot=state.pot))
     lines.append(waiting(state, lang, name))
     return lines
+
+
+def standing(p: Player, lang: str, name: Names) -> str:
+    """Where one player stands: the square (or start, or out), the chips, the Friday."""
+    if p.position is None:
+        line = ui(lang, "standing_out", name=name(p.seat), chips=p.chips)
+    elif p.position == START:
+        line = ui(lang, "standing_start", name=name(p.seat), chips=p.chips)
+    else:
+        line = ui(lang, "standing", name=name(p.seat), position=p.position, chips=p.chips)
+    if p.friday is not None:
+        line += ", " + ui(lang, "with_friday", friday=name(p.friday))
+    return line
 
 
 ASK_KEYS = {Pending.TREE: "ask_tree", Pending.AGAIN: "ask_again", Pending.JUMP: "ask_jump"}

@@ -437,3 +437,16 @@ def test_the_terminals_key_line_counts_the_wired_seats() -> None:
     from firmware.emulate.keyboard import keys_help
 
     assert "1-6: seat switches" in keys_help(6) and "1-8: seat switches" in keys_help(8)
+
+
+def test_a_won_game_says_the_pot_once() -> None:
+    from robinson_core import play_script
+
+    from .screen_gallery import MOMENTS, NAMES
+
+    game = play_script(Game((1, 2, 3)), MOMENTS["won_friday"])
+    for lang in ("en", "hr", "fi", "ja"):
+        w = screens.Words(lang, NAMES)
+        body = screens.result_screen(w, game).body
+        pot = w("pot", pot=0)
+        assert sum(pot in line for line in body) == 1, (lang, body)

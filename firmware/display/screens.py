@@ -19,7 +19,7 @@ from robinson_core import (
     Status,
 )
 from robinson_core import events as ev
-from robinson_core.narrate import ASK_KEYS, describe, standings
+from robinson_core.narrate import ASK_KEYS, describe, standing, standings
 from robinson_core.texts import caption, instruction
 
 
@@ -119,9 +119,10 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             title, picture = w("dead_title", name=w.name(event.seat)), Picture.GALLOWS
         elif isinstance(event, ev.Won):
             title, picture = w("won_title", name=w.name(event.seat)), Picture.HOME
-    if any(isinstance(e, ev.Transfer | ev.Shared) for e in events):
-        body.append(balances(w, state))
-    if state.status is not Status.PLAYING:
+    over = state.status is not Status.PLAYING
+    if any(isinstance(e, ev.Transfer | ev.Shared) for e in events) and not over:
+        body.append(balances(w, state))  # over: the standings below say every balance
+    if over:
         body.extend(standings(state, w.lang, w.name)[:-1])
     elif state.pending in ASK_KEYS:
         assert state.to_move is not None
@@ -129,8 +130,7 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     else:  # who rolls next, from where, with what
         assert state.to_move is not None
         mover = state.player(state.to_move)
-        body.append(w("standing", name=w.name(mover.seat), position=mover.position,
-                      chips=mover.chips))
+        body.append(standing(mover, w.lang, w.name))
     return Screen(title=title, body=tuple(body), footer=prompt(w, state), picture=picture,
                   badge=badge)
 

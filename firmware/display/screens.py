@@ -156,15 +156,16 @@ def standings_screen(w: Words, state: GameState) -> Screen:
 
 def last_turns(w: Words, game: Game, count: int = 10) -> list[str]:
     """One line per action, newest last: who did what, and where it took them."""
-    lines = []
     first = max(1, len(game.history) - count)
-    for number in range(first, len(game.history)):
-        events = game.history[number][1]
-        said = [describe(e, w.lang, w.name) for e in events
-                if isinstance(e, ev.Decided)
-                or (isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL)]
-        lines.append(f"{number}. " + "; ".join(said))
-    return lines
+    return [f"{number}. " + action_said(w, game.history[number][1])
+            for number in range(first, len(game.history))]
+
+
+def action_said(w: Words, events: Sequence[ev.Event]) -> str:
+    """What one action did, in a few words: the roll and the move, or the choice."""
+    return "; ".join(describe(e, w.lang, w.name) for e in events
+                     if isinstance(e, ev.Decided)
+                     or (isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL))
 
 
 def recall_screen(w: Words, game: Game | None,

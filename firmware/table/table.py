@@ -477,14 +477,14 @@ class Table:
             self.flash(self.words("nothing_to_undo"), 2.0)
             return
         self.mode = Mode.UNDO
-        what = screens.last_turns(self.words, self.game, 1)[0]
+        what = screens.action_said(self.words, self.game.events)  # no turn number
         self.show(Screen(title=self.words("undo_title"), body=(self.words("undo_what",
                                                                           what=what),),
                          footer=self.words("keys_yes_no")))
 
     def _undo_press(self, kind: Press) -> None:
         if kind is Press.LONG and self.game is not None and self.game.actions:
-            what = screens.last_turns(self.words, self.game, 1)[0]
+            what = screens.action_said(self.words, self.game.events)  # no turn number
             self.commit(self.game.undo())
             log.info("undone: %s", what)
             self.resume()

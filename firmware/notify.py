@@ -28,7 +28,8 @@ class Notifier:
         usec = env.get("WATCHDOG_USEC", "")
         pid = env.get("WATCHDOG_PID", "")
         mine = not pid or pid == str(os.getpid())
-        self.watchdog: float | None = int(usec) / 1e6 if usec.isdigit() and mine else None
+        number = usec.isascii() and usec.isdigit()  # not int("²"): systemd's are ASCII
+        self.watchdog: float | None = int(usec) / 1e6 if number and mine else None
         self._socket: socket.socket | None = None
 
     @property

@@ -79,3 +79,16 @@ def test_reading_an_unreadable_save_for_robinson_state_moves_nothing(tmp_path: P
     before = tree(tmp_path)
     assert Store(tmp_path).load(repair=False).game == GAME
     assert tree(tmp_path) == before
+
+
+def test_junk_in_the_preferences_is_ignored_not_a_crash(tmp_path: Path) -> None:
+    from .rig import Rig
+
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "prefs.txt").write_text("language=xx\ncontrast=²\n", encoding="utf-8")
+    rig = Rig(state)
+    try:
+        assert rig.table.lang == "en" and rig.panel.contrast == 255
+    finally:
+        rig.close()

@@ -105,7 +105,8 @@ class Panel:
     def show(self, image: Image.Image) -> None:
         """Put ``image`` on the panel (nothing is sent if it is already there).
 
-        If the panel does not answer, it is tried again every second until it does.
+        If the panel does not answer, it is tried again, from every second to every
+        30 seconds, until it does.
         """
         self.shown = image
         self._send()

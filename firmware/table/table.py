@@ -41,6 +41,7 @@ from robinson_core import (
     Status,
 )
 from robinson_core import events as ev
+from robinson_core.numbers import whole_number
 from robinson_core.texts import LANGUAGES, language_name
 
 log = logging.getLogger("robinson.table")
@@ -95,9 +96,9 @@ class Table:
         prefs = store.prefs()
         saved = prefs.get("language", "")
         self.lang: str = lang or (saved if saved in LANGUAGES else config.language)
-        contrast = prefs.get("contrast", "")
-        if contrast.isdigit() and 1 <= int(contrast) <= 255:
-            panel.set_contrast(int(contrast))
+        contrast = whole_number(prefs.get("contrast", ""))
+        if contrast is not None and 1 <= contrast <= 255:
+            panel.set_contrast(contrast)
         self.words = self._words()
         t = config.timings
         self.button = RollButton(button, loop, debounce=t.debounce, long_press=t.long_press,

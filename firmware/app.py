@@ -57,17 +57,22 @@ def rigging(config: Config, args: argparse.Namespace, emulated: bool,
 def drivers(rig: Rigging, table: Table, demo: bool) -> list[threading.Thread]:
     """Emulated: the threads that work the mock pins, a demo player or the keyboard."""
     from firmware.emulate.demo import Demo
+    from firmware.emulate.rig import EmulatedRigging
+
+    if demo and isinstance(rig, EmulatedRigging):
+        return [threading.Thread(target=Demo(rig.hands, table, rig.loop).run, daemon=True,
+                                 name="demo")]
+    return keyboard(rig, table.ready)
+
+
+def keyboard(rig: Rigging, ready: threading.Event) -> list[threading.Thread]:
+    """Emulated, with a standard input: the thread that turns keys into presses."""
     from firmware.emulate.keyboard import read_keys, stdin_is_usable
     from firmware.emulate.rig import EmulatedRigging
 
-    if not isinstance(rig, EmulatedRigging):
-        return []
-    if demo:
-        return [threading.Thread(target=Demo(rig.hands, table, rig.loop).run, daemon=True,
-                                 name="demo")]
-    if stdin_is_usable():
+    if isinstance(rig, EmulatedRigging) and stdin_is_usable():
         return [threading.Thread(target=read_keys, daemon=True, name="keys",
-                                 args=(sys.stdin, rig.hands, table.ready, rig.loop))]
+                                 args=(sys.stdin, rig.hands, ready, rig.loop))]
     return []
 
 

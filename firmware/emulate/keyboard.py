@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from firmware.emulate.hands import TAP, Hands
 from firmware.table.loop import Loop
+from robinson_core.numbers import whole_number
 
 
 def keys_help(seats: int) -> str:
@@ -42,8 +43,8 @@ def read_keys(source: TextIO, hands: Hands, ready: threading.Event, loop: Loop) 
             hands.press(hands.long)
         elif key in "mM":
             hands.press(hands.menu)
-        elif key.isdigit():
-            hands.toggle_seat(int(key))
+        elif (seat := whole_number(key)) is not None:
+            hands.toggle_seat(seat)
         if piped:
             time.sleep(0.05)
 

@@ -122,7 +122,14 @@ class SelfTest:
 
 def run_selftest(args: argparse.Namespace) -> int:
     """``robinson selftest``: every input live on the screen, every output in turn."""
-    from firmware.app import config_and_mode, on_signals, raw_keyboard, rigging, start_logging
+    from firmware.app import (
+        config_and_mode,
+        keyboard,
+        on_signals,
+        raw_keyboard,
+        rigging,
+        start_logging,
+    )
     from firmware.errors import ConfigError
     from firmware.table.die import SeededDie
     from firmware.table.store import state_dir
@@ -144,7 +151,8 @@ def run_selftest(args: argparse.Namespace) -> int:
         test.start()
         try:
             with raw_keyboard(show_terminal):
-                _keys(rig, test.ready)
+                for thread in keyboard(rig, test.ready):
+                    thread.start()
                 rig.loop.run()
         finally:
             test.stop()
@@ -153,16 +161,6 @@ def run_selftest(args: argparse.Namespace) -> int:
     finally:
         if capture is not None:
             capture.close()
-
-
-def _keys(rig: Rigging, ready: threading.Event) -> None:
-    """Emulated: the keyboard works the mock pins, in a thread of its own."""
-    from firmware.emulate.keyboard import read_keys, stdin_is_usable
-    from firmware.emulate.rig import EmulatedRigging
-
-    if isinstance(rig, EmulatedRigging) and stdin_is_usable():
-        threading.Thread(target=read_keys, daemon=True, name="keys",
-                         args=(sys.stdin, rig.hands, ready, rig.loop)).start()
 
 
 def dice(rig: Rigging, die: Die, lang: str, to_stdout: bool) -> int:

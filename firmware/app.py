@@ -138,6 +138,7 @@ def run_table(args: argparse.Namespace) -> int:
         table.stop()
         notifier.close()
         rig.close()
+        store.close()  # folds the journal into the database: one file at rest
         if capture is not None:
             capture.close()
     if received:

@@ -10,6 +10,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from firmware.errors import TableError, UsageError
@@ -193,6 +194,28 @@ def build_parser() -> argparse.ArgumentParser:
     state.add_argument("--json", action="store_true",
                        help="the robinson replay --json object, plus replay_args")
     _add_lang(state)
+
+    history = commands.add_parser("history", help="list the games put away, newest first")
+    history.add_argument("--state-dir", type=_directory, metavar="DIR",
+                         help="where games are saved")
+    history.add_argument("--json", action="store_true", help="print one JSON object")
+    history.add_argument("--last", type=_count, default=10, metavar="N",
+                         help="the newest N games (default 10; the table keeps 100)")
+
+    export = commands.add_parser("export", help="write the saved game (or the database) out")
+    export.add_argument("--state-dir", type=_directory, metavar="DIR",
+                        help="where games are saved")
+    export.add_argument("--finished", type=_count, metavar="N",
+                        help="the N-th newest game put away instead of the game in play")
+    export.add_argument("--database", metavar="FILE",
+                        help="a consistent copy of the whole database (a backup)")
+    export.add_argument("--output", "-o", metavar="FILE", help="write here, not to stdout")
+
+    import_ = commands.add_parser("import", help="make a file from robinson export the game "
+                                                 "in play (the table must be stopped)")
+    import_.add_argument("file", metavar="FILE", help="a saved game (- = standard input)")
+    import_.add_argument("--state-dir", type=_directory, metavar="DIR",
+                         help="where games are saved")
     return parser
 
 
@@ -310,12 +333,17 @@ def _selftest(args: argparse.Namespace) -> int:
     return run_selftest(args)
 
 
-def _state(args: argparse.Namespace) -> int:
+def _reader(given: str | None) -> Any:
+    """The state directory opened read-only: nothing in it is made, moved or changed."""
     from firmware.devices import on_raspberry_pi
     from firmware.table.store import Store, state_dir
 
-    store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
-    loaded = store.load(repair=False)  # the table may be running: read, never write
+    return Store(state_dir(given, emulated=not on_raspberry_pi()), read_only=True)
+
+
+def _state(args: argparse.Namespace) -> int:
+    store = _reader(args.state_dir)
+    loaded = store.load()  # the table may be running: read, never write
     if loaded.problem:
         print(f"robinson state: warning: {loaded.problem}", file=sys.stderr)
     if loaded.game is None:
@@ -328,8 +356,89 @@ def _state(args: argparse.Namespace) -> int:
     return 0
 
 
+def _history(args: argparse.Namespace) -> int:
+    store = _reader(args.state_dir)
+    games = store.finished(args.last)
+    if args.json:
+        print(json.dumps({"games": [
+            {"ended": f.ended, "winner": f.winner,
+             "actions": [a.token for a in f.game.actions], "replay_args": replay_args(f.game),
+             "finished_at": f.finished_at.isoformat() if f.finished_at else None}
+            for f in games]}, ensure_ascii=False))
+        return 0
+    if not games:
+        print(f"no games put away in {store.directory}")
+    for f in games:
+        when = f.finished_at.strftime("%Y-%m-%d %H:%M") if f.finished_at else "?"
+        who = f"seat {f.winner} won" if f.winner is not None else f.ended.replace("_", " ")
+        print(f"{when}  seats {','.join(map(str, f.game.seats))}  "
+              f"{len(f.game.actions)} actions  {who}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    store = _reader(args.state_dir)
+    if args.database:
+        try:
+            store.backup(Path(args.database))
+        except Exception as error:  # sqlite3.Error, OSError, a missing database
+            raise UsageError(f"cannot copy the database to {args.database}: {error}") from None
+        return 0
+    if args.finished:
+        finished = store.finished(args.finished)
+        if len(finished) < args.finished:
+            raise UsageError(f"only {len(finished)} games put away in {store.directory}")
+        game = finished[-1].game
+    else:
+        game = store.load().game
+        if game is None:
+            raise UsageError(f"no saved game in {store.directory}")
+    if args.output:
+        try:
+            Path(args.output).write_text(game.save(), encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {args.output}: {error.strerror}") from None
+    else:
+        sys.stdout.write(game.save())
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from firmware.devices import on_raspberry_pi
+    from firmware.table.legacy import MAX_SAVE_BYTES
+    from firmware.table.store import Store, state_dir
+
+    try:
+        if args.file == "-":
+            data = sys.stdin.buffer.read(MAX_SAVE_BYTES + 1)
+        else:
+            with open(args.file, "rb") as file:
+                data = file.read(MAX_SAVE_BYTES + 1)
+    except OSError as error:
+        raise UsageError(f"cannot read {args.file}: {error.strerror}") from None
+    if len(data) > MAX_SAVE_BYTES:
+        raise UsageError(f"{args.file} is larger than {MAX_SAVE_BYTES // 1_000_000} MB: "
+                         "not a saved game")
+    try:
+        game = Game.load(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"{args.file} is not a saved game (not UTF-8 text)") from None
+    except RobinsonError as error:
+        raise UsageError(f"{args.file}: {error}") from None
+    store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
+    store.lock()  # not beside a running table: it would not know
+    try:
+        store.import_game(game)
+    except OSError as error:
+        raise UsageError(f"cannot save in {store.directory}: {error.strerror}") from None
+    print(f"imported: seats {','.join(map(str, game.seats))}, {len(game.actions)} actions; "
+          "the game in play before it was put away")
+    return 0
+
+
 _COMMANDS = {"replay": _replay, "rules": _rules, "table": _table, "selftest": _selftest,
-             "state": _state, "sim": _sim, "bench": _bench}
+             "state": _state, "history": _history, "export": _export, "import": _import,
+             "sim": _sim, "bench": _bench}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

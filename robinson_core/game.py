@@ -139,13 +139,19 @@ class Game:
             raise SaveError("there is text after the checksum line: the file was edited")
         fields_ = dict(_split(line) for line in body.split("\n") if line)
         try:
-            seats = tuple(_number(s) for s in fields_["seats"].split())
-            first = _number(fields_["first"])
-            rules = HouseRules.from_strings(dict(_rule(r) for r in fields_["rules"].split()))
-            actions = tuple(parse_action(t) for t in fields_["actions"].split())
-            return cls(seats, first, rules, actions)
+            return cls.from_fields(seats=fields_["seats"], first=fields_["first"],
+                                   rules=fields_["rules"], actions=fields_["actions"])
         except KeyError as missing:
             raise SaveError(f"the line {missing} is missing") from None
+
+    @classmethod
+    def from_fields(cls, *, seats: str, first: str, rules: str, actions: str) -> Game:
+        """A game from the four fields of its saved form (as a database row holds them),
+        replayed; SaveError says what is wrong."""
+        try:
+            return cls(tuple(_number(s) for s in seats.split()), _number(first),
+                       HouseRules.from_strings(dict(_rule(r) for r in rules.split())),
+                       tuple(parse_action(t) for t in actions.split()))
         except (ValueError, RobinsonError) as error:
             raise SaveError(f"the saved game does not replay: {error}") from None
 

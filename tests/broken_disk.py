@@ -3,6 +3,8 @@ directory turns read-only, or fills up, mid-game, on a real tmpfs. Exits 0 if th
 behaved, 1 with a reason if not.
 
     python -m tests.broken_disk readonly|full FOLDER
+
+"readonly" needs ext4 and a loop device (mkfs.ext4, losetup): the test skips without them.
 """
 
 from __future__ import annotations
@@ -14,20 +16,33 @@ import sys
 from pathlib import Path
 
 from firmware.display import screens
+from firmware.table.store import Store
 from firmware.table.table import Mode
 
 from .rig import Rig
 
 
 def main(kind: str, folder: Path) -> int:
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], check=True)
+    if kind == "readonly":  # ext4 on a loop device, as an SD card is: it can be made to fail
+        image = folder.with_name("disk.img")
+        with open(image, "wb") as file:
+            file.truncate(8 << 20)
+        subprocess.run(["mkfs.ext4", "-q", str(image)], check=True)
+        subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(image), str(folder)],
+                       check=True)
+    else:
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)],
+                       check=True)
     rig = Rig(folder / "state", seats_on=(1, 2), faces=[3, 4, 5], animate=False)
     rig.wait(2.5)
     rig.long()
     rig.short()
     filler = folder / "filler"
     if kind == "readonly":
-        subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+        # What the kernel does to an SD card that fails under a mounted ext4 (errors=
+        # remount-ro): read-only at once, files open or not (a remount would refuse).
+        device = os.path.basename(os.path.realpath(_source(folder)))
+        Path(f"/sys/fs/ext4/{device}/trigger_fs_error").write_text("robinson test\n")
         code = errno.EROFS
     else:  # every block taken: the next save meets ENOSPC from the kernel
         with open(filler, "wb") as file:
@@ -47,18 +62,24 @@ def main(kind: str, folder: Path) -> int:
     text = rig.table.words("save_failed", reason=os.strerror(code))
     if not rig.showing(screens.message_screen("!", text)):
         problems.append("the screen did not say that saving fails")
-    saved = rig.store.load(repair=False).game
+    saved = Store(folder / "state", read_only=True).load().game  # as a restart finds it
     if saved is None or len(saved.actions) != 1:
         problems.append(f"the disk should still hold the game before: {saved}")
     if kind == "full":
         filler.unlink()  # space again: the next save catches up
         rig.wait(7)
         rig.short()
-        if rig.store.load().game != rig.table.game:
+        if Store(folder / "state", read_only=True).load().game != rig.table.game:
             problems.append("the save after space returned did not catch up")
     rig.close()
     print("; ".join(problems) or "ok")
     return 1 if problems else 0
+
+
+def _source(folder: Path) -> str:
+    found = subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(folder)], capture_output=True,
+                           text=True, check=True)
+    return found.stdout.strip()
 
 
 if __name__ == "__main__":

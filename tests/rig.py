@@ -59,6 +59,7 @@ class Rig:
 
     def close(self) -> None:
         self.rigging.close()
+        self.store.close()
 
     # -- time and hands ------------------------------------------------------------
 

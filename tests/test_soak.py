@@ -8,6 +8,7 @@ import os
 import threading
 from pathlib import Path
 
+from firmware.table.store import KEEP_FINISHED
 from firmware.table.die import SeededDie
 from firmware.table.table import Mode
 from robinson_core import Status
@@ -58,4 +59,4 @@ def test_soak_games_keep_memory_files_and_threads_steady(tmp_path: Path) -> None
           f"{rss1 / 1024:.1f} MB, {fds1} fds, {threads1} threads")
     assert fds1 == fds0 and threads1 == threads0
     assert rss1 - rss0 <= 4 * 1024  # KiB: steady, not creeping
-    assert len(rig.store.finished(100)) == 20  # the archive keeps the newest 20
+    assert len(rig.store.finished(1000)) == min(GAMES, KEEP_FINISHED)  # the newest 100 kept

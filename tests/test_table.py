@@ -351,20 +351,6 @@ def test_a_restart_long_press_starts_anew_and_archives(rigs: list[Rig], tmp_path
     assert len(again.store.finished()) == 1
 
 
-def test_a_damaged_save_is_set_aside_and_the_one_before_used(rigs: list[Rig],
-                                                             tmp_path: Path) -> None:
-    rig = playing(rigs, tmp_path, faces=[3, 4], animate=False)
-    rig.short()
-    rig.short()
-    rig.close()
-    current = tmp_path / "state" / "game.txt"
-    current.write_text(current.read_text().replace("actions 3 4", "actions 3 6"))
-    again = bench(rigs, tmp_path, seats_on=(1, 2, 3))
-    assert again.table.game is not None and again.table.game.actions == (Roll(3),)
-    assert list((tmp_path / "state" / "damaged").iterdir())
-    assert again.table.mode is Mode.TITLE
-
-
 @pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
 def test_each_driver_puts_the_intended_screen_on_the_panel(rigs: list[Rig], tmp_path: Path,
                                                            chip: str) -> None:

@@ -30,7 +30,7 @@ class PutAway(Protocol):
     def game(self) -> Game: ...
 
     @property
-    def finished_at(self) -> datetime.datetime: ...
+    def finished_at(self) -> datetime.datetime | None: ...
 
 
 def prompt(w: Words, state: GameState) -> str:
@@ -174,7 +174,8 @@ def recall_screen(w: Words, game: Game | None,
     body += last_turns(w, game) if game is not None and game.actions else [w("recall_empty")]
     body.append(w("recall_games") + ":")
     for put_away in finished:
-        old, when = put_away.game, put_away.finished_at.strftime("%d.%m. %H:%M")
+        old, at = put_away.game, put_away.finished_at
+        when = at.strftime("%d.%m. %H:%M") if at is not None else "–"  # a label only
         if old.state.winner is not None:
             body.append(w("recall_won", when=when, name=w.name(old.state.winner)))
         else:

@@ -11,7 +11,7 @@ import enum
 import functools
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gpiozero import Button, DigitalInputDevice
 from PIL import Image
@@ -268,7 +268,7 @@ class Table:
     def new_game(self) -> None:
         """Put the current game away and set up a new one."""
         if self.game is not None:
-            self._archive(self.game)
+            self._put_away(self.game)
         self.game = None
         self.setup()
 
@@ -295,7 +295,7 @@ class Table:
     def begin(self, game: Game) -> None:
         self.timers.cancel("boot")  # a game begun during the title must not be sent to setup
         self.game = game
-        self._save(game)
+        self._write(self.store.begin, game)
         self.resume()
 
     # -- play -----------------------------------------------------------------------
@@ -317,10 +317,11 @@ class Table:
         assert self.game is not None
         state = self.game.state
         if state.status is not Status.PLAYING:
-            if kind is Press.LONG:  # again, with the same seats
-                finished = self.game
-                self._archive(finished)
-                self.begin(finished.restart())
+            if kind is Press.LONG:  # again, with the same seats: one transaction
+                finished, again = self.game, self.game.restart()
+                if self._put_away(finished, again):  # else the won game stays, and says why
+                    self.game = again
+                    self.resume()
             return
         if "audit" in self.timers:
             self.timers.cancel("audit")
@@ -396,19 +397,24 @@ class Table:
         self.audit_problem = problem
 
     def _save(self, game: Game) -> None:
+        self._write(self.store.save, game)
+
+    def _put_away(self, game: Game, then: Game | None = None) -> bool:
+        """Among the finished games, and ``then`` in play: both or neither on disk."""
+        return self._write(self.store.put_away, game, then)
+
+    def _write(self, change: Callable[..., None], *games: Game | None) -> bool:
+        """A change to the saved games; if the disk refuses it, the game goes on, and
+        the table is told (the next change that gets through catches up)."""
         try:
-            self.store.save(game)
+            change(*games)
+            return True
         except OSError as error:
             reason = error.strerror or str(error)
             log.error("cannot save the game: %s", reason)
             self.timers.after("savefail", 0.0,
                               lambda: self.flash(self.words("save_failed", reason=reason), 6.0))
-
-    def _archive(self, game: Game) -> None:
-        try:
-            self.store.archive(game)
-        except OSError as error:
-            log.error("cannot archive the game: %s", error)
+            return False
 
     # -- menu -----------------------------------------------------------------------
 

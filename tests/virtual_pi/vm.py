@@ -21,6 +21,7 @@ from pathlib import Path
 from PIL import Image
 
 from firmware.emulate.bus import PanelBus
+from tests import host_packages
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -39,25 +40,7 @@ def unavailable() -> str | None:
         return "this is a Raspberry Pi: run `robinson selftest` on the real thing"
     if os.geteuid() != 0:
         return "the virtual Pi needs root (mmdebstrap, loop-free image build, dm in the guest)"
-    missing = [p for p in HOST_PACKAGES if not _installed(p)]
-    if missing:
-        done = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends",
-                               *missing], capture_output=True, text=True, check=False,
-                              env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
-        if done.returncode != 0:
-            subprocess.run(["apt-get", "update", "-q"], capture_output=True, check=False)
-            done = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends",
-                                   *missing], capture_output=True, text=True, check=False,
-                                  env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
-        if done.returncode != 0:
-            return f"could not install {' '.join(missing)} with apt-get"
-    return None
-
-
-def _installed(package: str) -> bool:
-    done = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True,
-                          text=True, check=False)
-    return "ok installed" in done.stdout
+    return host_packages.ensure(*HOST_PACKAGES)
 
 
 def image() -> tuple[Path, float]:

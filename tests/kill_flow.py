@@ -1,0 +1,93 @@
+"""One store flow, as the table runs it, for test_kill_points to kill at each system call.
+
+    python -m tests.kill_flow FLOW FOLDER
+
+FLOW is one of FLOWS. The folder holds the state before (made by ``prepare``); the
+process opens it as the table does at start (lock, open, migrate, load) and takes the
+flow's step. Only the store and the engine are imported: each run starts quickly.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from firmware.table.store import Store
+from robinson_core import Choice, Game, Roll, play_script
+
+SEATS = (1, 2)
+PLAYING = play_script(Game(SEATS), "3 5 1 2")
+DECIDING = play_script(Game(SEATS), "6 1 1 2")  # seat 1 in the tree on 7: roll or stay
+WON = play_script(Game(SEATS), "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5")
+IMPORTED = play_script(Game((1, 2, 3)), "4 4 2")
+
+FLOWS = ("roll", "decision", "undo", "abandon", "new game", "again", "migration", "import")
+
+
+def before(flow: str) -> Game | None:
+    """The game in play before the flow's step."""
+    return {"decision": DECIDING, "again": WON}.get(flow, PLAYING)
+
+
+def after(flow: str) -> Game | None:
+    """The game in play after it (None: none in play)."""
+    return {"roll": PLAYING.play(Roll(4)), "decision": DECIDING.play(Choice.STAY),
+            "undo": PLAYING.undo(), "abandon": None, "new game": Game(SEATS),
+            "again": WON.restart(), "migration": PLAYING, "import": IMPORTED}[flow]
+
+
+def put_away(flow: str) -> Game | None:
+    """The game the step puts among the finished ones, if it puts one away."""
+    return {"abandon": PLAYING, "new game": PLAYING, "again": WON,
+            "import": PLAYING}.get(flow)
+
+
+def prepare(flow: str, folder: Path) -> None:
+    """The state directory before the step (in the test's process)."""
+    game = before(flow)
+    assert game is not None
+    if flow == "migration":  # the text files of the versions before the database
+        folder.mkdir()
+        (folder / "game.txt").write_text(game.save(), encoding="utf-8")
+        (folder / "game.prev.txt").write_text(game.undo().save(), encoding="utf-8")
+        (folder / "archive").mkdir()
+        (folder / "archive" / "20261101-120000-00000.txt").write_text(WON.save())
+        (folder / "prefs.txt").write_text("language=fi\n", encoding="utf-8")
+        return
+    store = Store(folder)
+    store.save(game)
+    store.close()
+
+
+def main(flow: str, folder: Path) -> int:
+    store = Store(folder)
+    store.lock()
+    game = store.load().game
+    if flow == "roll":
+        assert game is not None
+        store.save(game.play(Roll(4)))
+    elif flow == "decision":
+        assert game is not None
+        store.save(game.play(Choice.STAY))
+    elif flow == "undo":
+        assert game is not None
+        store.save(game.undo())
+    elif flow == "abandon":  # a long press at the title: the game is put away
+        assert game is not None
+        store.put_away(game)
+    elif flow == "new game":  # from the menu: put away, then set up and begin
+        assert game is not None
+        store.put_away(game)
+        store.begin(Game(SEATS))
+    elif flow == "again":  # a long press after a win: the same seats again
+        assert game is not None
+        store.put_away(game, game.restart())
+    elif flow == "import":
+        store.import_game(IMPORTED)
+    store.close()
+    print("done", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], Path(sys.argv[2])))

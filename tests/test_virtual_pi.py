@@ -66,8 +66,11 @@ def same(a: Image.Image, b: Image.Image) -> bool:
 
 
 def saved_game(folder: Path) -> Game | None:
-    """The game the table would resume from this copy of its state directory."""
-    return Store(folder).load().game
+    """The game the table would resume from this copy of its state directory; a cut
+    must never look like damage (nothing set aside, no problem reported)."""
+    loaded = Store(folder).load()
+    assert loaded.problem is None, (folder, loaded.problem)
+    return loaded.game
 
 
 def test_the_service_runs_the_table_from_boot(vpi: vm.Run) -> None:
@@ -129,9 +132,10 @@ def test_power_cuts_lose_no_saved_action(vpi: vm.Run) -> None:
     log = json.loads((vpi.results / "cuts.json").read_text())
     compared = 0
     for entry in log:
-        shown = Game.load((vpi.results / f"cut-{entry['cut']:03d}-shown.txt").read_text())
+        shown = saved_game(vpi.results / f"cut-{entry['cut']:03d}-shown")
         game = saved_game(vpi.results / f"cut-{entry['cut']:03d}")
-        assert game is not None, entry
+        assert game is not None and shown is not None, entry
+        assert len(shown.actions) == entry["shown"], entry
         assert game.actions[:len(shown.actions)] == shown.actions, entry  # nothing lost
         # Nothing invented: the press in flight adds one action, or two where it answered
         # a decision by rolling ("roll" on 7, "again" on 20: the choice, then the roll).
@@ -145,9 +149,10 @@ def test_power_cuts_lose_no_saved_action(vpi: vm.Run) -> None:
 
 
 def test_a_reboot_without_sync_comes_back_with_the_game(vpi: vm.Run) -> None:
-    shown = Game.load((vpi.results / "reboot-shown.txt").read_text())
+    shown = saved_game(vpi.results / "reboot-shown")
     game = saved_game(vpi.results / "after-reboot")
-    assert game is not None and game.actions[:len(shown.actions)] == shown.actions
+    assert game is not None and shown is not None
+    assert game.actions[:len(shown.actions)] == shown.actions
     assert len(game.actions) == int(vpi.facts["reboot_shown"])  # type: ignore[call-overload]
     assert vpi.json("after_reboot")["actions"] == [a.token for a in game.actions]
 

@@ -10,11 +10,11 @@ MODE=${1:-table}
 say() { printf '%s\n' "robinson: $*" >&2; }
 
 # Debian packages: the fonts for the OLED (Japanese, and Latin with č ć đ š ž ä ö);
-# the tests also need systemd-analyze and tmux.
+# the tests also need systemd-analyze, tmux and strace (the kill-point tests).
 FONTS="fonts-misaki fonts-terminus-otb fonts-unifont"
 case "$MODE" in
     table) WANT="$FONTS" ;;
-    test) WANT="$FONTS systemd tmux" ;;
+    test) WANT="$FONTS systemd tmux strace" ;;
     *) say "usage: tools/bootstrap.sh table|test"; exit 2 ;;
 esac
 # On a Pi the pins' libraries come from Raspberry Pi OS, never compiled by pip:

@@ -14,6 +14,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import threading
 import time
@@ -130,10 +131,11 @@ def start(trace: Trace) -> float:
 
 
 def saved(folder: Path) -> None:
-    """Copy the state directory's files out for the host to read."""
+    """Copy the state directory's files out for the host to read (taken while the table
+    is idle; the wal-index -shm is left out: SQLite rebuilds it from the -wal)."""
     folder.mkdir(parents=True, exist_ok=True)
     for path in STATE.rglob("*"):
-        if path.is_file():
+        if path.is_file() and not path.name.endswith("-shm"):
             target = folder / path.relative_to(STATE)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, target)
@@ -145,20 +147,18 @@ def state_json(name: str) -> dict[str, object]:
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-def on_disk_text(text: str) -> int:
-    """How many actions a saved game holds (its ``actions`` line), read without the app."""
-    for line in text.splitlines():
-        if line.startswith("actions"):
-            return len(line.split()) - 1
-    return 0
-
-
 def on_disk() -> int:
-    """The actions of the game the table has saved, as the page cache has them now."""
+    """The actions of the game in play, as the page cache has them now (read-only)."""
     try:
-        return on_disk_text((STATE / "game.txt").read_text())
-    except OSError:
+        db = sqlite3.connect(f"file:{STATE / 'robinson.db'}?mode=ro", uri=True, timeout=10)
+        try:
+            found = db.execute("SELECT count(*) FROM action WHERE game = "
+                               "(SELECT id FROM game WHERE ended IS NULL)").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
         return 0
+    return int(found[0])
 
 
 def sectors() -> str:
@@ -266,8 +266,8 @@ def phase_one(trace: Trace) -> None:
         if on_disk() <= before:  # the game is over: a long press starts the next one
             press(1.4, trace, f"cut {cut} again")
             press(0.15, trace, f"cut {cut} shown")
-        shown = RESULTS / f"cut-{cut:03d}-shown.txt"
-        shutil.copy2(STATE / "game.txt", shown)
+        shown = on_disk()
+        saved(RESULTS / f"cut-{cut:03d}-shown")
         in_flight = rng.random() < 0.6
         if in_flight:  # cut mid-animation, mid-save, or just after
             mark(f"cut {cut} in flight")
@@ -282,7 +282,7 @@ def phase_one(trace: Trace) -> None:
         cut_seconds = uptime() - began
         saved(RESULTS / f"cut-{cut:03d}")
         ready = start(trace)
-        log.append({"cut": cut, "shown": on_disk_text(shown.read_text()), "in_flight": in_flight,
+        log.append({"cut": cut, "shown": shown, "in_flight": in_flight,
                     "cut_seconds": round(cut_seconds, 2), "ready_seconds": round(ready, 2)})
         (RESULTS / "cuts.json").write_text(json.dumps(log))
         press(0.15, trace, f"cut {cut} resume")  # the title: resume the game
@@ -319,7 +319,7 @@ def phase_one(trace: Trace) -> None:
     press(0.15, trace, "resume before reboot")
     for n in range(3):
         press(0.15, trace, f"reboot roll {n}")
-    shutil.copy2(STATE / "game.txt", RESULTS / "reboot-shown.txt")
+    saved(RESULTS / "reboot-shown")
     (RESULTS / "phase").write_text(json.dumps({"phase": 2, "shown": on_disk()}))
     trace.flush()
     os.sync()  # the results only: the state disk is written by the table alone, and ...

@@ -48,7 +48,8 @@ def describe(event: ev.Event, lang: str, name: Names | None = None) -> str:
         if event.cause in _MOVE_KEYS:
             return ui(lang, _MOVE_KEYS[event.cause], name=name(event.seat), end=event.end)
         key = "moved_bounce" if event.bounced else "moved"
-        return ui(lang, key, name=name(event.seat), start=event.start, end=event.end)
+        start = ui(lang, "start") if event.start == START else event.start  # never "0"
+        return ui(lang, key, name=name(event.seat), start=start, end=event.end)
     if isinstance(event, ev.Transfer):
         return _transfer(event, lang, name)
     if isinstance(event, ev.Decided):

@@ -10,12 +10,12 @@ from PIL import Image
 
 from firmware.config import Config, Display
 from firmware.display.fonts import Fonts
-from firmware.display.render import Screen, render
+from firmware.display.render import Screen, essential_page, render
 from firmware.emulate.rig import emulate
 from firmware.table.die import Die
 from firmware.table.loop import ManualClock, advance
 from firmware.table.store import Store
-from firmware.table.table import Table
+from firmware.table.table import Mode, Table
 
 FONTS = Fonts()
 
@@ -77,11 +77,28 @@ class Rig:
         self.run()
         self.wait(0.05)
 
-    def short(self) -> None:
+    def short(self, read: bool = True) -> None:
+        """A short press; ``read``: as a player who has read the result first."""
+        if read:
+            self.read()
         self.hold(0.1)
 
-    def long(self) -> None:
+    def long(self, read: bool = True) -> None:
+        if read:
+            self.read()
         self.hold(self.config.timings.long_press + 0.1)
+
+    def read(self) -> None:
+        """What a player does before acting on a result: wait until its money and
+        instructions have been on the panel, and, if another player decides next,
+        press once for their screen (tests of quick presses pass ``read=False``)."""
+        table = self.table
+        if table.mode is not Mode.PLAY:
+            return
+        while table.seen < essential_page(table.screen, FONTS):
+            self.wait(self.config.timings.page)
+        if table.ask_next:
+            self.hold(0.1)
 
     def menu(self) -> None:
         self.hold(self.config.timings.menu_press + 0.1)

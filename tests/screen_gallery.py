@@ -14,18 +14,44 @@ from robinson_core import Game, HouseRules, play_script
 from robinson_core.texts import LANGUAGES
 
 NAMES = {1: "Ana", 2: "Ben", 3: "Cid"}
-# Each script stops three players at a moment worth a screen (found with the engine).
+# Each script stops three players just after a result of one kind (found by playing
+# random games with the engine and keeping the shortest script for each kind).
 MOMENTS = {
-    "roll_result": "3",
+    "plain": "6",
+    "bounce": "3 6 3 1 4 3 5 6 6 2 5 stay 5 2 stay 5 2 stay 6 3 roll 5 5 6 5",
+    "chain_25": "2 6 6 6 3 4 6 5 4 6 again 5",
     "shipwreck": "4",
-    "pay_neighbour": "5 1 3 5",
-    "decision_again": "5 2 6 6 2 6 6 6 3",
-    "parrot": "6 5 1 5 6 6 6",
-    "friday": "5 2 2 6 6 3 6 2 4 6 jump 5 2 2",
-    "swap": "6 6 4 3 1 1 5 roll 6 6 4 4 roll 1 5 jump 5 2 5 6 5 6 6 3 3 2",
-    "dead": "5 3 4 5 3 5 1 5 6 6 4 6 6 jump 3 1 4 3 6 6 4 5 5 5 1 6",
-    "won_friday": "1 6 3 3 4 4 5 4 roll 1 1 4 4 1 5 jump roll 2 2 3 3 6 1 4 5 1 6",
+    "swap": "6 3 5 4 5 4 1 1 3 4 6 6 1 1 6 6 3 6 5 6 4 3 6 4 6",
+    "pay_bank": "6 2 5 2",
+    "collect_bank": "3",
+    "pay_player": "6 3 5 4",
+    "collect_each": "4 6 2 2 5 1 2 6 2 1 6 jump 3 2 5",
+    "everyone_pays": "1",
+    "friday_sworn": "6 5 4 6 3 6 2 2 6 2 1 6 3 5",
+    "friday_pays": "4 1 1 6 4 1 3 5 2 5 4 4 6 again 6 6 again 4 4 3 4 1",
+    "friday_collects": "6 5 4 6 3 6 2 2 6 2 1 6 3 5 6 4",
+    "bond_ended": "6 5 1 6 6 1 6 3 4 4 6 6 5 6 4 3 4 4 4 1 1 6 2 5 3 3 3 6",
+    "will_sit_out": "6 4 1 6",
+    "sat_out": "6 4 1 6 6 4",
+    "parrot": "5 4 5 6 6 2 6",
+    "decision_tree": "2 6 5 5 6 6",
+    "decision_again": "3 6 5 6 6 6 6 4 5",
+    "decision_jump": "5 5 5 1 6 5 6 6 6 6",
+    "dead": "5 2 3 5 6 3 4 2 2 2 4 5 3 6 again 6 3 3 5 1 6 6 1 6 5 4 4 6",
+    "won_alone": "5 5 5 6 6 3 5 3 2 6 2 6 4 6 5 1 1 jump 3 6 4 4 2 4 2 6 2 6 2 4 1 1 1 6 2 4 "
+                 "5 4 4 2 6 1",
+    "won_half": "3 6 2 3 5 2 5 5 1 5 3 6 4 pass 4 jump stay 5 6 roll 5 2 6 6 6",
+    "won_friday": "3 3 4 4 6 4 roll 3 6 1 5 5 again 4 3 4 5 4 5 6 3 2 5 6 1 5",
+    "no_winner": "6 2 5 5 1 2 1 2 stay 1 roll 4 6 6 3 2 again 2 4 6 2 1 4 2 3 3 6 6 2 2 1 5 5 5 "
+                 "2 1 5 4 4 3 6 3 6 6 5 6",
 }
+MENU = ("menu_back", "menu_undo", "menu_standings", "menu_recall", "menu_new", "menu_language",
+        "menu_brightness", "menu_about")
+
+
+def menu_items(w: screens.Words) -> list[str]:
+    """The menu's rows as the table labels them (with the longest values they take)."""
+    return [w(key, language="Suomi", level="4/4") for key in MENU]
 
 
 def games() -> dict[str, Game]:
@@ -34,6 +60,7 @@ def games() -> dict[str, Game]:
 
 
 def gallery() -> Iterator[tuple[str, Screen]]:
+    """Every screen worth pinning down: each result kind, and each page of it."""
     for lang in LANGUAGES:
         w = screens.Words(lang, NAMES)
         yield f"{lang}-title", screens.title_screen(w, True)
@@ -41,6 +68,10 @@ def gallery() -> Iterator[tuple[str, Screen]]:
         yield f"{lang}-turn", screens.turn_screen(w, Game((1, 2, 3)).state)
         yield f"{lang}-rolling", screens.rolling_screen(w, 1, 5, 2)
         for name, game in games().items():
-            yield f"{lang}-{name}", screens.result_screen(w, game)
-        yield f"{lang}-menu", screens.menu_screen(w, [w("menu_back"), w("menu_undo"),
-                                                    w("menu_standings")], 1)
+            screen = screens.result_screen(w, game)
+            yield f"{lang}-{name}", screen
+            if screens.decider(game.state) not in (None, screens.mover(game)):
+                yield f"{lang}-{name}-asked", screens.turn_screen(w, game.state)
+        items = menu_items(w)
+        yield f"{lang}-menu", screens.menu_screen(w, items, 0)
+        yield f"{lang}-menu-last", screens.menu_screen(w, items, len(items) - 1)

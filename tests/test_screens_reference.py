@@ -12,11 +12,13 @@ from PIL import Image
 from firmware.display.fonts import DEBIAN_PACKAGES
 from firmware.display.render import Screen, render
 
-from .make_screens import HERE
+from .make_screens import HERE, STRIP, each_page, strip
 from .rig import FONTS
 from .screen_gallery import gallery
 
 SCREENS = dict(gallery())
+PAGES = {page_name: (name, page) for name, screen in SCREENS.items()
+         for page_name, page in each_page(name, screen)}
 
 
 def test_the_fonts_of_the_references_are_installed() -> None:
@@ -24,13 +26,14 @@ def test_the_fonts_of_the_references_are_installed() -> None:
 
 
 def test_every_reference_has_a_screen() -> None:
-    assert sorted(p.stem for p in HERE.glob("*.png")) == sorted(SCREENS)
+    assert sorted(p.stem for p in HERE.glob("*.png")) == sorted(PAGES)
 
 
-@pytest.mark.parametrize("name", sorted(SCREENS))
-def test_screen_matches_its_reference(name: str) -> None:
-    expected = Image.open(HERE / f"{name}.png").convert("1")
-    assert render(SCREENS[name], FONTS).tobytes() == expected.tobytes()
+@pytest.mark.parametrize("page_name", sorted(PAGES))
+def test_screen_matches_its_reference(page_name: str) -> None:
+    name, page = PAGES[page_name]
+    expected = Image.open(HERE / f"{page_name}.png").convert("1")
+    assert render(SCREENS[name], FONTS, page).tobytes() == expected.tobytes()
 
 
 @pytest.mark.parametrize("name", sorted(SCREENS))
@@ -42,3 +45,7 @@ def test_screens_are_crisp_one_bit(name: str) -> None:
 def test_long_text_pages() -> None:
     long = Screen(title="T", body=("word " * 60,), footer="F")
     assert render(long, FONTS, 0).tobytes() != render(long, FONTS, 1).tobytes()
+
+
+def test_the_readme_strip_is_made_of_the_references() -> None:
+    assert Image.open(STRIP).convert("L").tobytes() == strip().tobytes()

@@ -219,7 +219,13 @@ def test_staying_in_the_tree_rolls_nothing(rigs: list[Rig], tmp_path: Path) -> N
 
 
 def test_holding_tells_what_letting_go_will_do(rigs: list[Rig], tmp_path: Path) -> None:
-    rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 5, 3, 3, 1, 6], animate=False)
+    import dataclasses
+
+    from firmware.config import Config, Timings
+
+    config = Config(timings=dataclasses.replace(Timings(), page=2.0))  # flips before the menu
+    rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 5, 3, 3, 1, 6], animate=False,
+                  config=config)
     for _ in range(7):
         rig.short()
     rig.button_pin.drive_low()
@@ -227,8 +233,10 @@ def test_holding_tells_what_letting_go_will_do(rigs: list[Rig], tmp_path: Path) 
     rig.wait(1.2)
     screen = rig.table.screen
     hint = words(rig)("let_go_long", action=words(rig)("opt_pass"))
-    from firmware.display.render import Screen
-    assert rig.showing(Screen(screen.title, screen.body, hint, screen.picture, screen.badge))
+    assert rig.showing(dataclasses.replace(screen, footer=hint), rig.table.page)
+    rig.wait(1.0)  # a page flips while the button is held (held 2.2 s: not yet the menu)...
+    assert rig.table.page == 1
+    assert rig.showing(dataclasses.replace(screen, footer=hint), 1)  # ...the hint stays
     rig.button_pin.drive_high()
     rig.run()
     rig.wait(0.1)

@@ -17,6 +17,7 @@ Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 LINE = 12  # pixels per text row
 NOT_PRINTABLE = "?"  # drawn for a control or line-separator character
+NO_BREAK = "\u00a0"  # drawn as a space; lines are never broken there (inside a name)
 LATIN = (
     ("/usr/share/fonts/opentype/terminus/terminus-normal.otb", 12, 0),
     ("/usr/share/fonts/opentype/unifont/unifont.otf", 16, -3),
@@ -73,6 +74,8 @@ class Fonts:
         control or line-separator character from a config or a file) is drawn as a box."""
         runs: list[tuple[Face, str]] = []
         for char in text:
+            if char == NO_BREAK:  # a space that wrapping never breaks at
+                char = " "
             if not char.isprintable():
                 char = NOT_PRINTABLE
             face = self.face_for(char, bold)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from firmware.display.breaks import chunks, cut_at
 from firmware.display.device import HEIGHT, WIDTH
 from firmware.display.fonts import LINE, Fonts
 
@@ -43,6 +44,8 @@ class Screen:
     badge: str = ""  # a word at the right of the title bar: RECALL, DEMO, 2/3
     big: str = ""  # one large word in the middle (the title screen)
     tilt: int = 0  # picture offset, for a tumbling die
+    die: int = 0  # a small die showing this face in the title bar (a result)
+    essential: int = 0  # the body's first lines a press must not skip (a result's money)
 
 
 def footer_rows(screen: Screen) -> list[str]:
@@ -60,36 +63,25 @@ def body_width(screen: Screen) -> int:
 
 
 def wrap(text: str, width: int, fonts: Fonts) -> list[str]:
-    """Break ``text`` into rows no wider than ``width`` pixels (Japanese breaks anywhere)."""
+    """Break ``text`` into rows no wider than ``width`` pixels, between phrases only
+    (``breaks``); a phrase longer than a row is cut, never before a small kana."""
     rows: list[str] = []
     for paragraph in text.split("\n"):
         row = ""
-        for word in _words(paragraph):
-            candidate = row + word
+        for chunk in chunks(paragraph):
+            candidate = row + chunk
             if fonts.width(candidate.rstrip()) <= width:
                 row = candidate
                 continue
             if row.strip():
                 rows.append(row.rstrip())
-            row = word.lstrip()
-            while fonts.width(row) > width:  # a word longer than the row: cut it
-                cut = max(1, _fit(row, width, fonts))
+            row = chunk.lstrip()
+            while fonts.width(row) > width:  # a phrase longer than the row: cut it
+                cut = cut_at(row, _fit(row, width, fonts))
                 rows.append(row[:cut])
                 row = row[cut:]
         rows.append(row.rstrip())
     return rows
-
-
-def _words(text: str) -> list[str]:
-    """Words with their leading space; each wide (CJK) character is a word of its own."""
-    words: list[str] = []
-    for char in text:
-        wide = ord(char) >= 0x2E80
-        if not words or char == " " or wide or (ord(words[-1][-1]) >= 0x2E80):
-            words.append(char)
-        else:
-            words[-1] += char
-    return words
 
 
 def _fit(text: str, width: int, fonts: Fonts) -> int:
@@ -106,6 +98,15 @@ def pages(screen: Screen, fonts: Fonts) -> list[list[str]]:
     return [rows[i:i + per_page] for i in range(0, len(rows), per_page)] or [[]]
 
 
+def essential_page(screen: Screen, fonts: Fonts) -> int:
+    """The last page holding one of the body's ``essential`` lines (0: the first)."""
+    if not screen.essential:
+        return 0
+    rows = sum(len(wrap(line, body_width(screen), fonts))
+               for line in screen.body[:screen.essential])
+    return (rows - 1) // max(1, body_rows(screen))
+
+
 def render(screen: Screen, fonts: Fonts, page: int = 0) -> Image.Image:
     """The image of ``screen``; a body longer than the panel shows page ``page``."""
     image = Image.new("1", (WIDTH, HEIGHT))
@@ -115,11 +116,17 @@ def render(screen: Screen, fonts: Fonts, page: int = 0) -> Image.Image:
     y = 0
     if screen.title:
         draw.rectangle((0, 0, WIDTH - 1, LINE), fill=1)
-        badge = screen.badge or (f"{page + 1}/{len(all_pages)}" if len(all_pages) > 1 else "")
-        room = WIDTH - 2 - (fonts.width(badge) + 4 if badge else 0)
-        fonts.draw(draw, 2, 1, _clip(screen.title, room, fonts), fill=0, bold=True)
-        if badge:
-            fonts.draw(draw, WIDTH - 2 - fonts.width(badge), 1, badge, fill=0)
+        dots, die = _title_marks(screen, fonts, len(all_pages))
+        right = WIDTH - 2
+        if screen.badge:
+            right -= fonts.width(screen.badge)
+            fonts.draw(draw, right, 1, screen.badge, fill=0)
+            right -= 4
+        elif dots:  # dots, not "1/4": no number beside the title's numbers
+            right = _dots(draw, right, 5, len(all_pages), page, fill=0) - 4
+        if die:
+            right = _small_die(draw, right, screen.die) - 4
+        fonts.draw(draw, 2, 1, _clip(screen.title, right - 2, fonts), fill=0, bold=True)
         y = LINE + 2
     if screen.big:
         big = fonts.big
@@ -142,6 +149,68 @@ def render(screen: Screen, fonts: Fonts, page: int = 0) -> Image.Image:
         else:  # the picture alone: in the middle
             _picture(draw, screen.picture, (WIDTH - PICTURE) // 2, top + 4, screen.tilt)
     return image
+
+
+def _title_marks(screen: Screen, fonts: Fonts, page_count: int) -> tuple[bool, bool]:
+    """Whether the page dots and the small die fit beside the title: the title is
+    whole first (a long name drops the dots, then the die), never cut with "…"."""
+    room = WIDTH - 4 - fonts.width(screen.title, bold=True)
+    if screen.badge:
+        room -= fonts.width(screen.badge) + 4
+    dots = DOT * page_count + 4 if page_count > 1 and not screen.badge else 0
+    die = DIE + 4 if screen.die else 0
+    if dots + die <= room:
+        return bool(dots), bool(die)
+    return False, bool(die) and die <= room
+
+
+def title_room(screen: Screen, fonts: Fonts, page_count: int) -> int:
+    """The pixels the title text has, beside the badge, the page dots and the die."""
+    dots, die = _title_marks(screen, fonts, page_count)
+    right = WIDTH - 2
+    if screen.badge:
+        right -= fonts.width(screen.badge) + 4
+    elif dots:
+        right -= DOT * page_count + 4
+    if die:
+        right -= DIE + 4
+    return right - 2
+
+
+def clipped(screen: Screen, fonts: Fonts) -> list[str]:
+    """The texts of ``screen`` that would be cut short with "…" (a design fault)."""
+    cut = []
+    if screen.title and fonts.width(screen.title, bold=True) > title_room(
+            screen, fonts, len(pages(screen, fonts))):
+        cut.append(screen.title)
+    cut += [row for row in footer_rows(screen) if fonts.width(row) > WIDTH]
+    return cut
+
+
+DOT = 5  # a page dot and its gap
+DIE = 11  # the small die in a title bar
+
+
+def _dots(draw: ImageDraw.ImageDraw, right: int, y: int, count: int, page: int,
+          fill: int) -> int:
+    """Page dots ending at ``right``, centred on row ``y``, in ``fill`` on the other
+    colour (the current page solid, the others rings); returns where they begin."""
+    left = right - DOT * count + 2
+    for n in range(count):
+        x = left + n * DOT
+        draw.rectangle((x - 1, y - 2, x + 3, y + 2), fill=1 - fill)
+        draw.rectangle((x, y - 1, x + 2, y + 1), fill=fill if n == page else None,
+                       outline=fill)
+    return left
+
+
+def _small_die(draw: ImageDraw.ImageDraw, right: int, face: int) -> int:
+    left = right - DIE + 1
+    draw.rounded_rectangle((left, 1, right, DIE), radius=2, fill=0)
+    for col, row in _PIPS[face]:
+        x, y = left + 2 + col * 3, 3 + row * 3
+        draw.rectangle((x, y, x + 1, y + 1), fill=1)
+    return left
 
 
 def _clip(text: str, width: int, fonts: Fonts) -> str:

@@ -19,7 +19,7 @@ from robinson_core import (
     Status,
 )
 from robinson_core import events as ev
-from robinson_core.narrate import ASK_KEYS, describe, standing, standings
+from robinson_core.narrate import ASK_KEYS, describe, standings
 from robinson_core.texts import caption, instruction
 
 
@@ -92,47 +92,74 @@ def rolling_screen(w: Words, seat: int, face: int, tilt: int, badge: str = "") -
                   badge=badge)
 
 
+def mover(game: Game) -> int | None:
+    """Who took the last action: who rolled, or who decided."""
+    for event in game.events:
+        if isinstance(event, ev.Rolled | ev.Decided | ev.SatOut):
+            return event.seat
+    return None
+
+
+def decider(state: GameState) -> int | None:
+    """Who must decide now (on 7, 20 or 23), if anyone."""
+    return state.to_move if state.pending in ASK_KEYS else None
+
+
+_MONEY = (ev.Won, ev.Transfer, ev.Shared)
+_NEXT = (ev.Decided, ev.SatOut, ev.WillSitOut, ev.FridaySworn, ev.BondEnded, ev.Swapped,
+         ev.NoNeighbour, ev.Parrot, ev.NoWinner)
+
+
 def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
-    """What the last action did: the move, the square's story and instruction, every transfer."""
+    """What the last action did, the important things first, the same in every language.
+
+    The title is who moved and the square their token ends on (after any bounce,
+    chain or swap); the body begins with their chips and the pot, then every chip
+    that moved, then what changes for the next turns (or, if nothing did, what the
+    square says to do). Those are the screen's ``essential`` rows: a press does not
+    act until they have been on the panel. The square's rule in general words, the
+    path and the story come after. The footer
+    says who is next (a decision by another player: a press first shows their
+    screen, headed by them)."""
     state, events = game.state, game.events
-    title, picture, body = "", None, []
-    landed: ev.Moved | None = None
+    seat = mover(game)
+    if seat is None:  # no action yet: whose turn it is
+        return turn_screen(w, state, badge)
+    player = state.player(seat)
+    face = next((e.face for e in events if isinstance(e, ev.Rolled)), 0)
+    # No picture beside the body: its 34 pixels are worth more as text here (the die
+    # is small, in the title bar; a death or a win says so in the title).
+    title = w("moved_to", name=w.name(seat), square=w.square(player.position or 0))
+    body = [w("ledger", chips=player.chips, pot=state.pot)]  # the title names whose chips
     for event in events:
-        if isinstance(event, ev.Rolled):
-            picture = Picture.die(event.face)
-        elif isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL and landed is None:
-            landed = event
-            title = describe(event, w.lang, w.name)
-        else:
-            if isinstance(event, ev.Decided) and not title:
-                title = describe(event, w.lang, w.name)
-                continue
-            body.append(describe(event, w.lang, w.name))
-    if landed is not None and not any(isinstance(e, ev.Eliminated) for e in events):
-        told = instruction(w.lang, landed.end, game.rules)
-        story = caption(w.lang, landed.end) if landed.end else ""
-        body.insert(0, " ".join(t for t in (story, told and f"— {told}") if t))
-    for event in events:
-        if isinstance(event, ev.Parrot):
-            title, picture = w("parrot_title"), Picture.PARROT
-        elif isinstance(event, ev.Eliminated):
-            title, picture = w("dead_title", name=w.name(event.seat)), Picture.GALLOWS
+        if isinstance(event, ev.Eliminated):
+            title = w("dead_title", name=w.name(event.seat))
         elif isinstance(event, ev.Won):
-            title, picture = w("won_title", name=w.name(event.seat)), Picture.HOME
+            title = w("won_title", name=w.name(event.seat))
+    body += [describe(e, w.lang, w.name) for e in events if isinstance(e, _MONEY)]
+    body += [describe(e, w.lang, w.name) for e in events if isinstance(e, _NEXT)]
+    landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
+                  None)
+    dead = any(isinstance(e, ev.Eliminated) for e in events)
+    told = instruction(w.lang, landed.end, game.rules) if landed and not dead else ""
+    said = len(body) > 1  # what the square did, said with the names and the chips
+    if told and not said:  # else the square's rule in general words comes later
+        body.append(told)
+    essential = len(body)
+    if told and said:
+        body.append(told)
+    if landed is not None:  # the path, and any move the square made (25 → 14, to start)
+        body += [describe(e, w.lang, w.name) for e in events if isinstance(e, ev.Moved)]
+        if landed.end and not dead:
+            body.append(caption(w.lang, landed.end))
     over = state.status is not Status.PLAYING
-    if any(isinstance(e, ev.Transfer | ev.Shared) for e in events) and not over:
-        body.append(balances(w, state))  # over: the standings below say every balance
     if over:
         body.extend(standings(state, w.lang, w.name)[:-1])
-    elif state.pending in ASK_KEYS:
-        assert state.to_move is not None
-        body.append(w(ASK_KEYS[state.pending], name=w.name(state.to_move)))
-    else:  # who rolls next, from where, with what
-        assert state.to_move is not None
-        mover = state.player(state.to_move)
-        body.append(standing(mover, w.lang, w.name))
-    return Screen(title=title, body=tuple(body), footer=prompt(w, state), picture=picture,
-                  badge=badge)
+    next_up = decider(state)
+    footer = (w("next_decides", name=w.name(next_up)) if next_up is not None and next_up != seat
+              else prompt(w, state))
+    return Screen(title=title, body=tuple(body), footer=footer, badge=badge, die=face,
+                  essential=essential)
 
 
 def balances(w: Words, state: GameState) -> str:
@@ -187,12 +214,15 @@ def recall_screen(w: Words, game: Game | None,
 
 
 def menu_screen(w: Words, items: Sequence[str], index: int) -> Screen:
+    """A list with a cursor that scrolls: always on screen, never paged by the clock.
+
+    No title bar: the three rows above the key hints are the list (each item fits
+    one row, a test checks it in every language)."""
     rows = 3
     start = min(max(0, index - 1), max(0, len(items) - rows))
     shown = [("▶ " if i == index else "  ") + items[i] for i in range(start, start + rows)
              if i < len(items)]
-    return Screen(title=w("menu_title"), body=tuple(shown), footer=w("menu_keys"),
-                  badge=f"{index + 1}/{len(items)}")
+    return Screen(body=tuple(shown), footer=w("menu_keys"))
 
 
 def message_screen(title: str, text: str, footer: str = "") -> Screen:

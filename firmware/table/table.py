@@ -7,6 +7,7 @@ revealed only after that.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import logging
@@ -21,7 +22,7 @@ from firmware.config import Config
 from firmware.display import screens
 from firmware.display.fonts import Fonts
 from firmware.display.panel import Panel
-from firmware.display.render import Screen, pages, render
+from firmware.display.render import Screen, essential_page, pages, render
 from firmware.display.words import Words
 from firmware.table.buttons import Press, RollButton, SeatSwitches
 from firmware.table.die import Die
@@ -109,6 +110,9 @@ class Table:
         self.mode = Mode.TITLE
         self.screen = Screen()
         self.page = 0
+        self.seen = 0  # the furthest page of this screen that has been on the panel
+        self.hint: str | None = None  # the footer while the button is held
+        self.ask_next = False  # a press shows the decision screen of the next player
         self.first: int | None = None  # the starting seat chosen in setup
         self.menu = Menu([
             Row("menu_back", self.resume),
@@ -169,7 +173,7 @@ class Table:
     # -- screens ------------------------------------------------------------------
 
     def show(self, screen: Screen) -> None:
-        self.screen, self.page = screen, 0
+        self.screen, self.page, self.seen = screen, 0, 0
         self._draw()
         self.timers.cancel("page")
         if len(pages(screen, self.fonts)) > 1:
@@ -177,11 +181,10 @@ class Table:
         if self.mode is not Mode.ANIMATE:
             self.ready.set()
 
-    def _draw(self, footer: str | None = None) -> None:
+    def _draw(self) -> None:
         screen = self.screen
-        if footer is not None:
-            screen = Screen(screen.title, screen.body, footer, screen.picture, screen.badge,
-                            screen.big, screen.tilt)
+        if self.hint is not None:  # while the button is held: what letting go will do
+            screen = dataclasses.replace(screen, footer=self.hint)
         self._put(_render(screen, self.fonts, self.page))
 
     def _put(self, image: Image.Image) -> None:
@@ -190,7 +193,19 @@ class Table:
 
     def _next_page(self) -> None:
         self.page += 1
+        self.seen = max(self.seen, self.page)
         self._draw()
+
+    def _unread(self) -> bool:
+        """Show the next page of the result's money and instructions if a press would
+        otherwise skip it (a quick roll); False when there is nothing left unread."""
+        last = essential_page(self.screen, self.fonts)
+        if self.seen >= last:
+            return False
+        self.page = self.seen = self.seen + 1
+        self._draw()
+        self.timers.every("page", self.config.timings.page, self._next_page)
+        return True
 
     def flash(self, text: str, seconds: float = 4.0) -> None:
         """Show a message for a while, then what was there."""
@@ -220,13 +235,19 @@ class Table:
         if self._swallow or self.mode in (Mode.ANIMATE, Mode.STUCK):
             return
         if kind is Press.MENU:
-            self._draw(self.words("let_go_menu"))
-        elif self.mode is Mode.PLAY and self.game and self.game.state.pending in CHOICES:
+            self.hint = self.words("let_go_menu")
+            self._draw()
+        elif (self.mode is Mode.PLAY and self.game and self.game.state.pending in CHOICES
+              and not self.ask_next):
             pending = self.game.state.pending
             other = self.words.option(pending, CHOICES[pending][1])
-            self._draw(self.words("let_go_long", action=other))
+            self.hint = self.words("let_go_long", action=other)
+            self._draw()
 
     def _pressed(self, kind: Press) -> None:
+        if self.hint is not None:  # let go: the hint has said its piece
+            self.hint = None
+            self._draw()
         if self._swallow:
             self._swallow = False
             self._draw()
@@ -308,14 +329,32 @@ class Table:
         self.mode = Mode.PLAY
         state = self.game.state
         self._lights(state.to_move)
-        screen = (screens.result_screen(self.words, self.game, self.badge) if self.game.actions
-                  else screens.turn_screen(self.words, state, self.badge))
-        self.show(screen)
+        self._show_result()
         self._audit()
+
+    def _show_result(self) -> None:
+        """The last action's result; if another player must decide next, a press shows
+        their decision screen, headed by them (``ask_next``)."""
+        assert self.game is not None
+        screen = screens.result_screen(self.words, self.game, self.badge)
+        who = screens.decider(self.game.state)
+        self.ask_next = who is not None and who != screens.mover(self.game)
+        self.show(screen)
+
+    def _ask(self) -> None:
+        """The decision screen of the player who decides, before their choice is taken."""
+        assert self.game is not None
+        self.ask_next = False
+        self.show(screens.turn_screen(self.words, self.game.state, self.badge))
 
     def _play_press(self, kind: Press) -> None:
         assert self.game is not None
         state = self.game.state
+        if self._unread():  # a quick press: the money and instructions first, never skipped
+            return
+        if self.ask_next:  # another player decides: their screen first, then their choice
+            self._ask()
+            return
         if state.status is not Status.PLAYING:
             if kind is Press.LONG:  # again, with the same seats: one transaction
                 finished, again = self.game, self.game.restart()
@@ -363,7 +402,7 @@ class Table:
     def _frame(self, seat: int, n: int) -> None:
         # The die stays put and only its pips change: a frame costs the bus little.
         screen = screens.rolling_screen(self.words, seat, TUMBLE[n % len(TUMBLE)], 0, self.badge)
-        self.screen, self.page = screen, 0
+        self.screen, self.page, self.seen = screen, 0, 0
         self._draw()
 
     def commit(self, game: Game) -> None:
@@ -375,7 +414,7 @@ class Table:
         assert self.game is not None
         self.mode = Mode.PLAY
         self._lights(self.game.state.to_move)
-        self.show(screens.result_screen(self.words, self.game, self.badge))
+        self._show_result()
         for event in self.game.events:
             if isinstance(event, ev.Parrot):
                 self.outputs.chime("parrot", self.timers)

@@ -19,7 +19,7 @@ from robinson_core import (
     Status,
 )
 from robinson_core import events as ev
-from robinson_core.narrate import ASK_KEYS, describe, standings
+from robinson_core.narrate import ASK_KEYS, describe
 from robinson_core.texts import caption, instruction
 
 
@@ -154,7 +154,7 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             body.append(caption(w.lang, landed.end))
     over = state.status is not Status.PLAYING
     if over:
-        body.extend(standings(state, w.lang, w.name)[:-1])
+        body.extend(table_rows(w, state))
     next_up = decider(state)
     footer = (w("next_decides", name=w.name(next_up)) if next_up is not None and next_up != seat
               else prompt(w, state))
@@ -172,13 +172,25 @@ def over_screen(w: Words, state: GameState, badge: str = "") -> Screen:
         title, picture = w("won_title", name=w.name(state.winner)), Picture.HOME
     else:
         title, picture = w("over_title"), Picture.GALLOWS
-    return Screen(title=title, body=tuple(standings(state, w.lang, w.name)[:-1]),
+    return Screen(title=title, body=(w("pot", pot=state.pot), *table_rows(w, state)),
                   footer=w("keys_new_game"), picture=picture, badge=badge)
 
 
 def standings_screen(w: Words, state: GameState) -> Screen:
-    return Screen(title=w("menu_standings"), body=tuple(standings(state, w.lang, w.name)),
+    """Everyone at a glance: a row per player (square, chips), the pot in the title."""
+    return Screen(title=w("standings_title", pot=state.pot), body=tuple(table_rows(w, state)),
                   footer=w("keys_back"))
+
+
+def table_rows(w: Words, state: GameState) -> list[str]:
+    """A row per player: where their token is and their chips; a Friday on its own row."""
+    rows = []
+    for p in state.players:
+        where = w("square_out") if p.position is None else w.square(p.position)
+        rows.append(w("standing_row", name=w.name(p.seat), square=where, chips=p.chips))
+        if p.friday is not None:
+            rows.append("  " + w("with_friday", friday=w.name(p.friday)))
+    return rows
 
 
 def last_turns(w: Words, game: Game, count: int = 10) -> list[str]:

@@ -52,4 +52,5 @@ class Words:
         return self(_OPTION_KEYS[choice])
 
     def square(self, position: int) -> str:
-        return self("start") if position == 0 else str(position)
+        """A square as the panel names it: "start", 29, 29番."""
+        return self("start") if position == 0 else self("square_n", n=position)

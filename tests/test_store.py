@@ -260,3 +260,190 @@ def test_history_json_has_the_promised_shape(tmp_path: Path) -> None:
     replay = subprocess.run([ROBINSON, "replay", *games[1]["replay_args"], "--json"],
                             capture_output=True, text=True, check=True)
     assert json.loads(replay.stdout)["winner"] == WON.state.winner
+
+
+# -- in-process checks of each part (mutation testing sees only in-process calls) --------
+
+
+def test_where_the_state_lives(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from firmware.table.store import SYSTEM_STATE_DIR, state_dir
+
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.chdir(tmp_path)
+    assert state_dir("rel", emulated=True) == tmp_path / "rel"  # absolute: lgpio changes cwd
+    assert state_dir(None, emulated=True) == tmp_path / "xdg" / "robinson-table"
+    assert state_dir(None, emulated=False) == SYSTEM_STATE_DIR
+    monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}/sd:/other")
+    assert state_dir(None, emulated=False) == tmp_path / "sd"
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert state_dir(None, emulated=True) == tmp_path / "home/.local/state/robinson-table"
+
+
+def test_import_puts_the_game_in_play_away_and_keeps_it(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.import_game(WON)
+    store.close()
+    again = Store(tmp_path, read_only=True)
+    assert again.load().game == WON
+    assert [(f.game, f.ended) for f in again.finished()] == [(GAME, "abandoned")]
+
+
+def test_begin_puts_away_a_game_left_in_play_and_drops_an_empty_one(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save(Game((1, 2)))  # begun, not played
+    store.begin(GAME.undo().undo())
+    assert store.finished() == []  # nothing to keep
+    store.save(GAME)
+    store.begin(Game((1, 2, 3)))
+    assert store.load().game == Game((1, 2, 3))
+    assert [f.game for f in store.finished()] == [GAME]
+    rows = sqlite3.connect(tmp_path / "robinson.db").execute(
+        "SELECT count(*) FROM game").fetchone()
+    assert rows == (2,)
+
+
+def test_a_game_not_saved_is_still_put_away_whole(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.put_away(GAME)  # saving failed before: the table hands over what it holds
+    assert [f.game for f in store.finished()] == [GAME] and store.load().game is None
+
+
+def test_preferences_keep_only_what_they_know(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    assert store.prefs() == {}
+    store.save_prefs({"language": "ja", "contrast": "40"})
+    store.save_prefs({"language": "fi"})
+    sqlite3.connect(tmp_path / "robinson.db").execute(
+        "INSERT INTO pref VALUES ('colour', 'red')").connection.commit()
+    assert Store(tmp_path).prefs() == {"language": "fi", "contrast": "40"}
+
+
+def test_a_backup_is_a_whole_database(tmp_path: Path) -> None:
+    store = Store(tmp_path / "state")
+    store.save(WON)
+    store.put_away(WON, GAME)
+    store.backup(tmp_path / "copy.db")
+    copy = tmp_path / "restored"
+    copy.mkdir()
+    (tmp_path / "copy.db").rename(copy / "robinson.db")
+    restored = Store(copy, read_only=True)
+    assert restored.load().game == GAME and [f.game for f in restored.finished()] == [WON]
+
+
+def test_a_second_lock_in_the_same_directory_names_the_holder(tmp_path: Path) -> None:
+    from firmware.table.store import StateDirectoryError
+
+    first = Store(tmp_path)
+    first.lock()
+    with pytest.raises(StateDirectoryError, match=f"pid {os.getpid()}"):
+        Store(tmp_path).lock()
+    assert (tmp_path / "table.lock").read_text() == f"{os.getpid()}\n"
+    (tmp_path / "file").write_text("")
+    with pytest.raises(StateDirectoryError, match="cannot use"):
+        Store(tmp_path / "file" / "below").lock()
+
+
+def test_an_sqlite_error_says_what_the_os_would(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    store = Store(tmp_path)
+    store.save(GAME)
+
+    def refuse(code: int) -> sqlite3.Error:
+        error = sqlite3.OperationalError("database or disk is full")
+        error.sqlite_errorcode = code  # type: ignore[attr-defined]
+        return error
+
+    full = store._why(refuse(sqlite3.SQLITE_FULL))
+    assert full == (errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert store._why(refuse(sqlite3.SQLITE_READONLY))[0] == errno.EROFS
+    other = store._why(refuse(sqlite3.SQLITE_IOERR))
+    assert other[0] == errno.EIO and "disk is full" in other[1]
+
+    def read_only(path: object, *args: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(os, "utime", read_only)
+    assert store._why(refuse(sqlite3.SQLITE_IOERR)) == (errno.EROFS, "Read-only file system")
+
+
+def test_a_failed_write_is_an_oserror_and_the_next_one_catches_up(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware.table.store import SaveFailed
+
+    store = Store(tmp_path)
+    store.save(GAME)
+    real = store._sync
+    monkeypatch.setattr(store, "_sync", lambda db, game: (_ for _ in ()).throw(
+        sqlite3.OperationalError("disk I/O error")))
+    with pytest.raises(SaveFailed):
+        store.save(GAME.play(Roll(1)))
+    monkeypatch.setattr(store, "_sync", real)
+    store.save(GAME.play(Roll(1)).play(Roll(2)))
+    assert Store(tmp_path, read_only=True).load().game == GAME.play(Roll(1)).play(Roll(2))
+
+
+def test_read_only_refuses_what_is_not_ours_and_writes_nothing(tmp_path: Path) -> None:
+    from firmware.table.store import SaveFailed
+
+    assert Store(tmp_path / "none", read_only=True).load() == store_module.Loaded(None)
+    assert not (tmp_path / "none").exists()
+    (tmp_path / "robinson.db").write_bytes(b"x" * 5000)
+    loaded = Store(tmp_path, read_only=True).load()
+    assert loaded.game is None and "not a database" in (loaded.problem or "")
+    sqlite3.connect(tmp_path / "other.db").execute("CREATE TABLE t (x)").connection.commit()
+    (tmp_path / "other.db").replace(tmp_path / "robinson.db")
+    loaded = Store(tmp_path, read_only=True).load()
+    assert "not a Robinson Table database" in (loaded.problem or "")
+    with pytest.raises(SaveFailed):
+        Store(tmp_path, read_only=True).save(GAME)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["robinson.db"]
+
+
+def test_each_thing_set_aside_gets_its_own_number(tmp_path: Path) -> None:
+    for n in range(1, 4):
+        (tmp_path / "robinson.db").write_bytes(b"junk %d" % n)
+        (tmp_path / "robinson.db-wal").write_bytes(b"wal %d" % n)
+        store = Store(tmp_path)
+        loaded = store.load()
+        store.close()
+        assert f"kept in damaged/ as robinson.db.{n}" in (loaded.problem or "")
+    kept = sorted(p.name for p in (tmp_path / "damaged").iterdir())
+    assert kept == ["robinson.db-wal.1", "robinson.db-wal.2", "robinson.db-wal.3",
+                    "robinson.db.1", "robinson.db.2", "robinson.db.3"]
+    assert (tmp_path / "damaged" / "robinson.db-wal.2").read_bytes() == b"wal 2"
+
+
+def test_a_damaged_finished_row_costs_that_game_only(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    for game in (GAME, WON, GAME.undo()):
+        store.save(game)
+        store.put_away(game)
+    store.close()
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    db.execute("UPDATE action SET token = '1' WHERE game = 2 AND seq = 0")
+    db.commit()
+    db.close()
+    again = Store(tmp_path)
+    assert [f.game for f in again.finished()] == [GAME.undo(), GAME]
+    assert [f.number for f in again.finished()] == [3, 1]
+    assert [f.game for f in again.finished(1)] == [GAME.undo()]
+
+
+def test_the_first_start_reads_the_old_files_read_only_before_any_table(tmp_path: Path) -> None:
+    (tmp_path / "game.txt").write_text("robinson-game 1\ndamaged\n")
+    (tmp_path / "game.prev.txt").write_text(GAME.save())
+    (tmp_path / "archive").mkdir()
+    (tmp_path / "archive" / "20261101-120000-00000.txt").write_text(WON.save())
+    (tmp_path / "archive" / "junk-name.txt").write_text(WON.save())
+    reader = Store(tmp_path, read_only=True)
+    loaded = reader.load()
+    assert loaded.game == GAME and "game.txt" in (loaded.problem or "")
+    [won] = reader.finished()
+    assert won.game == WON and won.ended == "won" and won.number == 0
+    assert not (tmp_path / "robinson.db").exists()

@@ -153,6 +153,8 @@ class Store:
             path = self.database.with_name(DATABASE + suffix)
             if _odd(path):  # a folder, a link, a FIFO where SQLite would open a file
                 self._set_aside(path, f"{path.name} is not a file")
+        if not _sqlite_header(self.database):  # before SQLite opens it: on closing, SQLite
+            self._set_aside(self.database, "not a database")  # would delete its -wal
         if not self.database.exists():
             # Made by us first, so it is private whatever the umask (SQLite gives its
             # -wal and -shm the database's mode) and no link was followed to make it.
@@ -567,6 +569,19 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
             db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _sqlite_header(path: Path) -> bool:
+    """Absent, empty, or beginning as an SQLite database does."""
+    try:
+        with open(path, "rb") as file:
+            start = file.read(len(SQLITE_MAGIC))
+    except FileNotFoundError:
+        return True
+    return start in (b"", SQLITE_MAGIC)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

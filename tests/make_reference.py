@@ -13,9 +13,10 @@ from pathlib import Path
 
 from firmware.cli import replay_game
 from firmware.tools.summary import summary
-from robinson_core import CHOICES, Game, Pending, Roll, apply
+from robinson_core import CHOICES, Choice, Game, Pending, Roll, apply
 from robinson_core import events as ev
-from robinson_core.narrate import account
+from robinson_core.narrate import account, describe, waiting
+from robinson_core.texts import LANGUAGES, fill
 
 HERE = Path(__file__).with_name("reference")
 SEATS = (1, 2, 3, 4)
@@ -36,13 +37,48 @@ def draw_script(seed: int) -> tuple[str, set[type]]:
     return " ".join(tokens), seen
 
 
+def narration() -> list[str]:
+    """Every kind of event, in every language, said as the table says it: the events
+    no single game meets (a short payment, dead chips, each choice, each way a game
+    waits or ends), pinned word for word beside the reference game."""
+    events: list[ev.Event] = [
+        ev.Rolled(1, 4), ev.Moved(1, 0, 4), ev.Moved(1, 44, 43, bounced=True),
+        ev.Moved(1, 4, 0, ev.Cause.SHIPWRECK), ev.Moved(1, 25, 14, ev.Cause.GO_BACK),
+        ev.Moved(1, 23, 27, ev.Cause.JUMP), ev.Moved(1, 36, 41, ev.Cause.SWAP),
+        ev.Transfer(1, None, 2, 2), ev.Transfer(1, None, 3, 1),
+        ev.Transfer(None, 1, 2, 2), ev.Transfer(None, 1, 4, 1),
+        ev.Transfer(1, 2, 2, 2), ev.Transfer(1, 2, 3, 1),
+        ev.Transfer(2, None, 1, 1, ev.Why.FRIDAY), ev.Transfer(None, 2, 1, 1, ev.Why.FRIDAY),
+        ev.Transfer(3, None, 7, 7, ev.Why.DEAD_CHIPS),
+        *(ev.Decided(1, choice, square) for choice, square in (
+            (Choice.ROLL, 7), (Choice.STAY, 7), (Choice.AGAIN, 20), (Choice.PASS, 20),
+            (Choice.JUMP, 23), (Choice.STAY, 23))),
+        ev.WillSitOut(1), ev.SatOut(1), ev.Parrot(1), ev.NoNeighbour(1),
+        ev.FridaySworn(1, 2), ev.BondEnded(1, 2, ev.BondEnd.TAKEN), ev.Swapped(1, 2),
+        ev.Eliminated(3), ev.Won(1, 30), ev.Shared(1, 2, 15, False), ev.Shared(1, 2, 10, True),
+        ev.NoWinner(12),
+    ]
+    lines = []
+    for lang in LANGUAGES:
+        lines += [f"{lang} {type(e).__name__}: {describe(e, lang)}" for e in events]
+        for script in ("", "6 1 1 2", "3 6 5 6 6 6 6 4 5", "5 5 5 1 6 5 6 6 6 6"):
+            state = replay_game((1, 2, 3), None, [], script).state
+            lines.append(f"{lang} waiting after {script!r}: {waiting(state, lang)}")
+        for count in (0, 1, 2, 4, 5, 11, 12, 21, 22, 25, 101, 111, 112):
+            lines.append(f"{lang} {count}: {fill(lang, '{n:chips}', n=count)}")
+    return lines
+
+
 def main() -> None:
     seed = next(s for s in range(10_000) if set(WANTED) <= draw_script(s)[1])
     script = draw_script(seed)[0]
     game = replay_game(SEATS, None, [], script)
     HERE.mkdir(exist_ok=True)
     (HERE / "game_4p.script").write_text(script + "\n", encoding="utf-8")
-    (HERE / "game_4p.en.txt").write_text("\n".join(account(game, "en")) + "\n", encoding="utf-8")
+    for lang in LANGUAGES:  # every line the game says, in each language
+        (HERE / f"game_4p.{lang}.txt").write_text("\n".join(account(game, lang)) + "\n",
+                                                  encoding="utf-8")
+    (HERE / "narration.txt").write_text("\n".join(narration()) + "\n", encoding="utf-8")
     (HERE / "game_4p.json").write_text(
         json.dumps(summary(game), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"seed {seed}: {len(game.actions)} actions written to {HERE}")

@@ -9,19 +9,30 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from firmware.cli import replay_game
 from firmware.tools.summary import replay_args, summary
 from robinson_core import Game
 from robinson_core.narrate import account
+from robinson_core.texts import LANGUAGES
 
 HERE = Path(__file__).with_name("reference")
 SCRIPT = (HERE / "game_4p.script").read_text(encoding="utf-8").strip()
 
 
-def test_reference_game_transcript() -> None:
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_reference_game_transcript(lang: str) -> None:
     game = replay_game((1, 2, 3, 4), None, [], SCRIPT)
-    expected = (HERE / "game_4p.en.txt").read_text(encoding="utf-8").splitlines()
-    assert account(game, "en") == expected
+    expected = (HERE / f"game_4p.{lang}.txt").read_text(encoding="utf-8").splitlines()
+    assert account(game, lang) == expected
+
+
+def test_every_kind_of_event_is_said_as_pinned() -> None:
+    from .make_reference import narration
+
+    expected = (HERE / "narration.txt").read_text(encoding="utf-8").splitlines()
+    assert narration() == expected and len(expected) > 150
 
 
 def test_reference_game_final_state() -> None:

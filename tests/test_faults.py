@@ -256,7 +256,8 @@ def test_recall_survives_a_restart(rigs: list[Rig], tmp_path: Path) -> None:
     screen = again.table.screen
     assert screen.badge == again.table.words("recall_badge")
     body = " ".join(screen.body)
-    assert "Last turns" in body and "4. " in body and "Last games" in body and "won" in body
+    assert screen.title == "Last turns" and "RECALL" not in screen.title + body
+    assert "4. " in body and "Last games" in body and "won" in body
 
 
 def test_a_save_directory_that_turns_read_only(tmp_path: Path) -> None:

@@ -209,8 +209,9 @@ def action_said(w: Words, events: Sequence[ev.Event]) -> str:
 
 def recall_screen(w: Words, game: Game | None,
                   finished: Sequence[PutAway]) -> Screen:
-    body = [w("recall_turns") + ":"]
-    body += last_turns(w, game) if game is not None and game.actions else [w("recall_empty")]
+    """The last turns (the title says so) and the games put away; the badge RECALL marks
+    it as the past, not the game in play, and is the only place the word appears."""
+    body = last_turns(w, game) if game is not None and game.actions else [w("recall_empty")]
     body.append(w("recall_games") + ":")
     for put_away in finished:
         old, at = put_away.game, put_away.finished_at
@@ -221,7 +222,7 @@ def recall_screen(w: Words, game: Game | None,
             body.append(w("recall_none", when=when))
     if not finished:
         body.append(w("recall_empty"))
-    return Screen(title=w("menu_recall"), body=tuple(body), badge=w("recall_badge"),
+    return Screen(title=w("recall_turns"), body=tuple(body), badge=w("recall_badge"),
                   footer=w("keys_back"))
 
 

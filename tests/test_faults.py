@@ -172,7 +172,11 @@ def test_a_damaged_database_is_set_aside_whole_and_the_table_starts_clean(
     again = Rig(tmp_path / "state", seats_on=(1, 2, 3), faces=[6], animate=False)
     rigs.append(again)
     assert again.table.game is None
-    assert "robinson.db" in " ".join(again.table.screen.body)  # the title says so
+    said = " ".join(again.table.screen.body)  # the title says so, and why
+    assert "robinson.db" in said
+    assert {"newer": "made by a newer version (schema 2): update the software to read it",
+            "not ours": "not a Robinson Table database",
+            "a page scribbled": "robinson.db: "}.get(damage, "not a database") in said, said
     kept = sorted(p.name for p in (tmp_path / "state" / "damaged").iterdir())
     assert kept == ["robinson.db.1"]
     assert (tmp_path / "state" / "damaged" / "robinson.db.1").read_bytes() != before

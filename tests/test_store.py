@@ -447,3 +447,58 @@ def test_the_first_start_reads_the_old_files_read_only_before_any_table(tmp_path
     [won] = reader.finished()
     assert won.game == WON and won.ended == "won" and won.number == 0
     assert not (tmp_path / "robinson.db").exists()
+
+
+def test_an_unplayed_game_is_replaced_not_kept(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save(Game((1, 2)))
+    other = Game((1, 2, 3)).play(Roll(4))
+    store.save(other)
+    store.close()
+    again = Store(tmp_path)
+    assert again.load().game == other and again.finished() == []
+    rows = sqlite3.connect(tmp_path / "robinson.db").execute(
+        "SELECT count(*) FROM game").fetchone()
+    assert rows == (1,)
+
+
+@pytest.mark.parametrize("planted,problem", [
+    ("a FIFO", "game.txt: not a file"),
+    ("a symlink", "game.txt: "),
+    ("1 MB and a byte", "game.txt: larger than 1 MB: no game is that long"),
+])
+def test_the_old_files_are_read_with_the_same_care(tmp_path: Path, planted: str,
+                                                   problem: str) -> None:
+    from firmware.table.legacy import MAX_SAVE_BYTES
+
+    (tmp_path / "game.prev.txt").write_text(GAME.save())
+    if planted == "a FIFO":
+        os.mkfifo(tmp_path / "game.txt")  # would hang a reader that waits for a writer
+    elif planted == "a symlink":
+        (tmp_path / "elsewhere.txt").write_text(WON.save())
+        (tmp_path / "game.txt").symlink_to(tmp_path / "elsewhere.txt")
+    else:
+        (tmp_path / "game.txt").write_text(GAME.save() + " " * (MAX_SAVE_BYTES + 1))
+    loaded = Store(tmp_path, read_only=True).load()
+    assert loaded.game == GAME  # the one before, as the old store would
+    assert loaded.problem is not None and loaded.problem.startswith(problem), loaded.problem
+
+
+def test_a_save_of_exactly_the_bound_is_read(tmp_path: Path) -> None:
+    from firmware.table.legacy import MAX_SAVE_BYTES, read_bounded
+
+    text = "x" * MAX_SAVE_BYTES
+    (tmp_path / "big.txt").write_text(text)
+    assert read_bounded(tmp_path / "big.txt") == text
+
+
+def test_moving_the_old_files_aside_never_overwrites(tmp_path: Path) -> None:
+    from firmware.table.legacy import move_aside
+
+    target = tmp_path / "imported"
+    for round_ in range(3):
+        (tmp_path / "game.txt").write_text(f"round {round_}")
+        move_aside([tmp_path / "game.txt"], target)
+    assert sorted(p.name for p in target.iterdir()) == ["game.txt", "game.txt.1", "game.txt.2"]
+    assert (target / "game.txt.2").read_text() == "round 2"
+    assert target.stat().st_mode & 0o777 == 0o700

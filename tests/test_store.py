@@ -502,3 +502,45 @@ def test_moving_the_old_files_aside_never_overwrites(tmp_path: Path) -> None:
     assert sorted(p.name for p in target.iterdir()) == ["game.txt", "game.txt.1", "game.txt.2"]
     assert (target / "game.txt.2").read_text() == "round 2"
     assert target.stat().st_mode & 0o777 == 0o700
+
+
+def test_reading_a_database_no_table_has_open_makes_no_file(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.close()  # no -wal now: a reader must not make one (immutable)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    reader = Store(tmp_path, read_only=True)
+    assert reader.load().game == GAME and reader.prefs() == {}
+    reader.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == before == ["robinson.db"]
+
+
+def test_a_state_directory_is_made_with_its_parents_and_kept_private(tmp_path: Path) -> None:
+    state = tmp_path / "a" / "b" / "state"
+    Store(state).save(GAME)
+    (state / "robinson.db-shm").unlink()  # the store is still open: make one odd thing
+    (state / "robinson.db-shm").mkdir()
+    Store(state).load()
+    assert (state / "damaged").stat().st_mode & 0o777 == 0o700
+    assert state.stat().st_mode & 0o777 == 0o700
+
+
+def test_without_game_txt_the_old_save_before_it_is_read(tmp_path: Path) -> None:
+    (tmp_path / "game.prev.txt").write_text(GAME.save())
+    (tmp_path / "archive").mkdir()
+    (tmp_path / "archive" / "20261101-120000-00000.txt").write_text(WON.save())
+    (tmp_path / "archive" / "20261102-120000-00001.txt").write_text(GAME.save())
+    reader = Store(tmp_path, read_only=True)
+    assert reader.load() == store_module.Loaded(GAME)
+    assert [f.game for f in reader.finished()] == [GAME, WON]  # newest first
+    assert [f.finished_at.day for f in reader.finished() if f.finished_at] == [2, 1]
+
+
+def test_the_lock_says_what_to_do(tmp_path: Path) -> None:
+    from firmware.table.store import StateDirectoryError
+
+    (tmp_path / "file").write_text("")
+    with pytest.raises(StateDirectoryError) as caught:
+        Store(tmp_path / "file").lock()
+    assert str(caught.value) == (f"cannot use {tmp_path / 'file'} for the saved games (File "
+                                 "exists): give --state-dir a folder the table may write")

@@ -112,8 +112,13 @@ def test_whatever_sits_where_the_database_belongs_is_set_aside(tmp_path: Path,
     store = Store(tmp_path)
     loaded = store.load()
     assert loaded.game is None
-    assert loaded.problem is not None and "kept in damaged/" in loaded.problem
-    assert loaded.problem.count("\n") == 0
+    why = {"a folder": "robinson.db: robinson.db is not a file",
+           "a symlink": "robinson.db: robinson.db is not a file",
+           "a FIFO": "robinson.db: robinson.db is not a file",
+           "a folder as its -wal": "robinson.db-wal: robinson.db-wal is not a file"}.get(
+        planted, "robinson.db: not a database")
+    assert loaded.problem is not None and loaded.problem.startswith(why), loaded.problem
+    assert "kept in damaged/" in loaded.problem and loaded.problem.count("\n") == 0
     store.save(GAME)  # and the table goes on, on a new database
     store.close()
     assert Store(tmp_path).load() == store_module.Loaded(GAME)

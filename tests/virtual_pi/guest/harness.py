@@ -112,6 +112,18 @@ def press(seconds: float, trace: Trace, label: str = "press") -> bool:
     return trace.quiet(QUIET, 20.0, after=before)
 
 
+def roll(trace: Trace, label: str) -> bool:
+    """Press as a player does until the die is rolled: a press first shows a result's
+    money not yet on the panel, or the decision screen of the next player; True once
+    an action was saved (False: the game is over)."""
+    before = on_disk()
+    for n in range(4):
+        press(0.15, trace, label if n == 0 else f"{label} ({n + 1})")
+        if on_disk() > before:
+            return True
+    return False
+
+
 def seat(number: int, on: bool) -> None:
     pull(SEATS[number - 1], on)
 
@@ -230,7 +242,7 @@ def phase_one(trace: Trace) -> None:
     edges = []
     for n in range(10):
         began = trace.count
-        press(0.15, trace, f"roll {n}")
+        roll(trace, f"roll {n}")
         edges.append(trace.count - began)
     mark("ten rolls")
     trace.flush()
@@ -261,11 +273,9 @@ def phase_one(trace: Trace) -> None:
     rng = random.Random(SETTINGS["seed"])
     log = []
     for cut in range(SETTINGS["cuts"]):
-        before = on_disk()
-        press(0.15, trace, f"cut {cut} shown")
-        if on_disk() <= before:  # the game is over: a long press starts the next one
+        if not roll(trace, f"cut {cut} shown"):  # the game is over: a long press, again
             press(1.4, trace, f"cut {cut} again")
-            press(0.15, trace, f"cut {cut} shown")
+            roll(trace, f"cut {cut} shown")
         shown = on_disk()
         saved(RESULTS / f"cut-{cut:03d}-shown")
         in_flight = rng.random() < 0.6
@@ -318,7 +328,7 @@ def phase_one(trace: Trace) -> None:
     fact("start_before_reboot", round(start(trace), 2))
     press(0.15, trace, "resume before reboot")
     for n in range(3):
-        press(0.15, trace, f"reboot roll {n}")
+        roll(trace, f"reboot roll {n}")
     saved(RESULTS / "reboot-shown")
     (RESULTS / "phase").write_text(json.dumps({"phase": 2, "shown": on_disk()}))
     trace.flush()

@@ -76,8 +76,9 @@ def test_power_loss_loses_at_most_the_press_in_flight(tmp_path: Path) -> None:
         in_play = Store(state, read_only=True).load().game if round_ else None
         resume = in_play is not None and bool(in_play.actions)
         keys = " " if resume else "h h "  # resume, or set up and begin (two long presses)
-        if in_play is not None and in_play.state.status is not Status.PLAYING:
-            keys += "h"  # a won game: again, with the same seats
+        over = in_play is not None and in_play.state.status is not Status.PLAYING
+        if over:  # a won game: long presses show its unread pages, then one begins again
+            keys += "hhh"
         # Mostly rolls; now and then a long press (the other choice on a decision, again
         # after a win) or the menu opened and closed, so kills land mid-animation,
         # mid-save and mid-menu, and the game moves on in most rounds.
@@ -88,7 +89,7 @@ def test_power_loss_loses_at_most_the_press_in_flight(tmp_path: Path) -> None:
         except BrokenPipeError:
             pass
         # After READY: mid-animation, mid-save, anywhere (a new game takes 3 s to begin).
-        time.sleep(rng.uniform(0.5, 2.5) + (0 if resume else 3.0))
+        time.sleep(rng.uniform(0.5, 2.5) + (0 if resume and not over else 3.5))
         process.send_signal(signal.SIGKILL)
         process.wait()
         process.stdin.close()

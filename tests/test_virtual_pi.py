@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 from collections.abc import Iterator
 from pathlib import Path
@@ -176,20 +177,23 @@ def test_uninstall_keeps_the_saved_games(vpi: vm.Run) -> None:
 
 def test_the_figures(vpi: vm.Run, panel: vm.PanelLog) -> None:
     """Printed for the README: boot to first frame, GPIO edge to panel, press to result."""
-    marks = panel.marks
+    rolled: dict[str, float] = {}  # the press that rolled: the last of each "roll N"
+    for at, text in panel.marks:  # (an earlier one showed a page not yet read)
+        found = re.fullmatch(r"roll (\d+)(?: \(\d+\))? up", text)
+        if found:
+            rolled[found.group(1)] = at
     edges, results = [], []
-    for at, text in marks:
-        if text.startswith("roll ") and text.endswith(" up"):
-            after = [w for w in panel.writes if w > at]
-            if not after:
-                continue
-            edges.append(after[0] - at)
-            burst = [after[0]]
-            for w in after[1:]:
-                if w - burst[-1] > 0.5:
-                    break
-                burst.append(w)
-            results.append(burst[-1] - at)
+    for at in rolled.values():
+        after = [w for w in panel.writes if w > at]
+        if not after:
+            continue
+        edges.append(after[0] - at)
+        burst = [after[0]]
+        for w in after[1:]:
+            if w - burst[-1] > 0.5:
+                break
+            burst.append(w)
+        results.append(burst[-1] - at)
     assert len(edges) == 10
     first = panel.first_write or 0.0
     figures = {

@@ -20,7 +20,6 @@ MAX_SAVE_BYTES = 1_000_000  # 100,000 actions is about 600 KB
 NAMES = ("game.txt", "game.prev.txt", "game.txt.tmp", "archive", "prefs.txt",
          "prefs.txt.tmp")
 STAMP = "%Y%m%d-%H%M%S"  # how an archived game's file name began
-PREF_KEYS = ("language", "contrast")
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,8 @@ class PutAway:
 
 @dataclass
 class Old:
-    """What the old files held: the game in play, games put away (oldest first), prefs."""
+    """What the old files held: the game in play, games put away (oldest first), and
+    every key=value of prefs.txt (the store keeps the keys it knows)."""
 
     game: Game | None = None
     finished: list[PutAway] = field(default_factory=list)
@@ -69,8 +69,7 @@ def read(directory: Path) -> Old:
     with contextlib.suppress(OSError, UnicodeDecodeError, SaveError):
         lines = read_bounded(directory / "prefs.txt").splitlines()
         pairs = (line.partition("=") for line in lines)
-        old.prefs = {k.strip(): v.strip() for k, sep, v in pairs
-                     if sep and k.strip() in PREF_KEYS}
+        old.prefs = {k.strip(): v.strip() for k, sep, v in pairs if sep}
     return old
 
 

@@ -47,7 +47,6 @@ DATABASE = "robinson.db"
 SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's own, kept with the database
 KEEP_FINISHED = 100
 LOCK_FILE = "table.lock"
-MAX_SAVE_BYTES = legacy.MAX_SAVE_BYTES  # an import, like a save of old, is at most 1 MB
 PREF_KEYS = ("language", "contrast")
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
 
@@ -156,16 +155,12 @@ class Store:
         if not _sqlite_header(self.database):  # before SQLite opens it: on closing, SQLite
             self._set_aside(self.database, "not a database")  # would delete its -wal
         if not self.database.exists():
-            # Made by us first, so it is private whatever the umask (SQLite gives its
-            # -wal and -shm the database's mode) and no link was followed to make it.
-            os.close(os.open(self.database, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                             | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+            _create_private(self.database)
         try:
             db = self._check(_connect(f"file:{_uri_path(self.database)}?mode=rw"))
         except _Unusable as why:
             self._set_aside(self.database, str(why))
-            os.close(os.open(self.database, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                             | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+            _create_private(self.database)
             db = self._check(_connect(f"file:{_uri_path(self.database)}?mode=rw"))
         self._db = db
         self._identity = _identity(self.database)
@@ -243,7 +238,8 @@ class Store:
                 if old.game is not None and self._row_in_play(db) is None:
                     self._insert(db, old.game, None, None)
                 for key, value in old.prefs.items():
-                    db.execute("INSERT OR REPLACE INTO pref VALUES (?, ?)", (key, value))
+                    if key in PREF_KEYS:
+                        db.execute("INSERT OR REPLACE INTO pref VALUES (?, ?)", (key, value))
                 db.execute("INSERT INTO meta VALUES ('imported', ?)", (_now(),))
             self.problems.extend(old.problems)
             self._current = None
@@ -590,6 +586,13 @@ def _identity(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return found.st_dev, found.st_ino
+
+
+def _create_private(path: Path) -> None:
+    """An empty file, made by us before SQLite opens it: private whatever the umask
+    (SQLite gives its -wal and -shm the database's mode), and no planted link followed."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600))
 
 
 def _odd(path: Path) -> bool:

@@ -116,17 +116,14 @@ def render(screen: Screen, fonts: Fonts, page: int = 0) -> Image.Image:
     y = 0
     if screen.title:
         draw.rectangle((0, 0, WIDTH - 1, LINE), fill=1)
-        dots, die = _title_marks(screen, fonts, len(all_pages))
-        right = WIDTH - 2
+        bar = _title_bar(screen, fonts, len(all_pages))
         if screen.badge:
-            right -= fonts.width(screen.badge)
-            fonts.draw(draw, right, 1, screen.badge, fill=0)
-            right -= 4
-        elif dots:  # dots, not "1/4": no number beside the title's numbers
-            right = _dots(draw, right, 5, len(all_pages), page, fill=0) - 4
-        if die:
-            right = _small_die(draw, right, screen.die) - 4
-        fonts.draw(draw, 2, 1, _clip(screen.title, right - 2, fonts), fill=0, bold=True)
+            fonts.draw(draw, bar.badge, 1, screen.badge, fill=0)
+        if bar.dots is not None:  # dots, not "1/4": no number beside the title's numbers
+            _dots(draw, bar.dots, 5, len(all_pages), page, fill=0)
+        if bar.die is not None:
+            _small_die(draw, bar.die, screen.die)
+        fonts.draw(draw, 2, 1, _clip(screen.title, bar.room, fonts), fill=0, bold=True)
         y = LINE + 2
     if screen.big:
         big = fonts.big
@@ -151,37 +148,45 @@ def render(screen: Screen, fonts: Fonts, page: int = 0) -> Image.Image:
     return image
 
 
-def _title_marks(screen: Screen, fonts: Fonts, page_count: int) -> tuple[bool, bool]:
-    """Whether the page dots and the small die fit beside the title: the title is
-    whole first (a long name drops the dots, then the die), never cut with "…"."""
-    room = WIDTH - 4 - fonts.width(screen.title, bold=True)
+@dataclass(frozen=True)
+class _TitleBar:
+    """Where things go in the title bar: the badge's left edge, the right edges of the
+    page dots and the small die (None: not shown), and the pixels left for the title."""
+
+    badge: int
+    dots: int | None
+    die: int | None
+    room: int
+
+
+def _title_bar(screen: Screen, fonts: Fonts, page_count: int) -> _TitleBar:
+    """The title is whole first: a long one drops the dots, then the die, never is it
+    cut with "…" for them."""
+    free = WIDTH - 4 - fonts.width(screen.title, bold=True)
     if screen.badge:
-        room -= fonts.width(screen.badge) + 4
+        free -= fonts.width(screen.badge) + 4
     dots = DOT * page_count + 4 if page_count > 1 and not screen.badge else 0
     die = DIE + 4 if screen.die else 0
-    if dots + die <= room:
-        return bool(dots), bool(die)
-    return False, bool(die) and die <= room
-
-
-def title_room(screen: Screen, fonts: Fonts, page_count: int) -> int:
-    """The pixels the title text has, beside the badge, the page dots and the die."""
-    dots, die = _title_marks(screen, fonts, page_count)
+    show_dots, show_die = (bool(dots), bool(die)) if dots + die <= free else (
+        False, bool(die) and die <= free)
     right = WIDTH - 2
+    badge = right - fonts.width(screen.badge)
     if screen.badge:
-        right -= fonts.width(screen.badge) + 4
-    elif dots:
-        right -= DOT * page_count + 4
-    if die:
-        right -= DIE + 4
-    return right - 2
+        right = badge - 4
+    dots_at = right if show_dots else None
+    if show_dots:
+        right -= DOT * page_count - 2 + 4
+    die_at = right if show_die else None
+    if show_die:
+        right -= DIE - 1 + 4
+    return _TitleBar(badge, dots_at, die_at, right - 2)
 
 
 def clipped(screen: Screen, fonts: Fonts) -> list[str]:
     """The texts of ``screen`` that would be cut short with "…" (a design fault)."""
     cut = []
-    if screen.title and fonts.width(screen.title, bold=True) > title_room(
-            screen, fonts, len(pages(screen, fonts))):
+    if screen.title and fonts.width(screen.title, bold=True) > _title_bar(
+            screen, fonts, len(pages(screen, fonts))).room:
         cut.append(screen.title)
     cut += [row for row in footer_rows(screen) if fonts.width(row) > WIDTH]
     return cut
@@ -192,25 +197,23 @@ DIE = 11  # the small die in a title bar
 
 
 def _dots(draw: ImageDraw.ImageDraw, right: int, y: int, count: int, page: int,
-          fill: int) -> int:
+          fill: int) -> None:
     """Page dots ending at ``right``, centred on row ``y``, in ``fill`` on the other
-    colour (the current page solid, the others rings); returns where they begin."""
+    colour (the current page solid, the others rings)."""
     left = right - DOT * count + 2
     for n in range(count):
         x = left + n * DOT
         draw.rectangle((x - 1, y - 2, x + 3, y + 2), fill=1 - fill)
         draw.rectangle((x, y - 1, x + 2, y + 1), fill=fill if n == page else None,
                        outline=fill)
-    return left
 
 
-def _small_die(draw: ImageDraw.ImageDraw, right: int, face: int) -> int:
+def _small_die(draw: ImageDraw.ImageDraw, right: int, face: int) -> None:
     left = right - DIE + 1
     draw.rounded_rectangle((left, 1, right, DIE), radius=2, fill=0)
     for col, row in _PIPS[face]:
         x, y = left + 2 + col * 3, 3 + row * 3
         draw.rectangle((x, y, x + 1, y + 1), fill=1)
-    return left
 
 
 def _clip(text: str, width: int, fonts: Fonts) -> str:

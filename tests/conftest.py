@@ -1,9 +1,16 @@
-"""What a test wants said at the end of the run, past pytest's output capture: the
-virtual Pi's figures, or the one loud line saying why it was skipped."""
+"""What the tests share: the tables a test builds (closed after it), and what a test
+wants said at the end of the run, past pytest's output capture (the virtual Pi's
+figures, or the one loud line saying why it was skipped)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 import pytest
+
+if TYPE_CHECKING:
+    from .rig import Rig
 
 SAY: list[str] = []
 """Lines for the end of the run; tests append to it."""
@@ -12,3 +19,12 @@ SAY: list[str] = []
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for line in SAY:
         terminalreporter.write_line(line, bold=True, red=line.startswith("!!!"))
+
+
+@pytest.fixture
+def rigs() -> Iterator[list[Rig]]:
+    """The tables (rigs) a test makes, each closed when it ends."""
+    made: list[Rig] = []
+    yield made
+    for rig in made:
+        rig.close()

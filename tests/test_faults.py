@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -14,14 +14,6 @@ from firmware.table.table import Mode
 from robinson_core import Game
 
 from .rig import Rig
-
-
-@pytest.fixture
-def rigs() -> Iterator[list[Rig]]:
-    made: list[Rig] = []
-    yield made
-    for rig in made:
-        rig.close()
 
 
 def playing(rigs: list[Rig], tmp_path: Path, faces: Sequence[int] = (), **kw: object) -> Rig:

@@ -134,13 +134,6 @@ def test_every_menu_row_fits_one_row_so_the_menu_never_pages(lang: str) -> None:
 # -- at the table: the manual clock, the real table --------------------------------------
 
 
-@pytest.fixture
-def rigs() -> Iterator[list[Rig]]:
-    made: list[Rig] = []
-    yield made
-    for rig in made:
-        rig.close()
-
 
 def test_a_press_half_a_second_after_any_result_never_skips_a_transfer(
         rigs: list[Rig], tmp_path: Path) -> None:

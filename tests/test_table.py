@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,14 +11,6 @@ from firmware.table.table import Mode
 from robinson_core import Choice, Game, Pending, Roll
 
 from .rig import Rig
-
-
-@pytest.fixture
-def rigs(tmp_path: Path) -> Iterator[list[Rig]]:
-    made: list[Rig] = []
-    yield made
-    for rig in made:
-        rig.close()
 
 
 def bench(rigs: list[Rig], tmp_path: Path, **kwargs: object) -> Rig:

@@ -1,15 +1,20 @@
-"""Drawing: a Screen (what to show) becomes a 128x64 1-bit image. Pure and repeatable."""
+"""Drawing: a Screen (what to show) becomes the panel's image. Pure and repeatable.
+
+One drawing for every panel: ``layout`` says the panel's size class (see
+``firmware.display.layout``); the 128x64 classic page is the default.
+"""
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
+from firmware.display.board import draw_board
 from firmware.display.breaks import chunks, cut_at
-from firmware.display.device import HEIGHT, WIDTH
 from firmware.display.fonts import LINE, Fonts
+from firmware.display.layout import BACK, CLASSIC, DIM, INK, SEAT_INK, Layout, Size, rows_fitting
 
 PICTURE = 30  # pictures are 30x30, at the right of the body
 
@@ -46,6 +51,11 @@ class Screen:
     tilt: int = 0  # picture offset, for a tumbling die
     die: int = 0  # a small die showing this face in the title bar (a result)
     essential: int = 0  # the body's first lines a press must not skip (a result's money)
+    seat: int = 0  # whose screen it is: the title bar in their colour, their square marked
+    board: tuple[tuple[int, int], ...] = ()  # (seat, square) of each token on the board
+    side_title: str = ""  # the standings, for a panel with room beside the screen (WIDE)
+    side: tuple[str, ...] = ()
+    cursor: int = -1  # a body row that must stay in view (a menu's ▶)
 
 
 def footer_rows(screen: Screen) -> list[str]:
@@ -53,13 +63,50 @@ def footer_rows(screen: Screen) -> list[str]:
     return screen.footer.split("\n") if screen.footer else []
 
 
-def body_rows(screen: Screen) -> int:
-    rows = (HEIGHT - 2) // LINE
+@dataclass(frozen=True)
+class Box:
+    """Where one screen is drawn: its size in canvas pixels."""
+
+    width: int = 128
+    height: int = 64
+
+
+def box(layout: Layout, screen: Screen, fonts: Fonts) -> Box:
+    """The room for the screen's own text: the canvas (its left half on WIDE), less the
+    board map if the screen has one and its body still fits one page beside it."""
+    width, height = layout.column
+    room = layout.board_height
+    if room and screen.board:
+        shown = Box(width, height - room)
+        if len(pages(screen, fonts, shown)) == 1:
+            return shown
+    return Box(width, height)
+
+
+def fit(screen: Screen, layout: Layout) -> Screen:
+    """The screen as the size class tells: on a strip, the essentials and then the
+    prompt, two lines at a time (the story is dropped; a menu keeps its cursor)."""
+    if layout.size is not Size.STRIP:
+        return screen
+    if not screen.title:  # a menu: the cursor's row and the next (or the one before)
+        rows = screen.body
+        at = max(0, screen.cursor)
+        start = max(0, min(at, len(rows) - 2))
+        return replace(screen, body=rows[start:start + 2], footer="", cursor=-1)
+    body = screen.body[:screen.essential] if screen.essential else screen.body
+    title = screen.title or screen.big
+    return replace(screen, title=title, big="", picture=None,
+                   body=(*body, *footer_rows(screen)), footer="",
+                   essential=len(body) + len(footer_rows(screen)) if screen.essential else 0)
+
+
+def body_rows(screen: Screen, where: Box = Box()) -> int:
+    rows = rows_fitting(where.height)
     return rows - bool(screen.title) - len(footer_rows(screen)) - (2 if screen.big else 0)
 
 
-def body_width(screen: Screen) -> int:
-    return WIDTH - (PICTURE + 4 if screen.picture else 0)
+def body_width(screen: Screen, where: Box = Box()) -> int:
+    return where.width - (PICTURE + 4 if screen.picture else 0)
 
 
 def wrap(text: str, width: int, fonts: Fonts) -> list[str]:
@@ -91,61 +138,106 @@ def _fit(text: str, width: int, fonts: Fonts) -> int:
     return 0
 
 
-def pages(screen: Screen, fonts: Fonts) -> list[list[str]]:
+def pages(screen: Screen, fonts: Fonts, where: Box = Box()) -> list[list[str]]:
     """The body, wrapped, in pages of as many rows as fit."""
-    rows = [r for line in screen.body for r in wrap(line, body_width(screen), fonts)]
-    per_page = max(1, body_rows(screen))
+    rows = [r for line in screen.body for r in wrap(line, body_width(screen, where), fonts)]
+    per_page = max(1, body_rows(screen, where))
     return [rows[i:i + per_page] for i in range(0, len(rows), per_page)] or [[]]
 
 
-def essential_page(screen: Screen, fonts: Fonts) -> int:
+def page_count(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> int:
+    """How many pages the screen has on this layout."""
+    shown = fit(screen, layout)
+    return len(pages(shown, fonts, box(layout, shown, fonts)))
+
+
+def essential_page(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> int:
     """The last page holding one of the body's ``essential`` lines (0: the first)."""
+    screen = fit(screen, layout)
     if not screen.essential:
         return 0
-    rows = sum(len(wrap(line, body_width(screen), fonts))
+    where = box(layout, screen, fonts)
+    rows = sum(len(wrap(line, body_width(screen, where), fonts))
                for line in screen.body[:screen.essential])
-    return (rows - 1) // max(1, body_rows(screen))
+    return (rows - 1) // max(1, body_rows(screen, where))
 
 
-def render(screen: Screen, fonts: Fonts, page: int = 0) -> Image.Image:
-    """The image of ``screen``; a body longer than the panel shows page ``page``."""
-    image = Image.new("1", (WIDTH, HEIGHT))
-    draw = ImageDraw.Draw(image)
-    all_pages = pages(screen, fonts)
+def render(screen: Screen, fonts: Fonts, page: int = 0, layout: Layout = CLASSIC,
+           ) -> Image.Image:
+    """The image of ``screen`` for the panel of ``layout`` (in its mode and size); a
+    body longer than the panel shows page ``page``."""
+    canvas = Image.new("L", layout.canvas, BACK)
+    draw = ImageDraw.Draw(canvas)
+    draw.fontmode = "1"  # bitmap fonts, never smoothed: a lit pixel or not
+    shown = fit(screen, layout)
+    where = box(layout, shown, fonts)
+    _draw_screen(draw, shown, fonts, page, where, dim=layout.mode != "1")
+    if layout.size is Size.WIDE and screen.side:
+        side = Screen(title=screen.side_title, body=screen.side)
+        right = Image.new("L", layout.column, BACK)
+        side_draw = ImageDraw.Draw(right)
+        side_draw.fontmode = "1"
+        _draw_screen(side_draw, side, fonts, 0, Box(*layout.column), dim=False)
+        canvas.paste(right, (layout.column[0], 0))
+        draw.line((layout.column[0] - 1, 0, layout.column[0] - 1, layout.canvas[1]), fill=DIM)
+    if where.height < layout.column[1]:
+        draw_board(draw, screen.board, screen.seat, 0, where.height + 1, layout.canvas[0],
+                   layout.canvas[1] - where.height - 1)
+    return _finish(canvas, layout)
+
+
+def _finish(canvas: Image.Image, layout: Layout) -> Image.Image:
+    """The drawn inks as the panel's pixels, at the panel's size."""
+    if layout.scale > 1:
+        canvas = canvas.resize((layout.width, layout.height), Image.Resampling.NEAREST)
+    if layout.mode == "1":
+        return canvas.point(lambda v: 255 if v else 0, "1")
+    lut = layout.palette()
+    return Image.merge("RGB", [canvas.point(lut[i * 256:(i + 1) * 256]) for i in range(3)])
+
+
+def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: int,
+                 where: Box, dim: bool) -> None:
+    width, height = where.width, where.height
+    all_pages = pages(screen, fonts, where)
     page %= len(all_pages)
     y = 0
     if screen.title:
-        draw.rectangle((0, 0, WIDTH - 1, LINE), fill=1)
-        bar = _title_bar(screen, fonts, len(all_pages))
+        bar = SEAT_INK + screen.seat if screen.seat else INK
+        draw.rectangle((0, 0, width - 1, LINE), fill=bar)
+        layout = _title_bar(screen, fonts, len(all_pages), width)
         if screen.badge:
-            fonts.draw(draw, bar.badge, 1, screen.badge, fill=0)
-        if bar.dots is not None:  # dots, not "1/4": no number beside the title's numbers
-            _dots(draw, bar.dots, 5, len(all_pages), page, fill=0)
-        if bar.die is not None:
-            _small_die(draw, bar.die, screen.die)
-        fonts.draw(draw, 2, 1, _clip(screen.title, bar.room, fonts), fill=0, bold=True)
+            fonts.draw(draw, layout.badge, 1, screen.badge, fill=BACK)
+        if layout.dots is not None:  # dots, not "1/4": no number beside the title's numbers
+            _dots(draw, layout.dots, 5, len(all_pages), page, fill=BACK, back=bar)
+        if layout.die is not None:
+            _small_die(draw, layout.die, screen.die)
+        fonts.draw(draw, 2, 1, _clip(screen.title, layout.room, fonts), fill=BACK, bold=True)
         y = LINE + 2
     if screen.big:
         big = fonts.big
-        width = int(big.font.getlength(screen.big))
-        draw.text(((WIDTH - width) // 2, y + big.dy), screen.big, font=big.font, fill=1)
+        big_width = int(big.font.getlength(screen.big))
+        draw.text(((width - big_width) // 2, y + big.dy), screen.big, font=big.font, fill=INK)
         y += 2 * LINE + 2
-    for row in all_pages[page]:
-        fonts.draw(draw, 0, y, row)
+    per_page = max(1, body_rows(screen, where))
+    essential_rows = sum(len(wrap(line, body_width(screen, where), fonts))
+                         for line in screen.body[:screen.essential]) if screen.essential else 0
+    for n, row in enumerate(all_pages[page]):  # the story after a result's money: dimmer
+        story = dim and screen.essential and page * per_page + n >= essential_rows
+        fonts.draw(draw, 0, y, row, fill=DIM if story else INK)
         y += LINE
     footer = footer_rows(screen)
     if footer:
-        top = HEIGHT - LINE * len(footer) - 1
-        draw.line((0, top - 1, WIDTH - 1, top - 1), fill=1)
+        top = height - LINE * len(footer) - 1
+        draw.line((0, top - 1, width - 1, top - 1), fill=INK)
         for n, row in enumerate(footer):
-            fonts.draw(draw, 0, top + 1 + n * LINE, _clip(row, WIDTH, fonts))
+            fonts.draw(draw, 0, top + 1 + n * LINE, _clip(row, width, fonts), fill=INK)
     if screen.picture is not None:
         top = LINE + 3 if screen.title else 2
         if screen.body or screen.big:
-            _picture(draw, screen.picture, WIDTH - PICTURE - 1, top, screen.tilt)
+            _picture(draw, screen.picture, width - PICTURE - 1, top, screen.tilt)
         else:  # the picture alone: in the middle
-            _picture(draw, screen.picture, (WIDTH - PICTURE) // 2, top + 4, screen.tilt)
-    return image
+            _picture(draw, screen.picture, (width - PICTURE) // 2, top + 4, screen.tilt)
 
 
 @dataclass(frozen=True)
@@ -159,17 +251,17 @@ class _TitleBar:
     room: int
 
 
-def _title_bar(screen: Screen, fonts: Fonts, page_count: int) -> _TitleBar:
+def _title_bar(screen: Screen, fonts: Fonts, page_count: int, width: int = 128) -> _TitleBar:
     """The title is whole first: a long one drops the dots, then the die, never is it
     cut with "…" for them."""
-    free = WIDTH - 4 - fonts.width(screen.title, bold=True)
+    free = width - 4 - fonts.width(screen.title, bold=True)
     if screen.badge:
         free -= fonts.width(screen.badge) + 4
     dots = DOT * page_count + 4 if page_count > 1 and not screen.badge else 0
     die = DIE + 4 if screen.die else 0
     show_dots, show_die = (bool(dots), bool(die)) if dots + die <= free else (
         False, bool(die) and die <= free)
-    right = WIDTH - 2
+    right = width - 2
     badge = right - fonts.width(screen.badge)
     if screen.badge:
         right = badge - 4
@@ -182,13 +274,15 @@ def _title_bar(screen: Screen, fonts: Fonts, page_count: int) -> _TitleBar:
     return _TitleBar(badge, dots_at, die_at, right - 2)
 
 
-def clipped(screen: Screen, fonts: Fonts) -> list[str]:
+def clipped(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[str]:
     """The texts of ``screen`` that would be cut short with "…" (a design fault)."""
+    screen = fit(screen, layout)
+    where = box(layout, screen, fonts)
     cut = []
     if screen.title and fonts.width(screen.title, bold=True) > _title_bar(
-            screen, fonts, len(pages(screen, fonts))).room:
+            screen, fonts, len(pages(screen, fonts, where)), where.width).room:
         cut.append(screen.title)
-    cut += [row for row in footer_rows(screen) if fonts.width(row) > WIDTH]
+    cut += [row for row in footer_rows(screen) if fonts.width(row) > where.width]
     return cut
 
 
@@ -197,23 +291,23 @@ DIE = 11  # the small die in a title bar
 
 
 def _dots(draw: ImageDraw.ImageDraw, right: int, y: int, count: int, page: int,
-          fill: int) -> None:
-    """Page dots ending at ``right``, centred on row ``y``, in ``fill`` on the other
-    colour (the current page solid, the others rings)."""
+          fill: int, back: int) -> None:
+    """Page dots ending at ``right``, centred on row ``y``, in ``fill`` on ``back``
+    (the current page solid, the others rings)."""
     left = right - DOT * count + 2
     for n in range(count):
         x = left + n * DOT
-        draw.rectangle((x - 1, y - 2, x + 3, y + 2), fill=1 - fill)
+        draw.rectangle((x - 1, y - 2, x + 3, y + 2), fill=back)
         draw.rectangle((x, y - 1, x + 2, y + 1), fill=fill if n == page else None,
                        outline=fill)
 
 
 def _small_die(draw: ImageDraw.ImageDraw, right: int, face: int) -> None:
     left = right - DIE + 1
-    draw.rounded_rectangle((left, 1, right, DIE), radius=2, fill=0)
+    draw.rounded_rectangle((left, 1, right, DIE), radius=2, fill=BACK)
     for col, row in _PIPS[face]:
         x, y = left + 2 + col * 3, 3 + row * 3
-        draw.rectangle((x, y, x + 1, y + 1), fill=1)
+        draw.rectangle((x, y, x + 1, y + 1), fill=INK)
 
 
 def _clip(text: str, width: int, fonts: Fonts) -> str:
@@ -259,14 +353,14 @@ def _picture(draw: ImageDraw.ImageDraw, picture: Picture, x: int, y: int, tilt: 
     if isinstance(picture.value, int):
         x += tilt
         y += abs(tilt) // 2
-        draw.rounded_rectangle((x, y, x + PICTURE - 1, y + PICTURE - 1), radius=4, outline=1,
-                               fill=0)
+        draw.rounded_rectangle((x, y, x + PICTURE - 1, y + PICTURE - 1), radius=4,
+                               outline=INK, fill=BACK)
         for col, row in _PIPS[picture.value]:
             cx, cy = x + 7 + col * 8, y + 7 + row * 8
-            draw.ellipse((cx - 2, cy - 2, cx + 2, cy + 2), fill=1)
+            draw.ellipse((cx - 2, cy - 2, cx + 2, cy + 2), fill=INK)
         return
     for row, line in enumerate(_ART[picture]):
         for col, cell in enumerate(line):
             if cell != ".":
                 draw.rectangle((x + col * 2, y + row * 2, x + col * 2 + 1, y + row * 2 + 1),
-                               fill=1)
+                               fill=INK)

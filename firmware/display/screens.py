@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from firmware.display.render import Picture, Screen
 from firmware.display.words import Words
@@ -84,7 +84,8 @@ def turn_screen(w: Words, state: GameState, badge: str = "") -> Screen:
     elif position:
         body.append(caption(w.lang, position))
     return Screen(title=w("turn_title", name=w.name(state.to_move), square=w.square(position)),
-                  body=tuple(body), footer=prompt(w, state), badge=badge)
+                  body=tuple(body), footer=prompt(w, state), badge=badge,
+                  **around(w, state, state.to_move))
 
 
 def rolling_screen(w: Words, seat: int, face: int, tilt: int, badge: str = "") -> Screen:
@@ -159,7 +160,7 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     footer = (w("next_decides", name=w.name(next_up)) if next_up is not None and next_up != seat
               else prompt(w, state))
     return Screen(title=title, body=tuple(body), footer=footer, badge=badge, die=face,
-                  essential=essential)
+                  essential=essential, **around(w, state, seat))
 
 
 def balances(w: Words, state: GameState) -> str:
@@ -173,13 +174,27 @@ def over_screen(w: Words, state: GameState, badge: str = "") -> Screen:
     else:
         title, picture = w("over_title"), Picture.GALLOWS
     return Screen(title=title, body=(w("pot", pot=state.pot), *table_rows(w, state)),
-                  footer=w("keys_new_game"), picture=picture, badge=badge)
+                  footer=w("keys_new_game"), picture=picture, badge=badge,
+                  board=board(state))
 
 
 def standings_screen(w: Words, state: GameState) -> Screen:
     """Everyone at a glance: a row per player (square, chips), the pot in the title."""
     return Screen(title=w("standings_title", pot=state.pot), body=tuple(table_rows(w, state)),
-                  footer=w("keys_back"))
+                  footer=w("keys_back"), board=board(state))
+
+
+def board(state: GameState) -> tuple[tuple[int, int], ...]:
+    """Where every token in the game stands: (seat, square)."""
+    return tuple((p.seat, p.position) for p in state.players if p.position is not None)
+
+
+def around(w: Words, state: GameState, seat: int) -> dict[str, Any]:
+    """What a screen about ``seat`` carries for panels with more room: their colour, the
+    board, and the standings beside it."""
+    return {"seat": seat, "board": board(state),
+            "side_title": w("standings_title", pot=state.pot),
+            "side": tuple(table_rows(w, state))}
 
 
 def table_rows(w: Words, state: GameState) -> list[str]:
@@ -235,7 +250,7 @@ def menu_screen(w: Words, items: Sequence[str], index: int) -> Screen:
     start = min(max(0, index - 1), max(0, len(items) - rows))
     shown = [("▶ " if i == index else "  ") + items[i] for i in range(start, start + rows)
              if i < len(items)]
-    return Screen(body=tuple(shown), footer=w("menu_keys"))
+    return Screen(body=tuple(shown), footer=w("menu_keys"), cursor=index - start)
 
 
 def message_screen(title: str, text: str, footer: str = "") -> Screen:

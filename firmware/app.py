@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import logging
 import os
 import signal
@@ -16,7 +17,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from firmware.config import Config, default_path, load
+from firmware.config import Config, default_path, display_option, load
 from firmware.devices import Rigging, build, wants_emulation
 from firmware.emulate.capture import Capture
 from firmware.errors import ConfigError
@@ -33,6 +34,9 @@ def config_and_mode(args: argparse.Namespace) -> tuple[Config, bool]:
     config = load(path)
     choice = args.hardware or config.hardware
     if args.emulate or getattr(args, "demo", False):
+        choice = "emulate"
+    if getattr(args, "display", None):  # a panel to try: emulated, whatever the config says
+        config = dataclasses.replace(config, display=display_option(args.display))
         choice = "emulate"
     terminal = sys.stdin.isatty() or sys.stdout.isatty()
     systemd = "INVOCATION_ID" in os.environ or "NOTIFY_SOCKET" in os.environ

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from firmware.display.panels import PANELS
 from firmware.errors import TableError, UsageError
 from firmware.tools.summary import replay_args, summary
 from robinson_core import (
@@ -157,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--seed", type=_seed, metavar="N",
                        help="emulated demos only: a reproducible die")
     table.add_argument("--no-animation", action="store_true", help="show rolls at once")
+    _add_display(table)
 
     selftest = commands.add_parser("selftest", help="show every input live, light every output")
     selftest.add_argument("--config", metavar="FILE", help="a TOML config file")
@@ -290,6 +292,13 @@ def _rules(args: argparse.Namespace) -> int:
         print(f"  {name}: {ui(lang, 'rule_' + name)} ({options + '; ' if options else ''}"
               f"{ui(lang, 'rule_default', value=value)})")
     return 0
+
+
+def _add_display(parser: argparse.ArgumentParser) -> None:
+    names = ", ".join(PANELS)
+    parser.add_argument("--display", metavar="NAME[:WxH]",
+                        help=f"emulated: this panel instead of the config's ({names}; "
+                             "e.g. ssd1306:128x32)")
 
 
 def _table(args: argparse.Namespace) -> int:

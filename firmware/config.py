@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from firmware.display.device import HEIGHT, WIDTH
+from firmware.display.layout import Layout
+from firmware.display.panels import PANELS, PanelKind
 from firmware.errors import ConfigError
 from firmware.header import USABLE
 from robinson_core import MAX_PLAYERS, HouseRules, RobinsonError
@@ -21,7 +22,8 @@ from robinson_core.texts import LANGUAGES
 
 I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
 SPI_PINS = {7: "SPI CE1", 8: "SPI CE0", 9: "SPI MISO", 10: "SPI MOSI", 11: "SPI SCLK"}
-DISPLAYS = ("ssd1306", "sh1106")
+DISPLAYS = tuple(PANELS)
+SPI_SPEEDS_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)  # as luma takes
 HARDWARE = ("auto", "pi", "emulate")
 INTERFACES = ("i2c", "spi")
 
@@ -42,29 +44,59 @@ class Pins:
 
 @dataclass(frozen=True)
 class Display:
-    """The OLED, in luma.core's own option names."""
+    """The panel, in luma.core's own option names (``firmware.display.panels`` says what
+    each takes; a config that names a panel but no size gets its usual size)."""
 
     display: str = "ssd1306"
     interface: str = "i2c"
+    width: int = 128
+    height: int = 64
     i2c_port: int = 1
     i2c_address: int = 0x3C
     spi_port: int = 0
     spi_device: int = 0
+    spi_bus_speed: int = 8_000_000
     gpio_data_command: int = 24
     gpio_reset: int = 25
+    gpio_backlight: int = 18  # the TFTs' backlight (luma.lcd)
+    backlight_active: str = "high"
+    bgr: bool = False
+    h_offset: int = 0
+    v_offset: int = 0
     rotate: int = 0
     contrast: int = 255
 
+    @property
+    def kind(self) -> PanelKind:
+        return PANELS[self.display]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Width and height as luma's driver is given them (before rotation)."""
+        return self.width, self.height
+
+    @property
+    def layout(self) -> Layout:
+        return self.kind.layout(*self.size, self.rotate)
+
     def luma_args(self) -> list[str]:
         """The luma.core.cmdline arguments for this panel."""
+        width, height = self.size
         args = ["--display", self.display, "--interface", self.interface,
-                "--width", str(WIDTH), "--height", str(HEIGHT), "--rotate", str(self.rotate)]
+                "--width", str(width), "--height", str(height), "--rotate", str(self.rotate),
+                "--framebuffer", "diff_to_previous", "--num-segments", "16"]
         if self.interface == "i2c":
             args += ["--i2c-port", str(self.i2c_port), "--i2c-address", hex(self.i2c_address)]
         else:
             args += ["--spi-port", str(self.spi_port), "--spi-device", str(self.spi_device),
+                     "--spi-bus-speed", str(self.spi_bus_speed),
                      "--gpio-data-command", str(self.gpio_data_command),
-                     "--gpio-reset", str(self.gpio_reset)]
+                     "--gpio-reset", str(self.gpio_reset),
+                     "--gpio-backlight", str(self.gpio_backlight),
+                     "--backlight-active", self.backlight_active,
+                     "--h-offset", str(self.h_offset), "--v-offset", str(self.v_offset)]
+            if self.bgr:
+                args.append("--bgr")
         return args
 
 
@@ -164,17 +196,52 @@ def _pins(reader: _Reader, table: dict[str, Any]) -> Pins:
 
 def _display(reader: _Reader, table: dict[str, Any]) -> Display:
     d = Display()
+    name = reader.choice(table, "display", DISPLAYS, d.display, "display.")
+    kind = PANELS[name]
+    interface = reader.choice(table, "interface", kind.interfaces, kind.interfaces[0],
+                              "display.", why=f" for {name}")
+    width = reader.integer(table, "width", kind.sizes[0][0], 1, 480, "display.")
+    height = reader.integer(table, "height", kind.sizes[0][1], 1, 480, "display.")
+    if (width, height) not in kind.sizes:
+        sizes = ", ".join(f"{w}x{h}" for w, h in kind.sizes)
+        raise reader.error("display.width/height", f"must be one of {sizes} for {name}",
+                           f"{width}x{height}")
+    speed = reader.integer(table, "spi_bus_speed", d.spi_bus_speed, 500_000, 52_000_000,
+                           "display.")
+    if speed / 1e6 not in SPI_SPEEDS_MHZ:
+        raise reader.error("display.spi_bus_speed", "must be one of luma's SPI speeds: "
+                           + ", ".join(f"{int(m * 1e6)}" for m in SPI_SPEEDS_MHZ), speed)
     return Display(
-        reader.choice(table, "display", DISPLAYS, d.display, "display."),
-        reader.choice(table, "interface", INTERFACES, d.interface, "display."),
+        name, interface, width, height,
         reader.integer(table, "i2c_port", d.i2c_port, 0, 31, "display."),
         reader.integer(table, "i2c_address", d.i2c_address, 0x03, 0x77, "display."),
         reader.integer(table, "spi_port", d.spi_port, 0, 6, "display."),
         reader.integer(table, "spi_device", d.spi_device, 0, 2, "display."),
+        speed,
         reader.pin(table, "gpio_data_command", d.gpio_data_command, "display."),
         reader.pin(table, "gpio_reset", d.gpio_reset, "display."),
+        reader.pin(table, "gpio_backlight", d.gpio_backlight, "display."),
+        reader.choice(table, "backlight_active", ("high", "low"), d.backlight_active,
+                      "display."),
+        reader.boolean(table, "bgr", d.bgr, "display."),
+        reader.integer(table, "h_offset", d.h_offset, -320, 320, "display."),
+        reader.integer(table, "v_offset", d.v_offset, -320, 320, "display."),
         reader.integer(table, "rotate", d.rotate, 0, 3, "display."),
         reader.integer(table, "contrast", d.contrast, 1, 255, "display."))
+
+
+def display_option(text: str) -> Display:
+    """``--display NAME[:WIDTHxHEIGHT]``: a panel chosen without a config (emulated), on
+    the interface it usually comes wired to; checked as the config's [display] is."""
+    name, _, size = text.partition(":")
+    table: dict[str, Any] = {"display": name}
+    if size:
+        width, _, height = size.lower().partition("x")
+        if not (width.isdigit() and height.isdigit()):
+            raise ConfigError(f"--display: the size must be WIDTHxHEIGHT, e.g. "
+                              f"ssd1306:128x32 (found {size!r})")
+        table.update(width=int(width), height=int(height))
+    return _display(_Reader("--display"), table)
 
 
 def _timings(reader: _Reader, table: dict[str, Any]) -> Timings:
@@ -214,6 +281,8 @@ def _check_wiring(reader: _Reader, pins: Pins, display: Display) -> None:
     if display.interface == "spi":
         reserved[display.gpio_data_command] = "display.gpio_data_command"
         reserved[display.gpio_reset] = "display.gpio_reset"
+        if display.kind.package == "luma.lcd":
+            reserved[display.gpio_backlight] = "display.gpio_backlight"
     wired = [("pins.button", pins.button)]
     wired += [(f"pins.seats[{i}]", p) for i, p in enumerate(pins.seats, 1)]
     if pins.use_leds:
@@ -248,16 +317,17 @@ class _Reader:
         return value
 
     def choice(self, table: dict[str, Any], key: str, options: tuple[str, ...], default: str,
-               prefix: str = "") -> str:
+               prefix: str = "", why: str = "") -> str:
         value = table.get(key, default)
         if value not in options:
-            raise self.error(prefix + key, f"must be one of {', '.join(options)}", value)
+            raise self.error(prefix + key, f"must be one of {', '.join(options)}{why}", value)
         return str(value)
 
-    def boolean(self, table: dict[str, Any], key: str, default: bool) -> bool:
+    def boolean(self, table: dict[str, Any], key: str, default: bool,
+                prefix: str = "pins.") -> bool:
         value = table.get(key, default)
         if not isinstance(value, bool):
-            raise self.error(f"pins.{key}", "must be true or false", value)
+            raise self.error(prefix + key, "must be true or false", value)
         return value
 
     def integer(self, table: dict[str, Any], key: str, default: int, low: int, high: int,

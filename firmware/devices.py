@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib
+import inspect
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,7 +21,6 @@ from typing import Any, Protocol
 import luma.core.device
 import luma.core.framebuffer
 import luma.core.interface.serial
-import luma.oled.device
 from gpiozero import LED, Button, DigitalInputDevice, TonalBuzzer
 from gpiozero.exc import GPIOPinInUse, GPIOZeroError, PinUnknownPi
 from gpiozero.pins.local import get_pi_revision
@@ -112,24 +113,60 @@ def real_device(display: Display,
     dropped after a fault, leaves no open file and no hook that would blank
     the panel at exit.
     """
-    args = cmdline.create_parser(description="Robinson Table panel").parse_args(
-        display.luma_args())
+    args = luma_options(display)
     if display.interface == "i2c":
         interface = _i2c_interface(display, open_bus or _smbus)
     else:
         interface = getattr(cmdline.make_interface(args), display.interface)()
-    driver = getattr(luma.oled.device, display.display)
+    return luma_device(display, interface, args)
+
+
+def luma_options(display: Display) -> Any:
+    """luma.core.cmdline's parsed options for this panel, as luma's own tools take them."""
+    return cmdline.create_parser(description="Robinson Table panel").parse_args(
+        display.luma_args())
+
+
+def luma_device(display: Display, interface: Any, args: Any, gpio: Any = None) -> LumaDevice:
+    """The config's luma driver on ``interface`` (a real bus or a stand-in), built as
+    luma's ``cmdline.create_device`` builds it; ``gpio`` is the TFT backlight's (luma.lcd:
+    None takes RPi.GPIO, as luma does)."""
+    try:
+        module = importlib.import_module(f"{display.kind.package}.device")
+    except ImportError:
+        interface.cleanup()
+        raise PanelMissing(f"{display.display} needs {display.kind.package}: "
+                           f"sudo ./install.sh installs it for this config "
+                           f"(or pip install 'robinson-table[{display.kind.extra}]')") from None
+    driver = getattr(module, display.display)
     framebuffer = getattr(luma.core.framebuffer, args.framebuffer)(
         num_segments=args.num_segments, debug=args.debug)
+    params = dict(vars(args), framebuffer=framebuffer, mode=display.kind.mode)
+    if display.kind.package == "luma.lcd":
+        params.update(gpio=gpio if gpio is not None else getattr(interface, "_gpio", None),
+                      gpio_LIGHT=display.gpio_backlight,
+                      active_low=display.backlight_active == "low")
+    taken = _parameters(driver)  # luma.lcd's TFTs pass unknown options on, and fail on them
     try:
         with _without_exit_hooks():
             device: LumaDevice = driver(serial_interface=interface,
-                                        **dict(vars(args), framebuffer=framebuffer))
+                                        **{k: v for k, v in params.items() if k in taken})
     except Exception:
         interface.cleanup()
         raise
     device.persist = True  # keep the last frame at exit: the 'switched off' screen
     return device
+
+
+def _parameters(driver: type) -> set[str]:
+    """The named parameters of a luma driver's constructor and those it hands them to."""
+    names: set[str] = set()
+    for cls in driver.__mro__:
+        init = cls.__dict__.get("__init__")
+        if init is not None:
+            names |= {p.name for p in inspect.signature(init).parameters.values()
+                      if p.kind is p.POSITIONAL_OR_KEYWORD or p.kind is p.KEYWORD_ONLY}
+    return names - {"self", "serial_interface"}
 
 
 class BlockWrites(luma.core.interface.serial.i2c):  # type: ignore[misc]  # luma is untyped

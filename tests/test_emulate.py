@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from firmware.config import Config
-from firmware.display.device import HEIGHT, WIDTH
+from firmware.display.layout import CLASSIC
 from firmware.emulate.capture import Capture
 from firmware.emulate.rig import emulate
 from firmware.emulate.terminal import TerminalPanel, half_blocks
@@ -17,20 +17,20 @@ from firmware.errors import ConfigError
 
 
 def test_half_blocks_put_two_pixel_rows_in_one_character() -> None:
-    image = Image.new("1", (WIDTH, HEIGHT))
+    image = Image.new("1", (CLASSIC.width, CLASSIC.height))
     image.putpixel((0, 0), 1)  # top half of the first character
     image.putpixel((1, 1), 1)  # bottom half of the second
     image.putpixel((2, 0), 1)
     image.putpixel((2, 1), 1)  # both halves of the third
     rows = half_blocks(image)
-    assert len(rows) == HEIGHT // 2 and all(len(r) == WIDTH for r in rows)
+    assert len(rows) == CLASSIC.height // 2 and all(len(r) == CLASSIC.width for r in rows)
     assert rows[0][:4] == "▀▄█ " and set(rows[1]) == {" "}
 
 
 def test_the_terminal_view_redraws_only_what_changed() -> None:
     out = io.StringIO()
     terminal = TerminalPanel(out, size=lambda: (200, 60))
-    image = Image.new("1", (WIDTH, HEIGHT))
+    image = Image.new("1", (CLASSIC.width, CLASSIC.height))
     terminal.draw(image, True, False)
     first = out.getvalue()
     terminal.draw(image, True, False)
@@ -43,8 +43,8 @@ def test_the_terminal_view_redraws_only_what_changed() -> None:
 def test_the_emulated_rig_is_the_real_driver_on_the_stand_in_bus() -> None:
     rig = emulate(Config(), seats_on=(1, 3))
     try:
-        rig.panel.show(Image.new("1", (WIDTH, HEIGHT), 1))
-        assert rig.bus.on and rig.bus.image().getbbox() == (0, 0, WIDTH, HEIGHT)
+        rig.panel.show(Image.new("1", (CLASSIC.width, CLASSIC.height), 1))
+        assert rig.bus.on and rig.bus.image().getbbox() == (0, 0, CLASSIC.width, CLASSIC.height)
         assert [bool(p.state) for p in rig.hands.seat_pins[:3]] == [False, True, False]
         rig.hands.toggle_seat(2)
         assert not rig.hands.seat_pins[1].state  # low: closed to ground, someone sits
@@ -60,8 +60,8 @@ def test_a_seat_with_no_switch_is_one_clear_line() -> None:
 def test_capture_numbers_frames_and_logs_what_the_table_held(tmp_path: Path) -> None:
     capture = Capture(tmp_path)
     capture.note = lambda: "actions=3,5"
-    capture(Image.new("1", (WIDTH, HEIGHT)))
-    capture(Image.new("1", (WIDTH, HEIGHT), 1))
+    capture(Image.new("1", (CLASSIC.width, CLASSIC.height)))
+    capture(Image.new("1", (CLASSIC.width, CLASSIC.height), 1))
     capture.close()
     assert sorted(p.name for p in tmp_path.glob("*.png")) == ["frame-00001.png",
                                                                "frame-00002.png"]
@@ -76,7 +76,7 @@ def test_a_terminal_too_small_says_how_big_and_a_resize_draws_it_all() -> None:
     out = io.StringIO()
     size = [(60, 20)]
     terminal = TerminalPanel(out, size=lambda: size[0])
-    image = Image.new("1", (WIDTH, HEIGHT), 1)
+    image = Image.new("1", (CLASSIC.width, CLASSIC.height), 1)
     terminal.draw(image)
     terminal.draw(image)  # said once, not at every frame
     assert out.getvalue().count("Make the terminal at least 130×35 to see the panel "
@@ -85,4 +85,4 @@ def test_a_terminal_too_small_says_how_big_and_a_resize_draws_it_all() -> None:
     size[0] = (140, 45)  # the user widens it; SIGWINCH brings resize()
     terminal.resize()
     drawn = out.getvalue().split("(it is 60×20).")[1]
-    assert drawn.count("█" * WIDTH) == HEIGHT // 2 and "┌" in drawn and "└" in drawn
+    assert drawn.count("█" * CLASSIC.width) == CLASSIC.height // 2 and "┌" in drawn and "└" in drawn

@@ -68,8 +68,8 @@ def test_a_panel_that_drops_off_comes_back_with_the_right_screen(
     warnings = [r for r in caplog.records if r.name == "robinson.panel"]
     assert 1 <= len(warnings) <= 12  # at most one line a second over ~12 s of faults
     rig.bus.fault = None
-    rig.bus.ram = [bytearray(len(row)) for row in rig.bus.ram]  # power cycled: memory lost
-    rig.bus.on = False
+    rig.bus.power_cycle()  # memory lost, the panel off
+    assert not rig.bus.on
     rig.wait(2.0)  # within 2 s of coming back
     assert rig.bus.on
     expected = screens.result_screen(rig.table.words, rig.table.game)

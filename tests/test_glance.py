@@ -12,7 +12,7 @@ import pytest
 
 from firmware.display import screens
 from firmware.display.breaks import NO_ROW_START, phrases
-from firmware.display.device import WIDTH
+from firmware.display.layout import CLASSIC
 from firmware.display.render import body_width, clipped, essential_page, pages, wrap
 from robinson_core import CHOICES, Choice, Game, Roll, Status, parse_action
 from robinson_core import events as ev
@@ -128,7 +128,7 @@ def test_every_menu_row_fits_one_row_so_the_menu_never_pages(lang: str) -> None:
         screen = screens.menu_screen(w, items, index)
         assert len(pages(screen, FONTS)) == 1
         assert any(row.startswith("▶ ") for row in screen.body)  # the cursor, always
-    assert all(FONTS.width("▶ " + item) <= WIDTH for item in items)
+    assert all(FONTS.width("▶ " + item) <= CLASSIC.width for item in items)
 
 
 # -- at the table: the manual clock, the real table --------------------------------------
@@ -175,7 +175,7 @@ def test_a_press_half_a_second_after_any_result_never_skips_a_transfer(
             if isinstance(event, ev.Transfer):
                 line = describe(event, "en", table.words.name)
                 checked += 1
-                if not set(wrap(line, WIDTH, FONTS)) <= shown.get(taken, set()):
+                if not set(wrap(line, CLASSIC.width, FONTS)) <= shown.get(taken, set()):
                     skipped.append(f"after action {taken}: {line}")
     assert skipped == []
     assert checked >= 15 and presses > len(tokens)  # transfers met, extra presses taken

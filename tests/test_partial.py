@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from luma.core.interface.serial import i2c
 from PIL import Image, ImageDraw
 
-from firmware.display.partial import PartialWriter, changed_span, page_bytes
+from firmware.display.partial import PageWriter, changed_span, page_bytes
 from firmware.emulate.bus import PanelBus
 
 warnings.filterwarnings("ignore", message=".*getdata.*", category=DeprecationWarning)
@@ -46,7 +46,7 @@ def test_the_panel_always_shows_the_whole_image(
         chip: str, rotate: int, frames: list[list[tuple[str, int, int, int, int, int]]]) -> None:
     bus = PanelBus(chip)
     device = getattr(luma.oled.device, chip)(i2c(bus=bus, address=0x3C), rotate=rotate)
-    writer = PartialWriter(device)
+    writer = PageWriter(device)
     image = Image.new("1", (128, 64))
     for number, strokes in enumerate(frames):
         image = paint(image, strokes)
@@ -61,7 +61,7 @@ def test_the_panel_always_shows_the_whole_image(
 
 def test_an_unchanged_frame_sends_nothing_and_a_pixel_sends_one_byte() -> None:
     bus = PanelBus()
-    writer = PartialWriter(luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C)))
+    writer = PageWriter(luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C)))
     image = Image.new("1", (128, 64))
     assert writer.display(image) == 1024  # the first frame is whole: the RAM is unknown
     start = bus.sent

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware.display.device import HEIGHT, WIDTH
+from firmware.display.layout import CLASSIC
 from firmware.display.render import Picture, Screen, body_rows, pages, render, wrap
 
 from .rig import FONTS
@@ -12,15 +12,15 @@ def test_a_screen_is_a_128x64_one_bit_image_and_the_same_every_time() -> None:
     screen = Screen(title="Turn 3", body=("Ana rolls 4", "Ana: 3 → 7"), footer="▶ press",
                     picture=Picture.die(4))
     first, again = render(screen, FONTS), render(screen, FONTS)
-    assert first.size == (WIDTH, HEIGHT) and first.mode == "1"
+    assert first.size == (CLASSIC.width, CLASSIC.height) and first.mode == "1"
     assert first.tobytes() == again.tobytes()
     assert first.tobytes() != render(Screen(title="Turn 3"), FONTS).tobytes()
 
 
 def test_every_wrapped_row_fits_the_panel() -> None:
     text = "Robinson rafts guns and tools from the wreck to his cave, one trip at a time"
-    rows = wrap(text, WIDTH, FONTS)
-    assert len(rows) >= 2 and all(FONTS.width(r) <= WIDTH for r in rows)
+    rows = wrap(text, CLASSIC.width, FONTS)
+    assert len(rows) >= 2 and all(FONTS.width(r) <= CLASSIC.width for r in rows)
     assert " ".join(rows) == text  # nothing lost at the breaks
 
 

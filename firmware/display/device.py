@@ -7,16 +7,13 @@ from typing import Protocol
 
 from PIL import Image
 
-WIDTH, HEIGHT = 128, 64
-"""The panel's size in pixels: the one home of this fact."""
-PAGES = HEIGHT // 8  # 8-pixel rows of the panel's memory
-
 
 class LumaDevice(Protocol):
     """What the table asks of a luma device (``luma.core.device.device``)."""
 
     width: int
     height: int
+    mode: str
     persist: bool
 
     def display(self, image: Image.Image) -> None: ...

@@ -16,7 +16,7 @@ from typing import Protocol
 from PIL import Image, ImageChops
 
 from firmware.display.device import LumaDevice
-from firmware.display.partial import PartialWriter
+from firmware.display.partial import Writer, writer_for
 
 log = logging.getLogger("robinson.panel")
 
@@ -47,7 +47,7 @@ class Panel:
         self.clock = clock
         self.scheduler = scheduler  # None: no retries by itself (a one-shot screen)
         self.device: LumaDevice | None = None
-        self.writer: PartialWriter | None = None
+        self.writer: Writer | None = None
         self.shown: Image.Image | None = None  # the last image the app asked for
         self.shift = 0
         self.dimmed = False
@@ -63,7 +63,7 @@ class Panel:
         try:
             device = self.device = self._make_device()
             device.contrast(self._level())
-            self.writer = PartialWriter(device)  # the panel's memory is unknown: send all
+            self.writer = writer_for(device)  # the panel's memory is unknown: send all
             return True
         except Exception as error:
             self._fault(error)
@@ -156,8 +156,7 @@ class Panel:
     @property
     def healthy(self) -> bool:
         """The panel answers and holds a frame we sent."""
-        return self.device is not None and self.writer is not None \
-            and self.writer.memory is not None
+        return self.device is not None and self.writer is not None and self.writer.holds
 
     def set_contrast(self, level: int) -> None:
         self.contrast = level

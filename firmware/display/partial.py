@@ -1,18 +1,26 @@
 """Partial updates: put on the panel only the pixels that changed.
 
-luma sends every frame whole (about 1 KB, 93 ms at 100 kHz I2C). This writer
-keeps what the panel's memory holds and, per 8-pixel page, sends only the
-span of columns that differ: SSD1306 through its column/page address window,
-SH1106 through a page address and a column start. An unchanged frame sends
-nothing. It drives the luma device's own command() and data(), so the
+luma sends a monochrome page panel's every frame whole (about 1 KB, 93 ms at
+100 kHz I2C, where the bus is the limit). ``PageWriter`` keeps what the
+panel's memory holds and, per 8-pixel page, sends only the span of columns
+that differ: SSD1306/SSD1309 through the column/page address window, SH1106
+and SH1107 through a page address and a column start. An unchanged frame
+sends nothing. It drives the luma device's own command() and data(), so the
 interface (I2C or SPI) is whatever luma was given.
+
+The greyscale and colour drivers have change tracking of their own (luma's
+``diff_to_previous`` framebuffer): ``LumaWriter`` leaves it to them. luma's
+ST7789 has none and sends 172 KB a frame: ``WindowWriter`` sends the box that
+changed through the driver's own ``set_window``.
 """
 
 from __future__ import annotations
 
-from PIL import Image
+from typing import Protocol
 
-from firmware.display.device import PAGES, WIDTH, LumaDevice
+from PIL import Image, ImageChops
+
+from firmware.display.device import LumaDevice
 
 # Bit order: PIL packs a row's first pixel into the top bit; the panel wants
 # the top pixel of a column in the lowest bit.
@@ -20,10 +28,11 @@ _REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
 
 
 def page_bytes(image: Image.Image) -> list[bytes]:
-    """The panel-memory bytes of a 128x64 1-bit image: 8 pages of 128 columns."""
-    # Transposed, each column of the image becomes a row of 64 bits: 8 bytes, one per page.
+    """The panel-memory bytes of a 1-bit image: height / 8 pages of a byte per column."""
+    # Transposed, each column of the image becomes a row of bits: a byte per page.
+    pages = image.height // 8
     columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSED)
-    return [columns[page::PAGES] for page in range(PAGES)]
+    return [columns[page::pages] for page in range(pages)]
 
 
 def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
@@ -37,25 +46,58 @@ def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
     return first, last
 
 
-class PartialWriter:
-    """Writes frames to a luma ssd1306/sh1106 device, sending only what changed."""
+class Writer(Protocol):
+    """Puts frames on a luma device; ``memory`` is None until the panel holds one."""
+
+    @property
+    def holds(self) -> bool:
+        """Whether the panel holds a frame this writer sent (after the first)."""
+        ...
+
+    def display(self, image: Image.Image) -> int:
+        """Show ``image``: 0 if nothing had to be sent, else the data bytes sent (luma's
+        own writer does not say how many: 1)."""
+        ...
+
+
+def writer_for(device: LumaDevice) -> Writer:
+    """The writer for this luma device: our page writer, a window writer, or luma's own."""
+    import luma.oled.device
+
+    if isinstance(device, luma.oled.device.ssd1306 | luma.oled.device.sh1106
+                  | luma.oled.device.sh1107):
+        return PageWriter(device)
+    if hasattr(device, "framebuffer"):
+        return LumaWriter(device)
+    if hasattr(device, "set_window"):
+        return WindowWriter(device)
+    return LumaWriter(device)
+
+
+class PageWriter:
+    """Writes frames to a luma SSD1306-like device, sending only what changed."""
 
     def __init__(self, device: LumaDevice) -> None:
         import luma.oled.device
 
         self.device = device
-        self.sh1106 = isinstance(device, luma.oled.device.sh1106)
-        self.column_offset = (getattr(device, "_page_address_offset", 2) if self.sh1106
+        self.sh110x = isinstance(device, luma.oled.device.sh1106 | luma.oled.device.sh1107)
+        self.column_offset = (getattr(device, "_page_address_offset", 0) if self.sh110x
                               else getattr(device, "_colstart", 0))
+        self.width = device.width
         self.memory: list[bytes] | None = None  # unknown until the first full frame
+
+    @property
+    def holds(self) -> bool:
+        return self.memory is not None
 
     def display(self, image: Image.Image) -> int:
         """Show ``image``; returns how many data bytes were sent."""
         new = page_bytes(self.device.preprocess(image))
         old = self.memory
         sent = 0
-        for page in range(PAGES):
-            span = (0, WIDTH - 1) if old is None else changed_span(old[page], new[page])
+        for page in range(len(new)):
+            span = (0, self.width - 1) if old is None else changed_span(old[page], new[page])
             if span is None:
                 continue
             first, last = span
@@ -67,7 +109,53 @@ class PartialWriter:
 
     def _window(self, page: int, first: int, last: int) -> None:
         column = self.column_offset + first
-        if self.sh1106:
+        if self.sh110x:
             self.device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
         else:
             self.device.command(0x21, column, self.column_offset + last, 0x22, page, page)
+
+
+class LumaWriter:
+    """luma's own display(): its framebuffer sends only the segments that changed."""
+
+    def __init__(self, device: LumaDevice) -> None:
+        self.device = device
+        self.memory: Image.Image | None = None
+
+    @property
+    def holds(self) -> bool:
+        return self.memory is not None
+
+    def display(self, image: Image.Image) -> int:
+        if self.memory is not None and not ImageChops.difference(
+                self.memory.convert("RGB"), image.convert("RGB")).getbbox():
+            return 0
+        self.device.display(image)
+        self.memory = image
+        return 1
+
+
+class WindowWriter:
+    """For a driver with a window but no change tracking (luma's ST7789): send the box
+    that changed, through the driver's own set_window() and data(), in RGB bytes."""
+
+    def __init__(self, device: LumaDevice) -> None:
+        self.device = device
+        self.memory: Image.Image | None = None
+
+    @property
+    def holds(self) -> bool:
+        return self.memory is not None
+
+    def display(self, image: Image.Image) -> int:
+        new = self.device.preprocess(image).convert("RGB")
+        box = (0, 0, *new.size) if self.memory is None else ImageChops.difference(
+            self.memory, new).getbbox()
+        if box is None:
+            return 0
+        left, top, right, bottom = box
+        self.device.set_window(left, top, right, bottom)  # type: ignore[attr-defined]
+        data = new.crop(box).tobytes()
+        self.device.data(list(data))
+        self.memory = new
+        return len(data)

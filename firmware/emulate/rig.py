@@ -11,28 +11,40 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 
-import luma.oled.device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from luma.core.interface.serial import i2c
+from luma.core.interface.serial import i2c, spi
 from PIL import Image
 
 from firmware.config import Config, Display
-from firmware.devices import Rigging, build
-from firmware.display.device import HEIGHT, WIDTH, LumaDevice
-from firmware.emulate.bus import PanelBus
+from firmware.devices import Rigging, build, luma_device, luma_options
+from firmware.display.device import LumaDevice
+from firmware.emulate.bus import PanelBus, SpiBus
 from firmware.emulate.hands import Hands
 from firmware.emulate.keyboard import keys_help
 from firmware.emulate.terminal import TerminalPanel
 from firmware.errors import ConfigError
 
+Wire = PanelBus | SpiBus
 
-def emulated_device(display: Display, bus: PanelBus) -> LumaDevice:
-    """The luma driver class the config names, writing to a PanelBus instead of /dev/i2c."""
-    driver = getattr(luma.oled.device, display.display)
-    device: LumaDevice = driver(i2c(bus=bus, address=display.i2c_address), width=WIDTH,
-                                height=HEIGHT, rotate=display.rotate)
-    device.persist = True
-    return device
+
+def wire_for(display: Display) -> Wire:
+    """The stand-in for the panel's wires, with a model of its controller's memory."""
+    width, height = display.size
+    if display.interface == "i2c":
+        return PanelBus(display.display, display.i2c_address, width, height)
+    return SpiBus(display.display, width, height, display.gpio_data_command)
+
+
+def emulated_device(display: Display, bus: Wire) -> LumaDevice:
+    """The luma driver the config names, built as for the wired panel, writing to a
+    stand-in bus instead of /dev/i2c-1 or /dev/spidev0.0."""
+    args = luma_options(display)
+    if isinstance(bus, PanelBus):
+        return luma_device(display, i2c(bus=bus, address=display.i2c_address), args)
+    interface = spi(spi=bus, gpio=bus.wires, port=display.spi_port, device=display.spi_device,
+                    bus_speed_hz=display.spi_bus_speed, gpio_DC=display.gpio_data_command,
+                    gpio_RST=display.gpio_reset)
+    return luma_device(display, interface, args, gpio=bus.wires)
 
 
 @dataclass
@@ -40,7 +52,7 @@ class EmulatedRigging(Rigging):
     """The rigging, plus what stands in for the world: hands, the panel's wires, a terminal."""
 
     hands: Hands
-    bus: PanelBus
+    bus: Wire
     terminal: TerminalPanel | None
 
     def close(self) -> None:
@@ -55,7 +67,7 @@ def emulate(config: Config, *, show_terminal: bool = False, seats_on: Sequence[i
             pin_factory: MockFactory | None = None) -> EmulatedRigging:
     """The emulated rigging; ``seats_on`` are switched on, ``show_terminal`` draws the panel."""
     factory = pin_factory or MockFactory(pin_class=MockPWMPin)
-    bus = PanelBus(config.display.display, config.display.i2c_address)
+    bus = wire_for(config.display)
     terminal = (TerminalPanel(sys.stdout, keys_help(len(config.pins.seats))) if show_terminal
                 else None)
 

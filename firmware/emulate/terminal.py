@@ -1,7 +1,13 @@
-"""The OLED drawn in a terminal at its true resolution, two pixel rows per character."""
+"""The panel drawn in a terminal at its true resolution, two pixel rows per character.
+
+Any size; a colour or greyscale panel in the terminal's own colours where it
+has 24-bit colour (COLORTERM), else each pixel lit or not, as a monochrome
+panel shows it.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from typing import TextIO
@@ -11,10 +17,34 @@ from PIL import Image
 _BLOCKS = {(0, 0): " ", (1, 0): "▀", (0, 1): "▄", (1, 1): "█"}
 
 
+def true_colour() -> bool:
+    """Whether the terminal says it draws 24-bit colour."""
+    return os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")
+
+
+def colour_blocks(image: Image.Image) -> list[str]:
+    """A colour image as lines of upper half-blocks: the top pixel the foreground, the
+    bottom one the background, in 24-bit colour."""
+    rgb = image.convert("RGB")
+    width, height = rgb.size
+    data = rgb.tobytes()
+    lines = []
+    for y in range(0, height - 1, 2):
+        cells = []
+        for x in range(width):
+            top, bottom = (y * width + x) * 3, ((y + 1) * width + x) * 3
+            cells.append("\x1b[38;2;{};{};{}m\x1b[48;2;{};{};{}m▀".format(
+                *data[top:top + 3], *data[bottom:bottom + 3]))
+        lines.append("".join(cells) + "\x1b[0m")
+    return lines
+
+
 def half_blocks(image: Image.Image) -> list[str]:
-    """The image as 32 lines of 128 half-block characters."""
+    """The image as lines of half-block characters (128x64: 32 lines of 128)."""
     width, height = image.size
-    data = image.convert("1").tobytes()
+    if image.mode != "1":  # any lit colour is lit (no dithering)
+        image = image.convert("L").point(lambda v: 255 if v else 0, "1")
+    data = image.tobytes()
     stride = (width + 7) // 8
 
     def lit(x: int, y: int) -> int:
@@ -33,8 +63,10 @@ class TerminalPanel:
     """Redraws only the lines that changed; shows the panel dimmed or blank as it is."""
 
     def __init__(self, out: TextIO, help_line: str = "",
-                 size: Callable[[], tuple[int, int]] | None = None) -> None:
+                 size: Callable[[], tuple[int, int]] | None = None,
+                 colour: bool | None = None) -> None:
         self.out = out
+        self.colour = true_colour() if colour is None else colour
         self.help_line = help_line
         self.size = size or _terminal_size
         self._lines: list[str] = []
@@ -63,7 +95,12 @@ class TerminalPanel:
         if self._too_small is not None:
             self._too_small = None
             self.out.write("\x1b[2J")
-        lines = half_blocks(image) if on else [" " * image.size[0]] * (image.size[1] // 2)
+        if not on:
+            lines = [" " * image.size[0]] * (image.size[1] // 2)
+        elif self.colour and image.mode != "1":
+            lines = colour_blocks(image)
+        else:
+            lines = half_blocks(image)
         style = "\x1b[2m" if dim else "\x1b[22m"
         parts = []
         if not self._lines:

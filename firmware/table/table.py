@@ -21,8 +21,9 @@ from firmware import __version__
 from firmware.config import Config
 from firmware.display import screens
 from firmware.display.fonts import Fonts
+from firmware.display.layout import Layout
 from firmware.display.panel import Panel
-from firmware.display.render import Screen, essential_page, pages, render
+from firmware.display.render import Screen, essential_page, page_count, render
 from firmware.display.words import Words
 from firmware.table.buttons import Press, RollButton, SeatSwitches
 from firmware.table.die import Die
@@ -54,9 +55,9 @@ ROLLING_CHOICES = (Choice.ROLL, Choice.AGAIN)  # decisions whose answer is to ro
 
 
 @functools.lru_cache(maxsize=64)
-def _render(screen: Screen, fonts: Fonts, page: int) -> Image.Image:
+def _render(screen: Screen, fonts: Fonts, page: int, layout: Layout) -> Image.Image:
     """Screens repeat (the tumbling die, paging): draw each once. Images are never changed."""
-    return render(screen, fonts, page)
+    return render(screen, fonts, page, layout)
 
 
 class Mode(enum.Enum):
@@ -91,6 +92,7 @@ class Table:
         self.panel = panel
         self.die = die or Die()
         self.fonts = fonts or Fonts()
+        self.layout = config.display.layout  # the panel's size class
         self.outputs = outputs or Outputs()
         self.animate = animate and config.timings.animation > 0
         self.badge = badge
@@ -176,7 +178,7 @@ class Table:
         self.screen, self.page, self.seen = screen, 0, 0
         self._draw()
         self.timers.cancel("page")
-        if len(pages(screen, self.fonts)) > 1:
+        if page_count(screen, self.fonts, self.layout) > 1:
             self.timers.every("page", self.config.timings.page, self._next_page)
         if self.mode is not Mode.ANIMATE:
             self.ready.set()
@@ -185,7 +187,7 @@ class Table:
         screen = self.screen
         if self.hint is not None:  # while the button is held: what letting go will do
             screen = dataclasses.replace(screen, footer=self.hint)
-        self._put(_render(screen, self.fonts, self.page))
+        self._put(_render(screen, self.fonts, self.page, self.layout))
 
     def _put(self, image: Image.Image) -> None:
         """Onto the panel (which keeps trying by itself while it does not answer)."""
@@ -199,7 +201,7 @@ class Table:
     def _unread(self) -> bool:
         """Show the next page of the result's money and instructions if a press would
         otherwise skip it (a quick roll); False when there is nothing left unread."""
-        last = essential_page(self.screen, self.fonts)
+        last = essential_page(self.screen, self.fonts, self.layout)
         if self.seen >= last:
             return False
         self.page = self.seen = self.seen + 1
@@ -211,7 +213,7 @@ class Table:
         """Show a message for a while, then what was there."""
         screen = self.screen
         self.timers.cancel("page")  # the screen underneath must not page over the message
-        self._put(render(screens.message_screen("!", text), self.fonts))
+        self._put(render(screens.message_screen("!", text), self.fonts, 0, self.layout))
         self.timers.after("flash", seconds, lambda: self.show(screen))
 
     def _words(self) -> Words:

@@ -22,7 +22,6 @@ from luma.core.interface.serial import i2c
 from PIL import Image
 
 from firmware.config import Config
-from firmware.display.device import HEIGHT, WIDTH
 from firmware.emulate.bus import PanelBus
 from firmware.table.die import SeededDie
 from firmware.table.loop import ManualClock, advance
@@ -69,7 +68,7 @@ def full_frame_bytes() -> int:
     bus = PanelBus()
     device = luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C))
     before = bus.sent
-    device.display(Image.new("1", (WIDTH, HEIGHT), 1))
+    device.display(Image.new("1", (device.width, device.height), 1))
     return bus.sent - before
 
 

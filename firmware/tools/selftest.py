@@ -86,7 +86,7 @@ class SelfTest:
                             output))
 
     def draw(self) -> None:
-        self.rig.panel.show(render(self.screen(), self.fonts))
+        self.rig.panel.show(render(self.screen(), self.fonts, 0, self.rig.config.display.layout))
 
     def _button(self, down: bool, at: float) -> None:
         if down:
@@ -168,7 +168,7 @@ def dice(rig: Rigging, die: Die, lang: str, to_stdout: bool) -> int:
     try:
         verdicts = check(die.roll, DICE_ROLLS)  # the very die the button would roll
         screen = dice_screen(Words(lang), DICE_ROLLS, verdicts)
-        rig.panel.show(render(screen, Fonts()))
+        rig.panel.show(render(screen, Fonts(), 0, rig.config.display.layout))
         if to_stdout:
             for verdict in verdicts:
                 print(f"{verdict.name}: statistic {verdict.statistic:.4f}, "

@@ -1,0 +1,63 @@
+"""The panels the table drives, by luma's own driver names: the one home of their facts.
+
+Each is a luma.oled or luma.lcd driver; the table lays its screens out by the
+panel's size and mode (``firmware.display.layout``), never by its name. What
+differs by controller is how its memory is written (``memory``): SSD1306-like
+pages of 8 vertical pixels, SSD1322 columns of 4-bit nibbles, or an RGB window
+(SSD1351 in RGB565, the ST7789/ILI9341 TFTs in 6-6-6 sent as three bytes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the command line reads the names without loading Pillow
+    from firmware.display.layout import Layout
+
+
+@dataclass(frozen=True)
+class PanelKind:
+    """One luma driver as the table uses it."""
+
+    name: str
+    package: str  # the luma package whose ``device`` module has the driver
+    sizes: tuple[tuple[int, int], ...]  # width x height the driver takes; the first is usual
+    mode: str  # the image mode luma's driver takes: "1" or "RGB"
+    memory: str  # "pages", "nibbles", "rgb565", "rgb666"
+    interfaces: tuple[str, ...]  # the first is how the usual module comes wired
+    grey: bool = False
+    what: str = ""  # the panel people buy
+
+    @property
+    def extra(self) -> str | None:
+        """The install extra its luma package comes in (luma.oled is always there)."""
+        return "lcd" if self.package == "luma.lcd" else None
+
+    def layout(self, width: int, height: int, rotate: int = 0) -> Layout:
+        """The layout for this panel at this size; a quarter turn swaps width and height."""
+        from firmware.display.layout import Layout
+
+        if rotate % 2:
+            width, height = height, width
+        return Layout(width, height, self.mode, self.grey)
+
+
+PANELS = {kind.name: kind for kind in (
+    PanelKind("ssd1306", "luma.oled", ((128, 64), (128, 32)), "1", "pages", ("i2c", "spi"),
+              what='0.96" 128x64 or 0.91" 128x32 OLED'),
+    PanelKind("sh1106", "luma.oled", ((128, 64),), "1", "pages", ("i2c", "spi"),
+              what='1.3" 128x64 OLED'),
+    PanelKind("ssd1309", "luma.oled", ((128, 64),), "1", "pages", ("spi", "i2c"),
+              what='2.42" 128x64 OLED'),
+    PanelKind("sh1107", "luma.oled", ((128, 128),), "1", "pages", ("i2c", "spi"),
+              what='1.5" 128x128 OLED'),
+    PanelKind("ssd1322", "luma.oled", ((256, 64), (128, 64)), "RGB", "nibbles", ("spi",),
+              grey=True, what='3.12" 256x64 greyscale OLED'),
+    PanelKind("ssd1351", "luma.oled", ((128, 128), (128, 96)), "RGB", "rgb565", ("spi",),
+              what='1.5" 128x128 colour OLED'),
+    PanelKind("st7789", "luma.lcd", ((240, 240),), "RGB", "rgb666", ("spi",),
+              what='1.3" 240x240 colour TFT'),
+    PanelKind("ili9341", "luma.lcd", ((320, 240), (240, 240)), "RGB", "rgb666", ("spi",),
+              what='2.4"-2.8" 320x240 colour TFT'),
+)}

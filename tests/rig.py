@@ -95,7 +95,7 @@ class Rig:
         table = self.table
         if table.mode is not Mode.PLAY:
             return
-        while table.seen < essential_page(table.screen, FONTS):
+        while table.seen < essential_page(table.screen, FONTS, table.layout):
             self.wait(self.config.timings.page)
         if table.ask_next:
             self.hold(0.1)
@@ -120,4 +120,6 @@ class Rig:
         return self.bus.image()
 
     def showing(self, screen: Screen, page: int = 0) -> bool:
-        return self.shown().tobytes() == render(screen, FONTS, page).tobytes()
+        """Whether the panel shows ``screen`` as drawn for it (what its memory can hold)."""
+        intended = render(screen, FONTS, page, self.table.layout)
+        return self.shown().tobytes() == self.bus.memory.expected(intended).tobytes()

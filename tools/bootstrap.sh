@@ -77,8 +77,8 @@ fi
 
 # Install (again) only when the package metadata changed, or extras are missing.
 # The table needs no extras but the Pi's; the tests add the dev tools.
-extras=""
-[ "$MODE" = test ] && extras="dev"
+extras="lcd"  # any panel can be tried emulated (--display st7789)
+[ "$MODE" = test ] && extras="dev,lcd"
 if grep -qs "Raspberry Pi" /proc/device-tree/model; then
     extras="${extras:+$extras,}pi"
 fi

@@ -95,7 +95,9 @@ def fit(screen: Screen, layout: Layout) -> Screen:
         return replace(screen, body=rows[start:start + 2], footer="", cursor=-1)
     body = screen.body[:screen.essential] if screen.essential else screen.body
     title = screen.title or screen.big
-    return replace(screen, title=title, big="", picture=None,
+    die = screen.picture.value if screen.picture and isinstance(screen.picture.value, int) \
+        else screen.die  # a tumbling die: small, in the title bar
+    return replace(screen, title=title, big="", picture=None, die=die,
                    body=(*body, *footer_rows(screen)), footer="",
                    essential=len(body) + len(footer_rows(screen)) if screen.essential else 0)
 

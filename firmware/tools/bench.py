@@ -72,14 +72,24 @@ def full_frame_bytes() -> int:
     return bus.sent - before
 
 
-def press_path(turns: int, bench: Bench) -> None:
-    """(a) CPU from a press to the last byte of its result, and (b) the bytes of each turn."""
+@dataclass
+class Turns:
+    """What a run of turns cost: CPU per press, and bytes on the panel's bus."""
+
+    cpu: list[float] = field(default_factory=list)
+    first_frame: list[float] = field(default_factory=list)
+    turn_bytes: list[int] = field(default_factory=list)
+    frame_bytes: list[int] = field(default_factory=list)
+
+
+def play_turns(config: Config, turns: int) -> Turns:
+    """Press ROLL ``turns`` times on the emulated table; measure each press."""
     from firmware.emulate.rig import emulate
 
     clock = ManualClock()
-    config = Config()
     rig = emulate(config, clock=clock)
     bus, loop, hands = rig.bus, rig.loop, rig.hands
+    out = Turns()
     with tempfile.TemporaryDirectory() as folder:
         table = Table(config=config, loop=loop, store=Store(Path(folder)), panel=rig.panel,
                       button=rig.button, seats=rig.seats, die=SeededDie(45))
@@ -87,10 +97,6 @@ def press_path(turns: int, bench: Bench) -> None:
 
         table.begin(Game((1, 2, 3, 4), 1, HouseRules()))
         advance(loop, clock, 1.0)
-        cpu: list[float] = []
-        first_frame: list[float] = []
-        turn_bytes: list[int] = []
-        frame_bytes: list[int] = []
         for _ in range(turns):
             game = table.game
             if game is None or game.state.pending is Pending.OVER:
@@ -102,7 +108,7 @@ def press_path(turns: int, bench: Bench) -> None:
             hands.button.drive_high()  # the release is the press
             advance(loop, clock, config.timings.debounce)  # settled: the press is taken now
             first = time.thread_time()
-            first_frame.append(first - start)
+            out.first_frame.append(first - start)
             marks = [bus.sent]
             while table.mode is Mode.ANIMATE:
                 deadline = loop.next_deadline()
@@ -110,13 +116,48 @@ def press_path(turns: int, bench: Bench) -> None:
                 clock.now = deadline
                 loop.run_until_idle()
                 marks.append(bus.sent)
-            cpu.append(time.thread_time() - start)
-            turn_bytes.append(bus.sent - sent)
+            out.cpu.append(time.thread_time() - start)
+            out.turn_bytes.append(bus.sent - sent)
             frames = [b - a for a, b in itertools.pairwise(marks)]
-            frame_bytes += [marks[0] - sent, *frames[:-1]]  # the tumbling frames
+            out.frame_bytes += [marks[0] - sent, *frames[:-1]]  # the tumbling frames
             advance(loop, clock, 3.0)  # read the result, like a table would
         table.stop()
     rig.close()
+    return out
+
+
+PANEL_CLASSES = ("ssd1306:128x32", "ssd1306", "sh1107", "ssd1322", "ssd1351", "st7789",
+                 "ili9341")
+I2C_HZ = 400_000  # install.sh sets the Pi's I2C to fast mode
+
+
+def panel_classes(turns: int) -> str:
+    """A row per panel class: bytes per turn and per animation frame, and the frame rate
+    its bus allows at the speed its interface runs at (I2C fast mode; SPI as configured)."""
+    from firmware.config import display_option
+
+    rows = [f"{'panel':<16} {'size':<9} {'bus':<14} {'B/turn':>8} {'B/frame':>8} {'fps':>6}"]
+    for option in PANEL_CLASSES:
+        display = display_option(option)
+        played = play_turns(Config(display=display), turns)
+        turn, frame = statistics.median(played.turn_bytes), statistics.median(played.frame_bytes)
+        if display.interface == "i2c":
+            hz, bits, bus = I2C_HZ, BITS_PER_BYTE, f"I2C {I2C_HZ // 1000} kHz"
+        else:
+            hz, bits, bus = display.spi_bus_speed, 8, f"SPI {display.spi_bus_speed / 1e6:g} MHz"
+        fps = f"{hz / (bits * frame):,.0f}" if frame else "-"
+        size = "x".join(map(str, display.size))
+        rows.append(f"{option.split(':')[0]:<16} {size:<9} {bus:<14} {turn:>8,.0f} "
+                    f"{frame:>8,.0f} {fps:>6}")
+    return "\n".join(rows)
+
+
+def press_path(turns: int, bench: Bench) -> None:
+    """(a) CPU from a press to the last byte of its result, and (b) the bytes of each turn."""
+    config = Config()
+    played = play_turns(config, turns)
+    cpu, first_frame = played.cpu, played.first_frame
+    turn_bytes, frame_bytes = played.turn_bytes, played.frame_bytes
     full = full_frame_bytes()
     frames_each = len(frame_bytes) / len(cpu) + 1  # animation frames and the result
     full_turn = full * frames_each
@@ -237,4 +278,5 @@ def run(quick: bool = False) -> str:
     process_figures(bench, 2.0 if quick else 10.0)
     sim_figures(bench, 1000 if quick else 10_000)
     replay_figures(bench, 10_000 if quick else 100_000)
-    return bench.table()
+    return bench.table() + "\n\nPanel classes (the same turns on each panel's own driver):\n" \
+        + panel_classes(8 if quick else 40)

@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 CACHE = Path(os.environ.get("ROBINSON_VPI_CACHE",
                             Path.home() / ".cache" / "robinson-table" / "virtual-pi"))
-HOST_PACKAGES = ("qemu-system-x86", "mmdebstrap", "e2fsprogs")
+HOST_PACKAGES = ("qemu-system-x86", "qemu-utils", "mmdebstrap", "e2fsprogs")
 CHECKOUT = ("install.sh", "setup.cfg", "pyproject.toml", "README.md", "robinson_core",
             "firmware", "systemd")
 
@@ -92,25 +92,42 @@ def boot(folder: Path, *, cuts: int = 20, seed: int = 1, timeout: float = 1500) 
     data = folder / "state.img"
     data.unlink(missing_ok=True)
     subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "vpi-state", str(data), "64M"], check=True)
+    # The root disk: a copy-on-write layer over the image, kept for this run only. It
+    # outlives the first QEMU (the product installed in phase one must be there after
+    # the power comes back), unlike snapshot=on.
+    root = folder / "root.qcow2"
+    root.unlink(missing_ok=True)
+    subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b",
+                    str(built / "rootfs.img"), str(root)], check=True)
     console = folder / "console.txt"
+    console.unlink(missing_ok=True)
     command = [
         "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg,thread=multi", "-cpu", "max",
         "-smp", "2", "-m", "1536", "-nographic", "-no-user-config", "-nodefaults",
-        "-serial", f"file:{console}", "-nic", "none",
+        "-no-reboot",  # the sysrq reboot ends this QEMU: the power goes off, then on again
+        "-serial", f"file:{console}.part", "-nic", "none",
         "-kernel", str(built / "vmlinuz"), "-initrd", str(built / "initrd.img"),
         "-append", "root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=0",
-        "-drive", f"file={built / 'rootfs.img'},if=virtio,format=raw,snapshot=on",
+        "-drive", f"file={root},if=virtio,format=qcow2,cache=unsafe",
         "-drive", f"file={data},if=virtio,format=raw,cache=writeback",
         "-virtfs", f"local,path={share},mount_tag=host,security_model=none,id=host",
     ]
     began = time.monotonic()
-    try:
-        subprocess.run(command, check=False, timeout=timeout, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired as error:
-        raise RuntimeError(f"the virtual Pi did not power off within {timeout:.0f} s; "
-                           f"its console: {console}") from error
+    for power_on in (1, 2):  # phase one ends in a reboot without sync; phase two powers off
+        try:
+            subprocess.run(command, check=False, timeout=timeout, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as error:
+            raise RuntimeError(f"the virtual Pi did not power off within {timeout:.0f} s; "
+                               f"its console: {console}") from error
+        finally:
+            with console.open("a", encoding="utf-8", errors="replace") as whole:
+                whole.write(Path(f"{console}.part").read_text(errors="replace"))
+        phase = share / "results" / "phase"
+        if power_on == 1 and not phase.exists():
+            break  # phase one stopped early: its facts say why
     seconds = time.monotonic() - began
+    root.unlink(missing_ok=True)
     (folder / "times.json").write_text(json.dumps({"run": seconds, "build": build_seconds}))
     return finished(folder)
 

@@ -10,6 +10,7 @@ this is the guest's own python3, not the product's.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -95,10 +96,15 @@ class Trace:
 
 
 def pull(line: int, down: bool) -> None:
-    chip = (SIM / "bank0" / "chip_name").read_text().strip()
-    device = (SIM / "dev_name").read_text().strip()
-    path = Path(f"/sys/devices/platform/{device}/{chip}/sim_gpio{line}/pull")
+    path = Path(f"/sys/devices/platform/{sim_device()}/sim_gpio{line}/pull")
     path.write_text("pull-down" if down else "pull-up")
+
+
+@functools.cache
+def sim_device() -> str:
+    """The simulated chip's folder under /sys/devices/platform (fixed once it is live)."""
+    chip = (SIM / "bank0" / "chip_name").read_text().strip()
+    return f"{(SIM / 'dev_name').read_text().strip()}/{chip}"
 
 
 def press(seconds: float, trace: Trace, label: str = "press") -> bool:
@@ -173,6 +179,7 @@ def on_disk() -> int:
     return int(found[0])
 
 
+@functools.cache
 def sectors() -> str:
     return run("blockdev", "--getsz", DATA_DISK).stdout.strip()
 
@@ -191,18 +198,22 @@ def mount_state() -> None:
 
 def power_cut() -> None:
     """What pulling the plug does to the state directory: the table dies at once, and what
-    was only in the page cache never reaches the disk (dm-flakey drop_writes)."""
-    run("systemctl", "kill", "--signal=KILL", SERVICE, check=False)
-    run("systemctl", "stop", SERVICE, check=False)  # no restart while the disk is away
-    run("dmsetup", "suspend", "--nolockfs", DM)
-    run("dmsetup", "load", DM, "--table", dm_table("flakey"))
-    run("dmsetup", "resume", DM)
-    run("umount", str(STATE))
-    run("dmsetup", "suspend", DM)
-    run("dmsetup", "load", DM, "--table", dm_table("linear"))
-    run("dmsetup", "resume", DM)
-    Path("/proc/sys/vm/drop_caches").write_text("3\n")
-    run("mount", f"/dev/mapper/{DM}", str(STATE))
+    was only in the page cache never reaches the disk (dm-flakey drop_writes). One shell
+    for the whole cut: under TCG each process the harness starts costs a tenth of a second."""
+    flakey, linear = dm_table("flakey"), dm_table("linear")
+    run("sh", "-ec", f"""
+        systemctl kill --signal=KILL {SERVICE} || true
+        systemctl stop {SERVICE} || true   # no restart while the disk is away
+        dmsetup suspend --nolockfs {DM}
+        dmsetup load {DM} --table '{flakey}'
+        dmsetup resume {DM}
+        umount {STATE}
+        dmsetup suspend {DM}
+        dmsetup load {DM} --table '{linear}'
+        dmsetup resume {DM}
+        echo 3 > /proc/sys/vm/drop_caches
+        mount /dev/mapper/{DM} {STATE}
+    """)
 
 
 def phase_one(trace: Trace) -> None:
@@ -308,6 +319,7 @@ def phase_one(trace: Trace) -> None:
     (SIM / "live").write_text("0\n")
     fact("no_gpio", _failed_start())
     (SIM / "live").write_text("1\n")
+    sim_device.cache_clear()  # live again: the chip may have a new name
     run("udevadm", "settle", check=False)
 
     # The selftest as the service user, from a folder it cannot write (lgpio's FIFO).
@@ -332,7 +344,9 @@ def phase_one(trace: Trace) -> None:
     saved(RESULTS / "reboot-shown")
     (RESULTS / "phase").write_text(json.dumps({"phase": 2, "shown": on_disk()}))
     trace.flush()
-    os.sync()  # the results only: the state disk is written by the table alone, and ...
+    # The results (9p) and the root disk only: the state disk is written by the table
+    # alone, and ...
+    run("sync", "--file-system", "/", str(RESULTS))
     Path("/proc/sys/kernel/sysrq").write_text("1\n")
     Path("/proc/sysrq-trigger").write_text("b\n")  # ... is cut here, without a sync
 

@@ -1,0 +1,129 @@
+"""Every panel luma drives that the table supports, through its real driver.
+
+Each plays a whole game on the emulated table; after every press the bytes the
+driver sent are decoded by the model of its controller's memory
+(``firmware.emulate.bus``) and compared with the screen drawn for its size
+class. Reference PNGs per size class and language pin the look
+(``python -m tests.make_panels`` writes them again, after a deliberate change).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from firmware.config import Config, ConfigError, display_option, parse
+from firmware.display.layout import Layout, Size
+from firmware.display.render import fit, render
+from firmware.display.screens import result_screen
+from firmware.display.words import Words
+from robinson_core import Status
+from robinson_core.texts import LANGUAGES
+
+from .make_panels import PANELS_TRIED, REFERENCE, reference_images
+from .rig import FONTS, Rig
+from .screen_gallery import NAMES, games
+
+
+@pytest.mark.parametrize("option", PANELS_TRIED)
+def test_a_whole_game_on_each_panel_decodes_to_its_screens(tmp_path: Path, option: str) -> None:
+    display = display_option(option)
+    rig = Rig(tmp_path, config=Config(display=display), seats_on=(1, 2, 3),
+              faces=[1, 2, 3, 4, 5, 6] * 60, animate=False)
+    try:
+        rig.wait(2.5)  # the title, then setup by itself
+        rig.long()  # start
+        compared = 0
+        for _ in range(200):
+            game = rig.table.game
+            if game is None or game.state.status is not Status.PLAYING:
+                break
+            if game.state.pending.name == "ROLL":
+                rig.short()
+            else:
+                rig.long()
+            assert rig.showing(rig.table.screen, rig.table.page), (option, len(game.actions))
+            assert rig.shown().size == (display.layout.width, display.layout.height)
+            compared += 1
+        assert rig.table.game is not None
+        assert rig.table.game.state.status is not Status.PLAYING, "the game did not end"
+        assert compared >= 20, compared
+    finally:
+        rig.close()
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in REFERENCE.glob("*.png")))
+def test_reference_screens_per_size_class(name: str) -> None:
+    made = reference_images()
+    assert sorted(made) == sorted(p.stem for p in REFERENCE.glob("*.png"))
+    expected = Image.open(REFERENCE / f"{name}.png").convert("RGB")
+    assert made[name].convert("RGB").tobytes() == expected.tobytes(), name
+
+
+def test_every_size_class_and_language_has_references() -> None:
+    names = {p.stem for p in REFERENCE.glob("*.png")}
+    for option in PANELS_TRIED:
+        for lang in LANGUAGES:
+            assert any(n.startswith(f"{option.replace(':', '-')}.{lang}.") for n in names), \
+                (option, lang)
+    assert len(names) == len(PANELS_TRIED) * len(LANGUAGES) * 3
+
+
+def test_on_a_strip_the_first_screen_of_a_result_says_the_square_and_the_money() -> None:
+    strip = Layout(128, 32)
+    assert strip.size is Size.STRIP
+    compared = 0
+    for lang in LANGUAGES:
+        w = Words(lang, NAMES)
+        for game in games().values():
+            screen = result_screen(w, game)
+            shown = fit(screen, strip)
+            seat = next(e.seat for e in game.events if hasattr(e, "seat"))
+            player = game.state.player(seat)
+            assert shown.title == screen.title
+            assert w.square(player.position or 0) in shown.title or seat in [
+                p.seat for p in game.state.players if p.position is None] or \
+                game.state.status is not Status.PLAYING
+            first_row = shown.body[0]
+            assert str(player.chips) in first_row and str(game.state.pot) in first_row
+            image = render(screen, FONTS, 0, strip)
+            assert image.size == (128, 32)
+            compared += 1
+    assert compared == len(LANGUAGES) * len(games())
+
+
+@pytest.mark.parametrize("table,wrong", [
+    ({"display": "st7735"}, "display.display must be one of"),
+    ({"display": "ssd1322", "interface": "i2c"}, "must be one of spi for ssd1322"),
+    ({"display": "st7789", "width": 320, "height": 240}, "must be one of 240x240 for st7789"),
+    ({"display": "ili9341", "spi_bus_speed": 3_000_000}, "one of luma's SPI speeds"),
+    ({"display": "ssd1351", "bgr": "yes"}, "display.bgr must be true or false"),
+    ({"display": "st7789", "gpio_backlight": 40}, "display.gpio_backlight must be a BCM GPIO"),
+])
+def test_a_wrong_display_key_is_one_clear_line(table: dict[str, object], wrong: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        parse({"display": table})
+    assert wrong in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_tft_backlight_on_the_buzzer_pin_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"GPIO 18 is taken by display\.gpio_backlight"):
+        parse({"display": {"display": "st7789"}, "pins": {"use_buzzer": True}})
+
+
+def test_the_terminal_draws_any_size_in_colour_where_it_can() -> None:
+    import io
+
+    from firmware.emulate.terminal import TerminalPanel, half_blocks
+
+    image = Image.new("RGB", (240, 240), (255, 64, 64))
+    out = io.StringIO()
+    TerminalPanel(out, size=lambda: (300, 200), colour=True).draw(image)
+    assert out.getvalue().count("\x1b[38;2;255;64;64m\x1b[48;2;255;64;64m▀") == 240 * 120
+    plain = io.StringIO()
+    TerminalPanel(plain, size=lambda: (300, 200), colour=False).draw(image)
+    assert "38;2" not in plain.getvalue()
+    dim = Image.new("RGB", (128, 128), (1, 1, 1))  # dim but lit: never dithered away
+    assert half_blocks(dim) == ["█" * 128] * 64

@@ -94,15 +94,20 @@ boot_config() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 
-# What the config (or, before there is one, the default) drives the panel on.
+# What the config (or, before there is one, the default) drives the panel on, and the
+# package extra its luma driver comes in ("-": none; luma.lcd for the TFTs).
 panel_bus() {
     config="$CONFIG_DIR/config.toml"
     [ -f "$config" ] || config="$SRC/systemd/config.toml"
-    python3 - "$config" <<'EOF' 2>/dev/null || echo "i2c 1"
+    python3 - "$config" "$SRC" <<'EOF' 2>/dev/null || echo "i2c 1 -"
 import sys, tomllib
+sys.path.insert(0, sys.argv[2])
+from firmware.display.panels import PANELS  # the one home of what each panel needs
 with open(sys.argv[1], "rb") as file:
     display = tomllib.load(file).get("display", {})
-print(display.get("interface", "i2c"), int(display.get("i2c_port", 1)))
+kind = PANELS.get(display.get("display", "ssd1306"), PANELS["ssd1306"])
+print(display.get("interface", kind.interfaces[0]), int(display.get("i2c_port", 1)),
+      kind.extra or "-")
 EOF
 }
 
@@ -130,7 +135,8 @@ uninstall() {
 install() {
     command -v python3 >/dev/null 2>&1 || die "python3 is missing: sudo apt-get install python3"
     set -- $(panel_bus)
-    INTERFACE=$1 I2C_PORT=$2
+    INTERFACE=$1 I2C_PORT=$2 EXTRA=${3:--}
+    [ "$EXTRA" = - ] && EXTRA=""
 
     # 1. Debian packages; the Raspberry Pi archive's where this system has it.
     missing=""
@@ -208,7 +214,7 @@ install() {
         python3 -m venv --system-site-packages "$VENV" || die "python3 -m venv failed: sudo apt-get install python3-venv"
         changed "created ${VENV#$ROOT}"
     fi
-    want=$(cd "$SRC" && cat setup.cfg pyproject.toml $(find robinson_core firmware -name '*.py' | sort) | cksum)
+    want=$(cd "$SRC" && { echo "extra=$EXTRA"; cat setup.cfg pyproject.toml $(find robinson_core firmware -name '*.py' | sort); } | cksum)
     if [ "$(cat "$OPT/installed" 2>/dev/null)" != "$want" ]; then
         build=$(mktemp -d)
         cp -R "$SRC/setup.cfg" "$SRC/pyproject.toml" "$SRC/README.md" "$SRC/robinson_core" \
@@ -219,7 +225,7 @@ install() {
         "$VENV/bin/python" -c "import lgpio, RPi.GPIO" >/dev/null 2>&1 || [ -z "$WHEELHOUSE" ] ||
             extra="lgpio rpi-lgpio"
         # shellcheck disable=SC2086
-        "$VENV/bin/python" -m pip install -q $pip_opts "$build" $extra ||
+        "$VENV/bin/python" -m pip install -q $pip_opts "$build${EXTRA:+[$EXTRA]}" $extra ||
             { rm -rf "$build"; die "pip could not install the package (see above; offline? give --wheelhouse DIR)"; }
         rm -rf "$build"
         printf '%s\n' "$want" > "$OPT/installed"

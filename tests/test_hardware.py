@@ -51,3 +51,17 @@ def test_the_hardware_folder_has_what_a_maker_needs() -> None:
     for needed in ("Bill of materials", "i2cdetect -y 1", "robinson selftest", "400 kHz",
                    "schematic.svg", "WIRING.md", "Power"):
         assert needed in guide, needed
+
+
+def test_the_spi_panels_wiring_follows_the_config() -> None:
+    from dataclasses import replace
+
+    config = Config()
+    moved = replace(config, display=replace(config.display, gpio_data_command=16,
+                                            gpio_backlight=14, spi_device=1))
+    text = wiring_markdown(moved)
+    tft = text.split("## Colour TFT")[1].split("##")[0]
+    oled = text.split("## SSD1322")[1].split("##")[0]
+    assert "| Panel DC (RS) | 16 | 36 |" in tft and "| Panel DC (RS) | 16 | 36 |" in oled
+    assert "| Panel BL (LED) | 14 | 8 |" in tft and "BL" not in oled
+    assert "| Panel CS | 7 | 26 | CE1 |" in oled

@@ -272,6 +272,21 @@ def test_a_panel_on_spi_enables_spi_and_waits_for_no_i2c_bus(machine: dict[str, 
                 ).exists()
 
 
+def test_a_tft_in_the_config_installs_the_lcd_extra(machine: dict[str, Path]) -> None:
+    assert install(machine, "--no-fast-i2c").returncode == 0
+    first = [c for c in calls(machine) if "pip install" in c]
+    assert len(first) == 1 and "[lcd]" not in first[0]  # an OLED: luma.oled alone
+    config = machine["root"] / "etc/robinson-table/config.toml"
+    config.write_text(config.read_text().replace('display = "ssd1306"', 'display = "st7789"')
+                      .replace('interface = "i2c"', 'interface = "spi"'))
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    pip = [c for c in calls(machine) if "pip install" in c]
+    assert len(pip) == 1 and "[lcd]" in pip[0], pip  # the config changed: installed again
+    assert install(machine, "--no-fast-i2c").returncode == 0
+    assert not [c for c in calls(machine) if "pip install" in c]
+
+
 def test_without_config_txt_it_says_so(machine: dict[str, Path]) -> None:
     (machine["root"] / "boot/firmware/config.txt").unlink()
     run = install(machine, "--fast-i2c")

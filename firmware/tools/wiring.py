@@ -31,6 +31,31 @@ class Wire:
     optional: bool = False
 
 
+SPI_PANELS = (("ssd1322", "SSD1322 greyscale OLED (3.12\", 256x64) on SPI"),
+              ("st7789", "Colour TFT (ST7789 240x240, ILI9341 320x240) on SPI"))
+"""The SPI panels with wiring of their own: a 7-pin OLED and an 8-pin TFT module."""
+
+
+def panel_wires(config: Config, panel: str) -> list[Wire]:
+    """The wires of an SPI panel ``panel`` (its name in luma), with the config's pins."""
+    display = config.display
+    cs = 8 if display.spi_device == 0 else 7
+    tft = panel in ("st7789", "ili9341")
+    out = [Wire("Panel VCC", None, 17, "3V3" + (" (or 5 V, pin 2, if the module has a "
+                                                "regulator)" if tft else "")),
+           Wire("Panel GND", None, 20, "GND"),
+           Wire("Panel DIN (MOSI, SDA)", 10, PHYSICAL[10], "MOSI"),
+           Wire("Panel CLK (SCLK, SCL)", 11, PHYSICAL[11], "SCLK"),
+           Wire("Panel CS", cs, PHYSICAL[cs], "CE0" if cs == 8 else "CE1"),
+           Wire("Panel DC (RS)", display.gpio_data_command,
+                PHYSICAL[display.gpio_data_command], "data/command"),
+           Wire("Panel RST (RES)", display.gpio_reset, PHYSICAL[display.gpio_reset], "reset")]
+    if tft:
+        out.append(Wire("Panel BL (LED)", display.gpio_backlight,
+                        PHYSICAL[display.gpio_backlight], "backlight (gpio_backlight)"))
+    return out
+
+
 def wires(config: Config, interface: str | None = None) -> list[Wire]:
     """Every connection the config asks for (the OLED on ``interface``, default the config's)."""
     pins, display = config.pins, config.display
@@ -78,6 +103,20 @@ def wiring_markdown(config: Config) -> str:
         lines.append("")
     lines.append("On SPI, only the OLED's wires change; the button, switches, LEDs and buzzer")
     lines.append("stay as in the first table. Set `interface = \"spi\"` in `[display]`.")
+    for panel, title in SPI_PANELS:
+        lines += ["", f"## {title}", "", "| part | GPIO (BCM) | header pin | other end |",
+                  "|---|---|---|---|"]
+        for wire in panel_wires(config, panel):
+            gpio = "—" if wire.gpio is None else str(wire.gpio)
+            lines.append(f"| {wire.part} | {gpio} | {wire.pin} | {wire.other_end} |")
+    lines += ["", "For these set `display = \"ssd1322\"` (or `\"st7789\"`, `\"ili9341\"`) in",
+              "`[display]`; they come on SPI only, and `sudo ./install.sh` enables SPI and",
+              "installs luma.lcd for a TFT. Module pins go by many names: wire by the",
+              "labels, as above. A 3.12\" SSD1322 module is set for SPI with its",
+              "jumpers (4-wire SPI: BS0 and BS1 low on most boards). The TFT's backlight",
+              f"takes GPIO {config.display.gpio_backlight}, the buzzer's pin by default: "
+              "with the buzzer,",
+              "set `gpio_backlight` to a free pin (below), or tie BL to 3V3."]
     free = ", ".join(f"GPIO {g} (pin {PHYSICAL[g]})" for g in free_pins(config))
     lines += ["", "## Free pins", "",
               f"Left free by this config, for seats 7 and 8 and a power-off button: {free}.",

@@ -22,8 +22,8 @@ from .rig import FONTS
 from .screen_gallery import gallery
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "panels"
-PANELS_TRIED = ("ssd1306:128x32", "ssd1306", "sh1106", "ssd1309", "sh1107", "ssd1322",
-                "ssd1351", "st7789", "ili9341")
+PANELS_TRIED = ("ssd1306:128x32", "ssd1306", "ssd1315", "ssd1316", "sh1106", "ssd1309",
+                "sh1107", "ssd1322", "ssd1351", "st7735", "st7789", "ili9341")
 SCREENS = ("turn", "pay_player", "won_half")
 
 

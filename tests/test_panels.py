@@ -95,7 +95,7 @@ def test_on_a_strip_the_first_screen_of_a_result_says_the_square_and_the_money()
 
 
 @pytest.mark.parametrize("table,wrong", [
-    ({"display": "st7735"}, "display.display must be one of"),
+    ({"display": "hd44780"}, "display.display must be one of"),
     ({"display": "ssd1322", "interface": "i2c"}, "must be one of spi for ssd1322"),
     ({"display": "st7789", "width": 320, "height": 240}, "must be one of 240x240 for st7789"),
     ({"display": "ili9341", "spi_bus_speed": 3_000_000}, "one of luma's SPI speeds"),

@@ -126,8 +126,8 @@ def play_turns(config: Config, turns: int) -> Turns:
     return out
 
 
-PANEL_CLASSES = ("ssd1306:128x32", "ssd1306", "sh1107", "ssd1322", "ssd1351", "st7789",
-                 "ili9341")
+PANEL_CLASSES = ("ssd1306:128x32", "ssd1306", "sh1107", "ssd1322", "ssd1351", "st7735",
+                 "st7789", "ili9341")
 I2C_HZ = 400_000  # install.sh sets the Pi's I2C to fast mode
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from firmware.config import Config
+from firmware.display.panels import PANELS
 from firmware.header import GROUND, PHYSICAL, USABLE
 
 LED_RESISTOR = "150 Ω (red, green, yellow) or 68 Ω (blue, white)"
@@ -32,7 +33,7 @@ class Wire:
 
 
 SPI_PANELS = (("ssd1322", "SSD1322 greyscale OLED (3.12\", 256x64) on SPI"),
-              ("st7789", "Colour TFT (ST7789 240x240, ILI9341 320x240) on SPI"))
+              ("st7789", "Colour TFT (ST7735 160x128, ST7789 240x240, ILI9341 320x240) on SPI"))
 """The SPI panels with wiring of their own: a 7-pin OLED and an 8-pin TFT module."""
 
 
@@ -40,7 +41,7 @@ def panel_wires(config: Config, panel: str) -> list[Wire]:
     """The wires of an SPI panel ``panel`` (its name in luma), with the config's pins."""
     display = config.display
     cs = 8 if display.spi_device == 0 else 7
-    tft = panel in ("st7789", "ili9341")
+    tft = PANELS[panel].package == "luma.lcd"  # a TFT, with luma.lcd's backlight pin
     out = [Wire("Panel VCC", None, 17, "3V3" + (" (or 5 V, pin 2, if the module has a "
                                                 "regulator)" if tft else "")),
            Wire("Panel GND", None, 20, "GND"),
@@ -109,14 +110,15 @@ def wiring_markdown(config: Config) -> str:
         for wire in panel_wires(config, panel):
             gpio = "—" if wire.gpio is None else str(wire.gpio)
             lines.append(f"| {wire.part} | {gpio} | {wire.pin} | {wire.other_end} |")
-    lines += ["", "For these set `display = \"ssd1322\"` (or `\"st7789\"`, `\"ili9341\"`) in",
-              "`[display]`; they come on SPI only, and `sudo ./install.sh` enables SPI and",
-              "installs luma.lcd for a TFT. Module pins go by many names: wire by the",
-              "labels, as above. A 3.12\" SSD1322 module is set for SPI with its",
-              "jumpers (4-wire SPI: BS0 and BS1 low on most boards). The TFT's backlight",
-              f"takes GPIO {config.display.gpio_backlight}, the buzzer's pin by default: "
-              "with the buzzer,",
-              "set `gpio_backlight` to a free pin (below), or tie BL to 3V3."]
+    lines += ["", "For these set `display = \"ssd1322\"` (or `\"st7735\"`, `\"st7789\"`,",
+              "`\"ili9341\"`) in `[display]`; they come on SPI only, and",
+              "`sudo ./install.sh` enables SPI and installs luma.lcd for a TFT. Module",
+              "pins go by many names: wire by the labels, as above. A 3.12\" SSD1322",
+              "module is set for SPI with its jumpers (4-wire SPI: BS0 and BS1 low on",
+              f"most boards). A TFT's backlight takes GPIO {config.display.gpio_backlight}, "
+              "the buzzer's",
+              "pin by default: with the buzzer, set `gpio_backlight` to a free pin",
+              "(below), or tie BL to 3V3."]
     free = ", ".join(f"GPIO {g} (pin {PHYSICAL[g]})" for g in free_pins(config))
     lines += ["", "## Free pins", "",
               f"Left free by this config, for seats 7 and 8 and a power-off button: {free}.",

@@ -224,8 +224,15 @@ install() {
         extra=""
         "$VENV/bin/python" -c "import lgpio, RPi.GPIO" >/dev/null 2>&1 || [ -z "$WHEELHOUSE" ] ||
             extra="lgpio rpi-lgpio"
+        # The package is built with the venv's own setuptools and wheel, put there once:
+        # no isolated build environment each time, so an update needs no network and
+        # no minutes of unpacking setuptools on a Pi Zero.
         # shellcheck disable=SC2086
-        "$VENV/bin/python" -m pip install -q $pip_opts "$build${EXTRA:+[$EXTRA]}" $extra ||
+        "$VENV/bin/python" -c "import sys, setuptools, wheel; sys.exit(int(setuptools.__version__.split('.')[0]) < 68)" \
+            >/dev/null 2>&1 || "$VENV/bin/python" -m pip install -q $pip_opts "setuptools>=68" wheel ||
+            { rm -rf "$build"; die "pip could not install setuptools and wheel (offline? give --wheelhouse DIR)"; }
+        # shellcheck disable=SC2086
+        "$VENV/bin/python" -m pip install -q $pip_opts --no-build-isolation "$build${EXTRA:+[$EXTRA]}" $extra ||
             { rm -rf "$build"; die "pip could not install the package (see above; offline? give --wheelhouse DIR)"; }
         rm -rf "$build"
         printf '%s\n' "$want" > "$OPT/installed"

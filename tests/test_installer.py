@@ -103,8 +103,11 @@ def test_first_install_puts_everything_in_place(machine: dict[str, Path]) -> Non
     assert "spi:x:999:pi,robinson" in group
     venv = f"python3 -m venv --system-site-packages {root}/opt/robinson-table/venv"
     assert venv in done
-    pip = [c for c in done if c.startswith("venv-python -m pip install")]
+    tools = [c for c in done if c.startswith("venv-python -m pip install") and "setuptools" in c]
+    pip = [c for c in done if c.startswith("venv-python -m pip install") and c not in tools]
+    assert len(tools) == 1 and tools[0].endswith('setuptools>=68 wheel')  # built in the venv
     assert len(pip) == 1 and "--prefer-binary" in pip[0] and str(ROOT) not in pip[0]
+    assert "--no-build-isolation" in pip[0]
     assert "--no-index" not in pip[0] and "lgpio" not in pip[0]  # from apt, not pip
     assert (root / "usr/local/bin/robinson").readlink() == Path(
         "/opt/robinson-table/venv/bin/robinson")
@@ -234,8 +237,9 @@ def test_offline_from_a_wheelhouse(tmp_path: Path, machine: dict[str, Path]) -> 
     done = calls(machine)
     apt = next(c for c in done if c.startswith("apt-get install"))
     assert "python3-lgpio" not in apt and "python3-smbus2" in apt
-    pip = next(c for c in done if c.startswith("venv-python -m pip install"))
-    assert f"--no-index --find-links {wheels}" in pip and pip.endswith("lgpio rpi-lgpio")
+    pip = [c for c in done if c.startswith("venv-python -m pip install")]
+    assert len(pip) == 2 and all(f"--no-index --find-links {wheels}" in c for c in pip)
+    assert pip[0].endswith("setuptools>=68 wheel") and pip[1].endswith("lgpio rpi-lgpio")
 
 
 def test_without_the_pi_archive_or_a_wheelhouse_it_says_what_is_missing(
@@ -274,14 +278,14 @@ def test_a_panel_on_spi_enables_spi_and_waits_for_no_i2c_bus(machine: dict[str, 
 
 def test_a_tft_in_the_config_installs_the_lcd_extra(machine: dict[str, Path]) -> None:
     assert install(machine, "--no-fast-i2c").returncode == 0
-    first = [c for c in calls(machine) if "pip install" in c]
+    first = [c for c in calls(machine) if "pip install" in c and "setuptools" not in c]
     assert len(first) == 1 and "[lcd]" not in first[0]  # an OLED: luma.oled alone
     config = machine["root"] / "etc/robinson-table/config.toml"
     config.write_text(config.read_text().replace('display = "ssd1306"', 'display = "st7789"')
                       .replace('interface = "i2c"', 'interface = "spi"'))
     run = install(machine, "--no-fast-i2c")
     assert run.returncode == 0, run.stderr
-    pip = [c for c in calls(machine) if "pip install" in c]
+    pip = [c for c in calls(machine) if "pip install" in c and "setuptools" not in c]
     assert len(pip) == 1 and "[lcd]" in pip[0], pip  # the config changed: installed again
     assert install(machine, "--no-fast-i2c").returncode == 0
     assert not [c for c in calls(machine) if "pip install" in c]

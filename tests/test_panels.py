@@ -127,3 +127,18 @@ def test_the_terminal_draws_any_size_in_colour_where_it_can() -> None:
     assert "38;2" not in plain.getvalue()
     dim = Image.new("RGB", (128, 128), (1, 1, 1))  # dim but lit: never dithered away
     assert half_blocks(dim) == ["█" * 128] * 64
+
+
+def test_a_blank_tft_turns_its_backlight_off(tmp_path: Path) -> None:
+    display = display_option("st7789")
+    rig = Rig(tmp_path, config=Config(display=display), seats_on=(1, 2))
+    try:
+        light = display.gpio_backlight
+        levels = rig.bus.wires.levels  # type: ignore[union-attr]
+        assert levels[light] == 1 and rig.bus.on
+        rig.wait(rig.config.timings.blank_after + 5)
+        assert levels[light] == 0 and not rig.bus.on
+        rig.short()  # a press wakes it and does nothing else
+        assert levels[light] == 1 and rig.bus.on
+    finally:
+        rig.close()

@@ -167,15 +167,18 @@ class Panel:
         self._command(lambda device: device.contrast(self._level()))
 
     def sleep(self) -> None:
-        """Blank the panel against burn-in (the frame stays in the panel's memory)."""
+        """Blank the panel against burn-in (the frame stays in the panel's memory); a TFT's
+        backlight goes off too (luma.lcd), or it would glow all night."""
         self.blank = True
         self._command(lambda device: device.hide())
+        self._command(lambda device: _backlight(device, False))
 
     def wake(self) -> None:
         self.blank = False
         self.dimmed = False
         self._command(lambda device: device.contrast(self._level()))
         self._command(lambda device: device.show())
+        self._command(lambda device: _backlight(device, True))
         self._send()
 
     def next_shift(self) -> None:
@@ -192,3 +195,10 @@ class Panel:
             return
         if self.on_change is not None:
             self.on_change()
+
+
+def _backlight(device: LumaDevice, on: bool) -> None:
+    """Switch a luma.lcd device's backlight (an OLED has none)."""
+    switch = getattr(device, "backlight", None)
+    if callable(switch):
+        switch(on)

@@ -21,8 +21,10 @@ done
 [ ${#SOURCES[@]} -gt 0 ] || { echo "build_image.sh: no Debian bookworm apt sources on this machine" >&2; exit 1; }
 
 PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,python3,python3-venv,python3-smbus2,python3-spidev,i2c-tools,gpiod,dmsetup,e2fsprogs,fonts-misaki,fonts-terminus-otb,fonts-unifont,linux-image-amd64,linux-headers-amd64,linux-source-6.1,xz-utils,gcc,make,libc6-dev,swig,python3-dev"
+# install.sh is an input: what it leaves in the image (the venv's build tools, the
+# unit) is what the guest's own update starts from.
 key=$( { cat "$0" "$HERE/gpio_sim.patch.sh" "$HERE"/guest/*.service "$HERE/guest/vpi-identity.conf" \
-          "$REPO/setup.cfg" "${SOURCES[@]}"; echo "$PACKAGES"; } | sha256sum | cut -c1-16)
+          "$REPO/setup.cfg" "$REPO/install.sh" "${SOURCES[@]}"; echo "$PACKAGES"; } | sha256sum | cut -c1-16)
 OUT="$CACHE/$key"
 if [ -f "$OUT/done" ]; then echo "$OUT"; exit 0; fi
 

@@ -142,3 +142,38 @@ def test_a_blank_tft_turns_its_backlight_off(tmp_path: Path) -> None:
         assert levels[light] == 1 and rig.bus.on
     finally:
         rig.close()
+
+
+def test_on_a_strip_a_quick_press_shows_the_unread_money_first(tmp_path: Path) -> None:
+    from firmware.display.render import essential_page, page_count, wrap
+
+    rig = Rig(tmp_path, config=Config(display=display_option("ssd1306:128x32")),
+              seats_on=(1, 2, 3), faces=[6, 3, 5, 4, 1, 2, 6, 6, 3, 4] * 20, animate=False)
+    try:
+        rig.wait(2.5)
+        rig.long()
+        checked = 0
+        for _ in range(40):
+            table = rig.table
+            assert table.game is not None
+            if table.game.state.status is not Status.PLAYING:
+                break
+            before = len(table.game.actions)
+            last = essential_page(table.screen, FONTS, table.layout)
+            if table.mode.name == "PLAY" and last >= 1 and not table.ask_next \
+                    and table.game.state.pending.name == "ROLL":
+                money = sum(len(wrap(line, 128, FONTS))
+                            for line in table.screen.body[:table.screen.essential])
+                assert last == money - 1  # a row a page: the money, not the prompt after it
+                assert page_count(table.screen, FONTS, table.layout) > last  # then the prompt
+                for page in range(1, last + 1):  # each press: the next page of money
+                    rig.short(read=False)
+                    assert len(table.game.actions) == before and table.page == page
+                rig.short(read=False)  # all the money seen: this press rolls
+                assert len(table.game.actions) == before + 1
+                checked += 1
+            else:
+                rig.short()
+        assert checked >= 3, checked
+    finally:
+        rig.close()

@@ -99,7 +99,7 @@ def fit(screen: Screen, layout: Layout) -> Screen:
         else screen.die  # a tumbling die: small, in the title bar
     return replace(screen, title=title, big="", picture=None, die=die,
                    body=(*body, *footer_rows(screen)), footer="",
-                   essential=len(body) + len(footer_rows(screen)) if screen.essential else 0)
+                   essential=len(body) if screen.essential else 0)  # the prompt may be skipped
 
 
 def body_rows(screen: Screen, where: Box = Box()) -> int:

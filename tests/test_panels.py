@@ -9,12 +9,13 @@ class. Reference PNGs per size class and language pin the look
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from firmware.config import Config, ConfigError, display_option, parse
+from firmware.config import Config, ConfigError, Display, display_option, parse
 from firmware.display.layout import Layout, Size
 from firmware.display.render import fit, render
 from firmware.display.screens import result_screen
@@ -29,7 +30,19 @@ from .screen_gallery import NAMES, games
 
 @pytest.mark.parametrize("option", PANELS_TRIED)
 def test_a_whole_game_on_each_panel_decodes_to_its_screens(tmp_path: Path, option: str) -> None:
-    display = display_option(option)
+    play_a_whole_game(tmp_path, display_option(option))
+
+
+@pytest.mark.parametrize("option,rotate", [("ili9341", 1), ("ssd1306:128x32", 2),
+                                           ("sh1107", 3), ("ssd1322", 2)])
+def test_a_panel_mounted_turned_shows_its_screens_upright(tmp_path: Path, option: str,
+                                                          rotate: int) -> None:
+    display = dataclasses.replace(display_option(option), rotate=rotate)
+    play_a_whole_game(tmp_path, display)
+
+
+def play_a_whole_game(tmp_path: Path, display: Display) -> None:
+    """Play until someone wins, comparing every screen with the panel's memory."""
     rig = Rig(tmp_path, config=Config(display=display), seats_on=(1, 2, 3),
               faces=[1, 2, 3, 4, 5, 6] * 60, animate=False)
     try:
@@ -44,7 +57,7 @@ def test_a_whole_game_on_each_panel_decodes_to_its_screens(tmp_path: Path, optio
                 rig.short()
             else:
                 rig.long()
-            assert rig.showing(rig.table.screen, rig.table.page), (option, len(game.actions))
+            assert rig.showing(rig.table.screen, rig.table.page), (display, len(game.actions))
             assert rig.shown().size == (display.layout.width, display.layout.height)
             compared += 1
         assert rig.table.game is not None

@@ -310,9 +310,10 @@ def memory_for(chip: str, width: int, height: int) -> Memory:
 class _Wire:
     """What both stand-ins share: the model, the byte count, an injectable fault."""
 
-    def __init__(self, chip: str, width: int, height: int) -> None:
+    def __init__(self, chip: str, width: int, height: int, rotate: int = 0) -> None:
         self.chip = chip
         self.size = (width, height)
+        self.rotate = rotate  # how the panel is mounted: luma's rotate, quarter turns
         self.memory = memory_for(chip, width, height)
         self.sent = 0  # bytes on the wire
         self.fault: Callable[[int, Sequence[int]], None] | None = None  # may raise OSError
@@ -335,7 +336,10 @@ class _Wire:
         return self.memory.ram
 
     def image(self) -> Image.Image:
-        return self.memory.image()
+        """What the panel shows, as mounted (luma turned the picture by ``rotate``
+        quarter turns clockwise before sending it: turned back here)."""
+        shown = self.memory.image()
+        return shown.rotate(90 * self.rotate, expand=True) if self.rotate else shown
 
     def power_cycle(self) -> None:
         """The panel lost power: its memory holds nothing known."""
@@ -346,8 +350,8 @@ class PanelBus(_Wire):
     """An smbus-like object that luma's ``i2c(bus=...)`` accepts."""
 
     def __init__(self, chip: str = "ssd1306", address: int = 0x3C, width: int = 128,
-                 height: int = 64) -> None:
-        super().__init__(chip, width, height)
+                 height: int = 64, rotate: int = 0) -> None:
+        super().__init__(chip, width, height, rotate)
         self.address = address
 
     def write_i2c_block_data(self, address: int, control: int, payload: Sequence[int]) -> None:
@@ -371,8 +375,9 @@ class SpiBus(_Wire):
     """A spidev-like object for luma's ``spi(spi=...)``; the D/C pin (``Wires``) says
     whether the bytes are a command or data."""
 
-    def __init__(self, chip: str, width: int, height: int, data_command: int = 24) -> None:
-        super().__init__(chip, width, height)
+    def __init__(self, chip: str, width: int, height: int, data_command: int = 24,
+                 rotate: int = 0) -> None:
+        super().__init__(chip, width, height, rotate)
         self.data_command = data_command
         self.wires = Wires(self)
         self.max_speed_hz = 0

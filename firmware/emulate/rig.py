@@ -31,8 +31,8 @@ def wire_for(display: Display) -> Wire:
     """The stand-in for the panel's wires, with a model of its controller's memory."""
     width, height = display.size
     if display.interface == "i2c":
-        return PanelBus(display.display, display.i2c_address, width, height)
-    return SpiBus(display.display, width, height, display.gpio_data_command)
+        return PanelBus(display.display, display.i2c_address, width, height, display.rotate)
+    return SpiBus(display.display, width, height, display.gpio_data_command, display.rotate)
 
 
 def emulated_device(display: Display, bus: Wire) -> LumaDevice:

@@ -76,7 +76,8 @@ def test_no_text_is_cut_with_an_ellipsis_on_any_reference_screen() -> None:
 def phrase_breaks(line: str, rows: list[str], width: int) -> list[str]:
     """The row breaks of ``line`` that fall inside a phrase, said independently of the
     breaker: a row may not start with a small kana or closing punctuation, nor with a
-    number (it stays with the word before it), nor end on a number whose chips follow;
+    number (it stays with the word before it, unless that is a separator: · or —), nor
+    end on a number whose chips follow;
     and a Japanese line breaks only where BudouX's phrases do (unless a phrase is wider
     than a row)."""
     found = []
@@ -84,7 +85,8 @@ def phrase_breaks(line: str, rows: list[str], width: int) -> list[str]:
     for before, after in itertools.pairwise(rows):
         if after[:1] in NO_ROW_START:
             found.append(f"{before!r} | {after!r}: a row starts with {after[0]!r}")
-        if re.match(r"[\d→↔]", after) and not japanese:
+        separated = before.rstrip().endswith(("·", "—"))  # a separator ends a phrase
+        if re.match(r"[\d→↔]", after) and not japanese and not separated:
             found.append(f"{before!r} | {after!r}: a number parted from the word before it")
         if re.search(r"\d\Z", before) and re.match(r"(chips?|žeton|merkk)", after):
             found.append(f"{before!r} | {after!r}: a count parted from its chips")

@@ -7,7 +7,8 @@ nonsense. The rules, the same in every language:
 - a number stays with the word before it and with the chips it counts ("Seat 2",
   "2 chips", "17 → 18"), and so does a sign or an arrow;
 - a little word stays with the word after it ("your next turn", "na drvo");
-- punctuation and separators (":", "·", "—") stay with the word before them;
+- punctuation and separators (":", "·", "—") stay with the word before them, and
+  a number after a separator starts a new phrase ("45 ·" | "15 chips");
 - a space in a name is a no-break space (``Words`` makes it so): never broken;
 - Japanese, which has no spaces, breaks between the phrases BudouX finds (a small
   model trained for exactly this; its default Japanese parser), and a row never
@@ -77,7 +78,10 @@ def chunks(text: str) -> list[str]:
             else:  # a space: a break unless a number, a sign or punctuation holds on
                 before = pieces[-1].rstrip(" ")
                 last = before.rpartition(" ")[2]
-                joins = (_GLUE_BEFORE.search(bare) is not None
+                # a separator ends a phrase: the number after it begins the next one
+                # ("Ana: 45 · | 15 chips"), where a narrow panel needs a break
+                parted = before.endswith(("·", "—")) and bare[:1].isdigit()
+                joins = ((_GLUE_BEFORE.search(bare) is not None and not parted)
                          or _GLUE_AFTER.search(before) is not None
                          or (last[-1:].isdigit() and _UNIT.match(bare) is not None)
                          or (last.lower() in _HOLD_ON and len(before) + len(word) <= LONGEST))

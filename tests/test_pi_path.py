@@ -263,13 +263,15 @@ def test_the_version_ranges_are_floors_and_caps_that_this_install_meets() -> Non
     cfg.read(ROOT / "setup.cfg")
     wanted = [Requirement(line) for line in
               cfg["options"]["install_requires"].strip().splitlines()]
+    wanted += [Requirement(cfg["options.extras_require"]["lcd"].strip())]
     names = {r.name.lower(): r for r in wanted}
     assert str(names["pillow"].specifier) in ("<14,>=10.4", ">=10.4,<14")
     assert "<4" in str(names["luma.oled"].specifier) and "<3" in str(names["luma.core"].specifier)
+    assert str(names["luma.lcd"].specifier) in ("<3,>=2.13", ">=2.13,<3")
     checked = 0
     for requirement in wanted:
         assert requirement.specifier.contains(version(requirement.name), prereleases=True), \
             requirement
         checked += 1
-    assert checked == len(wanted) >= 4
+    assert checked == len(wanted) >= 6
 

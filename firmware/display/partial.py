@@ -115,8 +115,9 @@ class PageWriter:
             self.device.command(0x21, column, self.column_offset + last, 0x22, page, page)
 
 
-class LumaWriter:
-    """luma's own display(): its framebuffer sends only the segments that changed."""
+class _ImageWriter:
+    """What the two image writers share: the frame the panel holds (in RGB), and the box
+    where a new frame differs from it."""
 
     def __init__(self, device: LumaDevice) -> None:
         self.device = device
@@ -126,31 +127,32 @@ class LumaWriter:
     def holds(self) -> bool:
         return self.memory is not None
 
+    def _changed(self, new: Image.Image) -> tuple[int, int, int, int] | None:
+        """The box that differs from the frame held (all of it when none is), or None."""
+        if self.memory is None:
+            return (0, 0, *new.size)
+        return ImageChops.difference(self.memory, new).getbbox()
+
+
+class LumaWriter(_ImageWriter):
+    """luma's own display(): its framebuffer sends only the segments that changed."""
+
     def display(self, image: Image.Image) -> int:
-        if self.memory is not None and not ImageChops.difference(
-                self.memory.convert("RGB"), image.convert("RGB")).getbbox():
+        rgb = image.convert("RGB")
+        if self._changed(rgb) is None:
             return 0
         self.device.display(image)
-        self.memory = image
+        self.memory = rgb
         return 1
 
 
-class WindowWriter:
+class WindowWriter(_ImageWriter):
     """For a driver with a window but no change tracking (luma's ST7789): send the box
     that changed, through the driver's own set_window() and data(), in RGB bytes."""
 
-    def __init__(self, device: LumaDevice) -> None:
-        self.device = device
-        self.memory: Image.Image | None = None
-
-    @property
-    def holds(self) -> bool:
-        return self.memory is not None
-
     def display(self, image: Image.Image) -> int:
         new = self.device.preprocess(image).convert("RGB")
-        box = (0, 0, *new.size) if self.memory is None else ImageChops.difference(
-            self.memory, new).getbbox()
+        box = self._changed(new)
         if box is None:
             return 0
         left, top, right, bottom = box

@@ -65,10 +65,11 @@ def footer_rows(screen: Screen) -> list[str]:
 
 @dataclass(frozen=True)
 class Box:
-    """Where one screen is drawn: its size in canvas pixels."""
+    """Where one screen is drawn: its size in canvas pixels (the classic page's, unless
+    a layout says otherwise)."""
 
-    width: int = 128
-    height: int = 64
+    width: int = CLASSIC.width
+    height: int = CLASSIC.height
 
 
 def box(layout: Layout, screen: Screen, fonts: Fonts) -> Box:
@@ -159,9 +160,13 @@ def essential_page(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> in
     if not screen.essential:
         return 0
     where = box(layout, screen, fonts)
-    rows = sum(len(wrap(line, body_width(screen, where), fonts))
+    return (_essential_rows(screen, fonts, where) - 1) // max(1, body_rows(screen, where))
+
+
+def _essential_rows(screen: Screen, fonts: Fonts, where: Box) -> int:
+    """How many rows the body's ``essential`` lines take, wrapped."""
+    return sum(len(wrap(line, body_width(screen, where), fonts))
                for line in screen.body[:screen.essential])
-    return (rows - 1) // max(1, body_rows(screen, where))
 
 
 def render(screen: Screen, fonts: Fonts, page: int = 0, layout: Layout = CLASSIC,
@@ -222,8 +227,7 @@ def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: 
         draw.text(((width - big_width) // 2, y + big.dy), screen.big, font=big.font, fill=INK)
         y += 2 * LINE + 2
     per_page = max(1, body_rows(screen, where))
-    essential_rows = sum(len(wrap(line, body_width(screen, where), fonts))
-                         for line in screen.body[:screen.essential]) if screen.essential else 0
+    essential_rows = _essential_rows(screen, fonts, where)
     for n, row in enumerate(all_pages[page]):  # the story after a result's money: dimmer
         story = dim and screen.essential and page * per_page + n >= essential_rows
         fonts.draw(draw, 0, y, row, fill=DIM if story else INK)

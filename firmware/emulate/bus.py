@@ -12,8 +12,8 @@ One model per controller family (``firmware.display.panels``):
   column start (SH110x);
 - ``NibbleMemory``: SSD1322: 4-bit grey, two pixels a byte, columns of 4 pixels,
   the window set by 0x15/0x75, written after 0x5C;
-- ``WindowMemory``: SSD1351 (RGB565, 0x15/0x75/0x5C) and the ST7789/ILI9341
-  TFTs (6-6-6 colour sent as three bytes, 0x2A/0x2B/0x2C).
+- ``WindowMemory``: SSD1351 (RGB565, 0x15/0x75/0x5C), and ``DcsMemory`` for the
+  ST7735/ST7789/ILI9341 TFTs (6-6-6 colour sent as three bytes, 0x2A/0x2B/0x2C).
 """
 
 from __future__ import annotations
@@ -152,6 +152,7 @@ class _Windowed:
 
     COLUMNS, ROWS, WRITE = 0x15, 0x75, 0x5C
     ON, OFF, CONTRAST = 0xAF, 0xAE, 0xC1
+    WINDOW_ARGS = 2  # bytes after COLUMNS or ROWS: a start and an end
 
     def __init__(self) -> None:
         self.on = False
@@ -177,14 +178,12 @@ class _Windowed:
             self._pixels(payload)
             return
         self._args += payload
-        if self._op == self.COLUMNS and len(self._args) == self._window_args:
+        if self._op == self.COLUMNS and len(self._args) == self.WINDOW_ARGS:
             self._cols = self._pair(self._args)
-        elif self._op == self.ROWS and len(self._args) == self._window_args:
+        elif self._op == self.ROWS and len(self._args) == self.WINDOW_ARGS:
             self._rows = self._pair(self._args)
         elif self._op == self.CONTRAST and self._args:
             self.contrast = self._args[0]
-
-    _window_args = 2
 
     def _pair(self, args: list[int]) -> tuple[int, int]:
         return args[0], args[1]
@@ -244,42 +243,32 @@ class NibbleMemory(_Windowed):
 
 
 class WindowMemory(_Windowed):
-    """An RGB controller: SSD1351 (two bytes a pixel, RGB565) or an ST7789/ILI9341 TFT
-    (three bytes a pixel, of which the panel keeps 6 bits each)."""
+    """An RGB controller: the SSD1351, two bytes a pixel (RGB565)."""
 
-    def __init__(self, width: int, height: int, rgb565: bool) -> None:
+    PIXEL = 2  # bytes a pixel
+    KEPT = (0xF8, 0xFC, 0xF8)  # the bits of each 8-bit channel the panel keeps
+
+    def __init__(self, width: int, height: int) -> None:
         super().__init__()
         self.width, self.height = width, height
-        self.rgb565 = rgb565
-        if not rgb565:  # MIPI DCS: CASET/RASET take 16-bit start and end, RAMWR writes
-            self.COLUMNS, self.ROWS, self.WRITE = 0x2A, 0x2B, 0x2C
-            self.ON, self.OFF, self.CONTRAST = 0x29, 0x28, 0x51
-            self._window_args = 4
         self.ram = Image.new("RGB", (width, height))
         self._pixel: list[int] = []
-
-    def _pair(self, args: list[int]) -> tuple[int, int]:
-        if self.rgb565:
-            return args[0], args[1]
-        return args[0] << 8 | args[1], args[2] << 8 | args[3]
 
     def _begin(self) -> None:
         self._pixel = []
 
+    def _colour(self, pixel: list[int]) -> tuple[int, int, int]:
+        hi, lo = pixel
+        return hi & 0xF8, (hi & 0x07) << 5 | (lo & 0xE0) >> 3, (lo & 0x1F) << 3
+
     def _pixels(self, payload: Sequence[int]) -> None:
-        size = 2 if self.rgb565 else 3
         put = self.ram.putpixel
         for byte in payload:
             self._pixel.append(byte)
-            if len(self._pixel) < size:
+            if len(self._pixel) < self.PIXEL:
                 continue
-            if self.rgb565:
-                hi, lo = self._pixel
-                colour = (hi & 0xF8, (hi & 0x07) << 5 | (lo & 0xE0) >> 3, (lo & 0x1F) << 3)
-            else:
-                colour = (self._pixel[0] & 0xFC, self._pixel[1] & 0xFC, self._pixel[2] & 0xFC)
             if self._x < self.width and self._y < self.height:
-                put((self._x, self._y), colour)
+                put((self._x, self._y), self._colour(self._pixel))
             self._pixel = []
             self._advance()
 
@@ -288,11 +277,28 @@ class WindowMemory(_Windowed):
 
     def expected(self, image: Image.Image) -> Image.Image:
         """What the panel's colour depth keeps of ``image``."""
-        r, g, b = image.convert("RGB").split()
-        if self.rgb565:
-            return Image.merge("RGB", (r.point(lambda v: v & 0xF8), g.point(lambda v: v & 0xFC),
-                                       b.point(lambda v: v & 0xF8)))
-        return Image.merge("RGB", [c.point(lambda v: v & 0xFC) for c in (r, g, b)])
+        channels = image.convert("RGB").split()
+        return Image.merge("RGB", [c.point(lambda v, keep=keep: v & keep)
+                                   for c, keep in zip(channels, self.KEPT, strict=True)])
+
+
+class DcsMemory(WindowMemory):
+    """A TFT (ST7735, ST7789, ILI9341) as luma drives it: MIPI DCS commands (CASET and
+    RASET take 16-bit starts and ends, RAMWR writes), 6-6-6 colour sent as three bytes
+    a pixel of which the panel keeps the top 6 bits."""
+
+    COLUMNS, ROWS, WRITE = 0x2A, 0x2B, 0x2C
+    ON, OFF, CONTRAST = 0x29, 0x28, 0x51
+    WINDOW_ARGS = 4
+    PIXEL = 3
+    KEPT = (0xFC, 0xFC, 0xFC)
+
+    def _pair(self, args: list[int]) -> tuple[int, int]:
+        return args[0] << 8 | args[1], args[2] << 8 | args[3]
+
+    def _colour(self, pixel: list[int]) -> tuple[int, int, int]:
+        red, green, blue = pixel
+        return red & 0xFC, green & 0xFC, blue & 0xFC
 
 
 def memory_for(chip: str, width: int, height: int) -> Memory:
@@ -304,10 +310,12 @@ def memory_for(chip: str, width: int, height: int) -> Memory:
         return PageMemory(chip, width, height)
     if kind.memory == "nibbles":
         return NibbleMemory(width, height)
-    return WindowMemory(width, height, rgb565=kind.memory == "rgb565")
+    if kind.memory == "rgb565":
+        return WindowMemory(width, height)
+    return DcsMemory(width, height)
 
 
-class _Wire:
+class Bus:
     """What both stand-ins share: the model, the byte count, an injectable fault."""
 
     def __init__(self, chip: str, width: int, height: int, rotate: int = 0) -> None:
@@ -346,7 +354,7 @@ class _Wire:
         self.memory = memory_for(self.chip, *self.size)
 
 
-class PanelBus(_Wire):
+class PanelBus(Bus):
     """An smbus-like object that luma's ``i2c(bus=...)`` accepts."""
 
     def __init__(self, chip: str = "ssd1306", address: int = 0x3C, width: int = 128,
@@ -371,7 +379,7 @@ class PanelBus(_Wire):
         pass
 
 
-class SpiBus(_Wire):
+class SpiBus(Bus):
     """A spidev-like object for luma's ``spi(spi=...)``; the D/C pin (``Wires``) says
     whether the bytes are a command or data."""
 

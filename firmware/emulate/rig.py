@@ -18,16 +18,14 @@ from PIL import Image
 from firmware.config import Config, Display
 from firmware.devices import Rigging, build, luma_device, luma_options
 from firmware.display.device import LumaDevice
-from firmware.emulate.bus import PanelBus, SpiBus
+from firmware.emulate.bus import Bus, PanelBus, SpiBus
 from firmware.emulate.hands import Hands
 from firmware.emulate.keyboard import keys_help
 from firmware.emulate.terminal import TerminalPanel
 from firmware.errors import ConfigError
 
-Wire = PanelBus | SpiBus
 
-
-def wire_for(display: Display) -> Wire:
+def wire_for(display: Display) -> Bus:
     """The stand-in for the panel's wires, with a model of its controller's memory."""
     width, height = display.size
     if display.interface == "i2c":
@@ -35,12 +33,13 @@ def wire_for(display: Display) -> Wire:
     return SpiBus(display.display, width, height, display.gpio_data_command, display.rotate)
 
 
-def emulated_device(display: Display, bus: Wire) -> LumaDevice:
+def emulated_device(display: Display, bus: Bus) -> LumaDevice:
     """The luma driver the config names, built as for the wired panel, writing to a
     stand-in bus instead of /dev/i2c-1 or /dev/spidev0.0."""
     args = luma_options(display)
     if isinstance(bus, PanelBus):
         return luma_device(display, i2c(bus=bus, address=display.i2c_address), args)
+    assert isinstance(bus, SpiBus)
     interface = spi(spi=bus, gpio=bus.wires, port=display.spi_port, device=display.spi_device,
                     bus_speed_hz=display.spi_bus_speed, gpio_DC=display.gpio_data_command,
                     gpio_RST=display.gpio_reset)
@@ -52,7 +51,7 @@ class EmulatedRigging(Rigging):
     """The rigging, plus what stands in for the world: hands, the panel's wires, a terminal."""
 
     hands: Hands
-    bus: Wire
+    bus: Bus
     terminal: TerminalPanel | None
 
     def close(self) -> None:

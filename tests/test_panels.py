@@ -25,7 +25,7 @@ from robinson_core.texts import LANGUAGES
 
 from .make_panels import PANELS_TRIED, REFERENCE, reference_images
 from .rig import FONTS, Rig
-from .screen_gallery import NAMES, games
+from .screen_gallery import NAMES, gallery, games
 
 
 @pytest.mark.parametrize("option", PANELS_TRIED)
@@ -190,3 +190,20 @@ def test_on_a_strip_a_quick_press_shows_the_unread_money_first(tmp_path: Path) -
         assert checked >= 3, checked
     finally:
         rig.close()
+
+
+@pytest.mark.parametrize("option", ["ssd1322", "ssd1351", "st7789", "ili9341"])
+def test_a_frame_already_on_a_panel_is_not_sent_again(option: str) -> None:
+    from firmware.display.partial import writer_for
+    from firmware.emulate.rig import emulated_device, wire_for
+
+    display = display_option(option)
+    bus = wire_for(display)
+    writer = writer_for(emulated_device(display, bus))
+    screens = dict(gallery())
+    first = render(screens["en-turn"], FONTS, 0, display.layout)
+    assert writer.display(first) > 0 and writer.holds
+    sent = bus.sent
+    assert writer.display(first.copy()) == 0 and bus.sent == sent  # the Panel skips it
+    assert writer.display(render(screens["en-plain"], FONTS, 0, display.layout)) > 0
+    assert bus.sent > sent

@@ -25,7 +25,6 @@ SPI_PINS = {7: "SPI CE1", 8: "SPI CE0", 9: "SPI MISO", 10: "SPI MOSI", 11: "SPI 
 DISPLAYS = tuple(PANELS)
 SPI_SPEEDS_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)  # as luma takes
 HARDWARE = ("auto", "pi", "emulate")
-INTERFACES = ("i2c", "spi")
 
 SEARCH_PATH = ("/etc/robinson-table/config.toml",)
 

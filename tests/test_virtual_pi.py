@@ -1,8 +1,8 @@
 """The virtual Pi: the product as a Pi runs it, on a real kernel with real systemd.
 
-One QEMU run boots Debian's kernel with systemd as PID 1, the kernel's simulated
-GPIO chip (gpio-sim) and an I2C panel (i2c-stub at 0x3C), installs the product with
-its own install.sh and runs the unit as shipped. The harness inside
+Two QEMU guests, side by side, boot Debian's kernel with systemd as PID 1, the
+kernel's simulated GPIO chip (gpio-sim) and an I2C panel (i2c-stub at 0x3C), install
+the product with its own install.sh and run the unit as shipped. The harness inside
 (tests/virtual_pi/guest/harness.py) presses buttons through gpio-sim, cuts the
 state disk's power with dm-flakey, hangs the loop, reboots without sync; these
 tests judge what it saw, decoding the panel from the kernel's SMBus trace with the
@@ -16,7 +16,6 @@ import json
 import os
 import re
 import statistics
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,18 +38,35 @@ WATCHDOG_SEC, RESTART_SEC = 10, 3
 
 
 @pytest.fixture(scope="module")
-def vpi(tmp_path_factory: pytest.TempPathFactory) -> Iterator[vm.Run]:
+def guests(tmp_path_factory: pytest.TempPathFactory) -> dict[str, vm.Run]:
     why = "ROBINSON_VPI=0" if os.environ.get("ROBINSON_VPI") == "0" else vm.unavailable()
     if why:
         SAY.append(f"!!! VIRTUAL PI SKIPPED: {why} !!!")
         pytest.skip(f"virtual Pi skipped: {why}")
     reuse = os.environ.get("ROBINSON_VPI_REUSE")  # judge a finished run again (debugging)
-    run = vm.finished(Path(reuse)) if reuse else vm.boot(tmp_path_factory.mktemp("vpi"),
-                                                         cuts=CUTS)
-    if "error" in run.facts:
+    if reuse:
+        return {part: vm.finished(Path(reuse) / part) for part in vm.PARTS}
+    return vm.boot(tmp_path_factory.mktemp("vpi"), cuts=CUTS)
+
+
+def _stopped(run: vm.Run) -> None:
+    if "error" in run.facts or "done" not in run.facts:
         console = (run.folder / "console.txt").read_text(errors="replace")[-3000:]
-        pytest.fail(f"the harness stopped: {run.facts['error']}\n{console}")
-    yield run
+        pytest.fail(f"the harness stopped: {run.facts.get('error')}\n{console}")
+
+
+@pytest.fixture(scope="module")
+def vpi(guests: dict[str, vm.Run]) -> vm.Run:
+    """The table's guest: a game, the watchdog, failures, a reboot without sync."""
+    _stopped(guests["table"])
+    return guests["table"]
+
+
+@pytest.fixture(scope="module")
+def cutting(guests: dict[str, vm.Run]) -> vm.Run:
+    """The power cuts' guest, run beside the table's."""
+    _stopped(guests["cuts"])
+    return guests["cuts"]
 
 
 @pytest.fixture(scope="module")
@@ -127,26 +143,44 @@ def test_a_hung_loop_is_restarted_by_the_watchdog_with_its_game(vpi: vm.Run) -> 
     assert vpi.json("after_watchdog")["actions"] == vpi.json("after_rolls")["actions"]
 
 
-def test_power_cuts_lose_no_saved_action(vpi: vm.Run) -> None:
+def test_power_cuts_lose_no_saved_action(vpi: vm.Run, cutting: vm.Run) -> None:
     """After each cut the disk holds the game as it was when its last result was on the
-    panel, plus at most the press in flight: never less, never another game."""
-    log = json.loads((vpi.results / "cuts.json").read_text())
-    compared = 0
-    for entry in log:
-        shown = saved_game(vpi.results / f"cut-{entry['cut']:03d}-shown")
-        game = saved_game(vpi.results / f"cut-{entry['cut']:03d}")
-        assert game is not None and shown is not None, entry
-        assert len(shown.actions) == entry["shown"], entry
-        assert game.actions[:len(shown.actions)] == shown.actions, entry  # nothing lost
-        # Nothing invented: the press in flight adds one action, or two where it answered
-        # a decision by rolling ("roll" on 7, "again" on 20: the choice, then the roll).
-        rolls_at_once = shown.state.pending in (Pending.TREE, Pending.AGAIN)
-        most = (2 if rolls_at_once else 1) if entry["in_flight"] else 0
-        assert 0 <= len(game.actions) - len(shown.actions) <= most, entry
-        assert (game.seats, game.first, game.rules) == (shown.seats, shown.first, shown.rules)
-        compared += 1
-    assert compared == CUTS == vpi.facts["cuts"]
-    assert sum(1 for e in log if e["shown"] > 0) >= CUTS * 0.9  # cuts among real games
+    panel, plus at most the press in flight: never less, never another game. The cuts
+    are shared between the two guests."""
+    compared, among_games = 0, 0
+    for guest in (vpi, cutting):
+        log = json.loads((guest.results / "cuts.json").read_text())
+        assert len(log) == guest.facts["cuts"], guest.folder
+        for entry in log:
+            shown = saved_game(guest.results / f"cut-{entry['cut']:03d}-shown")
+            game = saved_game(guest.results / f"cut-{entry['cut']:03d}")
+            assert game is not None and shown is not None, entry
+            assert len(shown.actions) == entry["shown"], entry
+            assert game.actions[:len(shown.actions)] == shown.actions, entry  # nothing lost
+            # Nothing invented: the press in flight adds one action, or two where it
+            # answered a decision by rolling ("roll" on 7, "again" on 20: the choice,
+            # then the roll).
+            rolls_at_once = shown.state.pending in (Pending.TREE, Pending.AGAIN)
+            most = (2 if rolls_at_once else 1) if entry["in_flight"] else 0
+            assert 0 <= len(game.actions) - len(shown.actions) <= most, entry
+            assert (game.seats, game.first, game.rules) == (shown.seats, shown.first,
+                                                            shown.rules)
+            compared += 1
+            among_games += entry["shown"] > 0
+    assert compared == CUTS
+    assert among_games >= CUTS * 0.9  # cuts among real games
+
+
+def test_both_guests_run_this_checkouts_product(vpi: vm.Run, cutting: vm.Run) -> None:
+    """The image holds the checkout's product; the table's guest runs install.sh with
+    the checkout twice, and it finds nothing to change: both guests run this code."""
+    assert "(0 changes)" in (vpi.results / "install-1.txt").read_text()
+    assert vpi.facts["installed"] == cutting.facts["installed"]
+
+
+def test_the_service_runs_with_the_units_timer_slack(vpi: vm.Run) -> None:
+    """lgpio's 0.5 ms poll is gathered into fewer wake-ups (the unit says why)."""
+    assert vpi.facts["timer_slack_ns"] == 10_000_000
 
 
 def test_a_reboot_without_sync_comes_back_with_the_game(vpi: vm.Run) -> None:
@@ -175,7 +209,7 @@ def test_uninstall_keeps_the_saved_games(vpi: vm.Run) -> None:
     assert vpi.facts["uninstall"] == {"status": 0, "saves_kept": True}
 
 
-def test_the_figures(vpi: vm.Run, panel: vm.PanelLog) -> None:
+def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
     """Printed for the README: boot to first frame, GPIO edge to panel, press to result."""
     rolled: dict[str, float] = {}  # the press that rolled: the last of each "roll N"
     for at, text in panel.marks:  # (an earlier one showed a page not yet read)
@@ -198,7 +232,8 @@ def test_the_figures(vpi: vm.Run, panel: vm.PanelLog) -> None:
     first = panel.first_write or 0.0
     figures = {
         "image build (s)": round(vpi.build_seconds, 1),
-        "run, boot to power-off (s)": round(vpi.seconds, 1),
+        "run, boot to power-off, the table's guest (s)": round(vpi.seconds, 1),
+        "run, boot to power-off, the cuts' guest (s)": round(cutting.seconds, 1),
         "boot to first frame (s)": round(first, 2),
         "GPIO edge to first panel byte, median (ms)": round(statistics.median(edges) * 1000),
         "press to result on the panel, median (ms)": round(statistics.median(results) * 1000),

@@ -1,6 +1,10 @@
 """The virtual Pi's test scenario, run inside the guest at boot (test harness only).
 
-It works the table as a family and a power cut would: through the kernel's
+Two guests run at once, each its part (settings.json): the table's (an update, a
+game, the watchdog, a quarter of the power cuts, no panel or GPIO chip, the
+selftest, a reboot without sync) and the power cuts'.
+
+Each works the table as a family and a power cut would: through the kernel's
 simulated GPIO lines (gpio-sim pulls), reading what reached the panel from the
 kernel's SMBus trace, cutting power to the state directory with dm-flakey, and
 rebooting without sync. It writes what it saw to /mnt/host/results; the host
@@ -30,6 +34,7 @@ STATE = Path("/var/lib/robinson-table")
 DM = "robinson-state"
 DATA_DISK = "/dev/vdb"
 SERVICE = "robinson-table.service"
+INSTALLED = Path("/opt/robinson-table/installed")  # install.sh's record of what it installed
 BUTTON, SEATS = 17, (5, 6, 13, 19, 26, 21)  # the default config's BCM pins
 FACTS: dict[str, object] = {}
 QUIET = 0.4  # seconds without a panel byte: the screen of the moment is out (frames: 0.08)
@@ -138,6 +143,12 @@ def service(prop: str) -> str:
     return run("systemctl", "show", "-p", prop, "--value", SERVICE).stdout.strip()
 
 
+def services(*props: str) -> dict[str, str]:
+    """Several properties of the service at once (under TCG each process costs)."""
+    out = run("systemctl", "show", *(f"--property={p}" for p in props), SERVICE).stdout
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
 def start(trace: Trace) -> float:
     """Start the table; seconds until READY (Type=notify: start returns then)."""
     run("systemctl", "reset-failed", SERVICE, check=False)
@@ -201,6 +212,9 @@ def power_cut() -> None:
     was only in the page cache never reaches the disk (dm-flakey drop_writes). One shell
     for the whole cut: under TCG each process the harness starts costs a tenth of a second."""
     flakey, linear = dm_table("flakey"), dm_table("linear")
+    # The suspend before drop_writes must not freeze the filesystem (--nolockfs): a
+    # freeze would write the page cache out, the very thing a power cut loses. Once
+    # unmounted, a resume suspends by itself to swap the table in.
     run("sh", "-ec", f"""
         systemctl kill --signal=KILL {SERVICE} || true
         systemctl stop {SERVICE} || true   # no restart while the disk is away
@@ -208,7 +222,6 @@ def power_cut() -> None:
         dmsetup load {DM} --table '{flakey}'
         dmsetup resume {DM}
         umount {STATE}
-        dmsetup suspend {DM}
         dmsetup load {DM} --table '{linear}'
         dmsetup resume {DM}
         echo 3 > /proc/sys/vm/drop_caches
@@ -216,33 +229,30 @@ def power_cut() -> None:
     """)
 
 
-def phase_one(trace: Trace) -> None:
-    fact("boot_active_monotonic_us", int(service("ActiveEnterTimestampMonotonic") or 0))
-    fact("boot_state", service("ActiveState"))
-
-    # The owner updates: the checkout's install.sh, twice.
+def install_checkout(times: int) -> None:
+    """The owner updates: the checkout's install.sh, ``times`` times."""
     checkout = Path("/root/checkout")
     shutil.copytree(HOST / "checkout", checkout, dirs_exist_ok=True)
-    for n in (1, 2):
+    for n in range(1, times + 1):
         began = uptime()
         done = run("sh", str(checkout / "install.sh"), "--wheelhouse", "/opt/wheelhouse",
                    "--no-fast-i2c", check=False, timeout=900)
         (RESULTS / f"install-{n}.txt").write_text(done.stdout + done.stderr)
         fact(f"install_{n}", {"status": done.returncode, "seconds": round(uptime() - began, 1)})
-    fact("security", run("systemd-analyze", "security", SERVICE, check=False).stdout
-         .strip().splitlines()[-1:])
 
-    # The state directory onto a disk that can lose power.
+
+def begin_game(trace: Trace) -> None:
+    """The state directory onto a disk that can lose power; the table started on it;
+    seats on and a long press: a game begins."""
     run("systemctl", "stop", SERVICE)
     mount_state()
-    with open("/etc/fstab", "a") as fstab:  # for the reboot without sync, at the end
+    with open("/etc/fstab", "a") as fstab:  # for the reboot without sync
         fstab.write(f"{DATA_DISK} {STATE} ext4 defaults 0 2\n")
     fact("start_seconds", round(start(trace), 2))
     mark("started")
     trace.quiet(QUIET, 10.0)
-
-    # A game: seats on, a long press starts, ten rolls. The title stands two seconds
-    # before setup: wait for setup's screen (it follows the seats as they come on).
+    # The title stands two seconds before setup: wait for setup's screen (it follows
+    # the seats as they come on).
     title = trace.count
     for number in (1, 2, 3, 4):
         seat(number, True)
@@ -250,6 +260,20 @@ def phase_one(trace: Trace) -> None:
     mark("seats on")
     press(1.4, trace, "long")
     mark("game begun")
+
+
+def the_table(trace: Trace) -> None:
+    """The table's part: boot, update twice, a game of ten rolls, the watchdog, its
+    share of the power cuts, no panel and no GPIO chip, the selftest, and a reboot
+    without sync."""
+    fact("boot_active_monotonic_us", int(service("ActiveEnterTimestampMonotonic") or 0))
+    fact("boot_state", service("ActiveState"))
+    install_checkout(2)
+    fact("installed", INSTALLED.read_text().strip())
+    fact("timer_slack_ns", int(Path(f"/proc/{service('MainPID')}/timerslack_ns").read_text()))
+    fact("security", run("systemd-analyze", "security", SERVICE, check=False).stdout
+         .strip().splitlines()[-1:])
+    begin_game(trace)
     edges = []
     for n in range(10):
         began = trace.count
@@ -267,8 +291,9 @@ def phase_one(trace: Trace) -> None:
     began = uptime()
     while uptime() - began < 60:
         time.sleep(0.2)
-        if service("MainPID") not in ("0", pid) and service("ActiveState") == "active" \
-                and int(service("NRestarts") or 0) > restarts:
+        now = services("MainPID", "ActiveState", "NRestarts")
+        if now["MainPID"] not in ("0", pid) and now["ActiveState"] == "active" \
+                and int(now["NRestarts"] or 0) > restarts:
             break
     fact("watchdog_restart_seconds", round(uptime() - began, 1))
     trace.quiet(0.8, 30.0)
@@ -276,38 +301,7 @@ def phase_one(trace: Trace) -> None:
     trace.flush()
     state_json("after_watchdog")
     press(0.15, trace, "resume")
-
-    # Power cuts among presses. Each round: resume, one press whose result is out on the
-    # panel (so its action is committed: the table saves before it shows), a copy of
-    # the save as the page cache has it, one more press, and the cut somewhere in its
-    # animation or save. The host checks what survived against that copy.
-    rng = random.Random(SETTINGS["seed"])
-    log = []
-    for cut in range(SETTINGS["cuts"]):
-        if not roll(trace, f"cut {cut} shown"):  # the game is over: a long press, again
-            press(1.4, trace, f"cut {cut} again")
-            roll(trace, f"cut {cut} shown")
-        shown = on_disk()
-        saved(RESULTS / f"cut-{cut:03d}-shown")
-        in_flight = rng.random() < 0.6
-        if in_flight:  # cut mid-animation, mid-save, or just after
-            mark(f"cut {cut} in flight")
-            pull(BUTTON, True)
-            time.sleep(0.15)
-            pull(BUTTON, False)
-            time.sleep(rng.uniform(0.0, 1.2))
-        else:  # or soon after the last result, while ext4 may still hold the rename
-            time.sleep(rng.uniform(0.05, 1.0))
-        began = uptime()
-        power_cut()
-        cut_seconds = uptime() - began
-        saved(RESULTS / f"cut-{cut:03d}")
-        ready = start(trace)
-        log.append({"cut": cut, "shown": shown, "in_flight": in_flight,
-                    "cut_seconds": round(cut_seconds, 2), "ready_seconds": round(ready, 2)})
-        (RESULTS / "cuts.json").write_text(json.dumps(log))
-        press(0.15, trace, f"cut {cut} resume")  # the title: resume the game
-    fact("cuts", len(log))
+    power_cuts(trace)  # its share of the cuts (settings.json), the rest in the other guest
 
     # No panel, no GPIO chip: a clear line and a failure, never a quiet exit.
     run("systemctl", "stop", SERVICE)
@@ -351,6 +345,51 @@ def phase_one(trace: Trace) -> None:
     Path("/proc/sysrq-trigger").write_text("b\n")  # ... is cut here, without a sync
 
 
+def the_cuts(trace: Trace) -> None:
+    """The power cuts' part, in a guest of its own beside the table's: the image holds
+    this checkout's product, installed by its install.sh (the table's guest runs that
+    again, twice); begin a game and cut the power among presses."""
+    fact("installed", INSTALLED.read_text().strip())
+    begin_game(trace)
+    power_cuts(trace)
+    fact("done", True)
+
+
+def power_cuts(trace: Trace) -> None:
+    """Cut the power among presses, as many times as settings.json says. Each round:
+    one press whose result is out on the panel (so its action is committed: the table
+    saves before it shows), a copy of the save as the page cache has it, maybe one
+    more press, and the cut somewhere in its animation or save, or after. The host
+    checks what survived against that copy."""
+    rng = random.Random(SETTINGS["seed"])
+    log = []
+    for cut in range(SETTINGS["cuts"]):
+        if not roll(trace, f"cut {cut} shown"):  # the game is over: a long press, again
+            press(1.4, trace, f"cut {cut} again")
+            roll(trace, f"cut {cut} shown")
+        shown = on_disk()
+        saved(RESULTS / f"cut-{cut:03d}-shown")
+        in_flight = rng.random() < 0.6
+        if in_flight:  # cut mid-animation, mid-save, or just after
+            mark(f"cut {cut} in flight")
+            pull(BUTTON, True)
+            time.sleep(0.15)
+            pull(BUTTON, False)
+            time.sleep(rng.uniform(0.0, 1.2))
+        else:  # or soon after the last result, while ext4 may still hold the rename
+            time.sleep(rng.uniform(0.05, 1.0))
+        began = uptime()
+        power_cut()
+        cut_seconds = uptime() - began
+        saved(RESULTS / f"cut-{cut:03d}")
+        ready = start(trace)
+        log.append({"cut": cut, "shown": shown, "in_flight": in_flight,
+                    "cut_seconds": round(cut_seconds, 2), "ready_seconds": round(ready, 2)})
+        (RESULTS / "cuts.json").write_text(json.dumps(log))
+        press(0.15, trace, f"cut {cut} resume")  # the title: resume the game
+    fact("cuts", len(log))
+
+
 def _failed_start() -> dict[str, object]:
     run("systemctl", "reset-failed", SERVICE, check=False)
     done = run("systemctl", "start", SERVICE, check=False, timeout=120)
@@ -386,8 +425,10 @@ def main() -> None:
         FACTS.update(json.loads((RESULTS / "facts.json").read_text()))
     trace = Trace(RESULTS / f"trace-{before['phase']}.txt")
     try:
-        if before["phase"] == 1:
-            phase_one(trace)
+        if SETTINGS["part"] == "cuts":
+            the_cuts(trace)
+        elif before["phase"] == 1:
+            the_table(trace)
         else:
             phase_two(trace, before)
             fact("done", True)

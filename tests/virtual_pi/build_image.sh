@@ -87,11 +87,13 @@ chroot "$ROOTFS" systemctl enable vpi-hardware.service vpi-harness.service >&2
 chroot "$ROOTFS" systemctl mask getty@tty1.service serial-getty@ttyS0.service systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer >&2 || true
 
 echo "virtual Pi: a quicker boot (each second of it is taken three times a run)" >&2
-# What a Pi has no use for, or a test: the PC's speaker, watchdog and crypto drivers
-# udev would load, binfmt, utmp, a journal on disk (the harness copies it out).
-printf 'blacklist %s\n' pcspkr iTCO_wdt iTCO_vendor_support aesni_intel ghash_clmulni_intel \
-    sha512_ssse3 sha256_ssse3 sha1_ssse3 crc32_pclmul polyval_clmulni evdev joydev serio_raw \
-    psmouse > "$ROOTFS/etc/modprobe.d/vpi-quiet.conf"
+# What a Pi has no use for, or a test: the PC's speaker, watchdog, SATA, KVM and
+# crypto drivers udev would load, binfmt, utmp, a journal on disk (the harness copies
+# it out). The PC's SMBus (i2c_i801) stays: it is i2c-0, so the panel's bus is i2c-1.
+printf 'blacklist %s\n' pcspkr iTCO_wdt iTCO_vendor_support lpc_ich ahci libahci kvm kvm_amd \
+    kvm_intel aesni_intel ghash_clmulni_intel sha512_ssse3 sha256_ssse3 sha1_ssse3 \
+    crc32_pclmul polyval_clmulni evdev joydev serio_raw psmouse sg \
+    > "$ROOTFS/etc/modprobe.d/vpi-quiet.conf"
 chroot "$ROOTFS" systemctl mask systemd-binfmt.service proc-sys-fs-binfmt_misc.automount \
     systemd-update-utmp.service e2scrub_reap.service modprobe@drm.service >&2
 mkdir -p "$ROOTFS/etc/systemd/journald.conf.d"

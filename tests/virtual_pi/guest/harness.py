@@ -176,13 +176,14 @@ def state_json(name: str) -> dict[str, object]:
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-def on_disk() -> int:
-    """The actions of the game in play, as the page cache has them now (read-only)."""
+def on_disk(latest: bool = False) -> int:
+    """The actions of the game in play (or of the latest game, ended or not: a roll in
+    flight may have won it), as the page cache has them now (read-only)."""
+    game = "SELECT max(id) FROM game" if latest else "SELECT id FROM game WHERE ended IS NULL"
     try:
         db = sqlite3.connect(f"file:{STATE / 'robinson.db'}?mode=ro", uri=True, timeout=10)
         try:
-            found = db.execute("SELECT count(*) FROM action WHERE game = "
-                               "(SELECT id FROM game WHERE ended IS NULL)").fetchone()
+            found = db.execute(f"SELECT count(*) FROM action WHERE game = ({game})").fetchone()
         finally:
             db.close()
     except sqlite3.Error:
@@ -383,10 +384,14 @@ def power_cuts(trace: Trace) -> None:
         cut_seconds = uptime() - began
         saved(RESULTS / f"cut-{cut:03d}")
         ready = start(trace)
-        log.append({"cut": cut, "shown": shown, "in_flight": in_flight,
+        kept = on_disk(latest=True)  # read once the table has opened (and recovered) it
+        log.append({"cut": cut, "shown": shown, "in_flight": in_flight, "kept": kept,
                     "cut_seconds": round(cut_seconds, 2), "ready_seconds": round(ready, 2)})
         (RESULTS / "cuts.json").write_text(json.dumps(log))
+        if kept < shown:  # a shown roll lost: the host fails on this copy. More cuts
+            break         # would only wait on a table that has lost its game
         press(0.15, trace, f"cut {cut} resume")  # the title: resume the game
+    (RESULTS / "cuts.json").write_text(json.dumps(log))
     fact("cuts", len(log))
 
 

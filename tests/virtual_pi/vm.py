@@ -14,8 +14,8 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,14 +83,12 @@ def boot(folder: Path, *, cuts: int = 20, seed: int = 1,
     built, build_seconds = image()
     # The table's guest has the longer part of its own: it takes a fifth of the cuts.
     shares = {"table": cuts // 5, "cuts": cuts - cuts // 5}
-    guests = [threading.Thread(target=_guest, args=(
-        folder / part, built, build_seconds,
-        {"part": part, "cuts": shares[part], "seed": seed + n}, timeout))
-        for n, part in enumerate(PARTS)]
-    for guest in guests:
-        guest.start()
-    for guest in guests:
-        guest.join()
+    with ThreadPoolExecutor(len(PARTS)) as pool:
+        guests = [pool.submit(_guest, folder / part, built, build_seconds,
+                              {"part": part, "cuts": shares[part], "seed": seed + n}, timeout)
+                  for n, part in enumerate(PARTS)]
+        for guest in guests:
+            guest.result()  # a guest that could not even be set up raises here
     return {part: finished(folder / part) for part in PARTS}
 
 

@@ -139,14 +139,14 @@ def seat(number: int, on: bool) -> None:
     pull(SEATS[number - 1], on)
 
 
-def service(prop: str) -> str:
-    return run("systemctl", "show", "-p", prop, "--value", SERVICE).stdout.strip()
-
-
 def services(*props: str) -> dict[str, str]:
-    """Several properties of the service at once (under TCG each process costs)."""
+    """Properties of the service, several in one call (under TCG each process costs)."""
     out = run("systemctl", "show", *(f"--property={p}" for p in props), SERVICE).stdout
     return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def service(prop: str) -> str:
+    return services(prop)[prop]
 
 
 def start(trace: Trace) -> float:
@@ -363,7 +363,8 @@ def power_cuts(trace: Trace) -> None:
     more press, and the cut somewhere in its animation or save, or after. The host
     checks what survived against that copy."""
     rng = random.Random(SETTINGS["seed"])
-    log = []
+    log: list[dict[str, object]] = []
+    (RESULTS / "cuts.json").write_text("[]")  # none yet (a guest may have no share)
     for cut in range(SETTINGS["cuts"]):
         if not roll(trace, f"cut {cut} shown"):  # the game is over: a long press, again
             press(1.4, trace, f"cut {cut} again")
@@ -391,7 +392,6 @@ def power_cuts(trace: Trace) -> None:
         if kept < shown:  # a shown roll lost: the host fails on this copy. More cuts
             break         # would only wait on a table that has lost its game
         press(0.15, trace, f"cut {cut} resume")  # the title: resume the game
-    (RESULTS / "cuts.json").write_text(json.dumps(log))
     fact("cuts", len(log))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from firmware.display.layout import CLASSIC
 from firmware.display.render import Picture, Screen, body_rows, pages, render, wrap
 
@@ -37,3 +39,21 @@ def test_a_long_body_pages_and_each_page_renders_differently() -> None:
     assert len(shown) == -(-8 // body_rows(screen)) and sum(map(len, shown)) == 8
     images = {render(screen, FONTS, page).tobytes() for page in range(len(shown))}
     assert len(images) == len(shown)
+
+
+def test_without_any_installed_font_the_table_draws_in_pillows_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Debian font package at all: Pillow's built-in font, made only then, still draws
+    every row (the fallback of an install without fonts-terminus-otb and the others)."""
+    from firmware.display import fonts
+
+    for name in ("LATIN", "BOLD", "WIDE", "BIG"):
+        monkeypatch.setattr(fonts, name, (("/nonexistent/font.otb", 12, 0),))
+    bare = fonts.Fonts()
+    assert bare.latin.path == bare.bold.path == bare.big.path == "Pillow built-in"
+    assert bare.wide is None and bare.missing
+    screen = Screen(title="Seat 2 → 43", body=("7 chips · pot 50", "Leaving the island"))
+    image = render(screen, bare)
+    assert image.size == (128, 64) and image.getbbox() is not None
+    body = image.crop((0, 14, 128, 64))
+    assert body.getbbox() is not None  # the body rows, not only the title bar

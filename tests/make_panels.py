@@ -14,7 +14,8 @@ from PIL import Image
 
 from firmware.config import Display, display_option
 from firmware.display.partial import writer_for
-from firmware.display.render import Screen, render
+from firmware.display.render import render
+from firmware.display.screen import Screen
 from firmware.emulate.rig import emulated_device, wire_for
 from robinson_core.texts import LANGUAGES
 

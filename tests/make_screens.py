@@ -6,7 +6,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from firmware.display.render import Screen, pages, render
+from firmware.display.render import pages, render
+from firmware.display.screen import Screen
 
 from .rig import FONTS
 from .screen_gallery import gallery

@@ -10,7 +10,8 @@ from PIL import Image
 
 from firmware.config import Config, Display
 from firmware.display.fonts import Fonts
-from firmware.display.render import Screen, essential_page, render
+from firmware.display.render import essential_page, render
+from firmware.display.screen import Screen
 from firmware.emulate.rig import emulate
 from firmware.table.die import Die
 from firmware.table.loop import ManualClock, advance

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from firmware.display import screens
-from firmware.display.render import Screen
+from firmware.display.screen import Screen
 from robinson_core import Game, HouseRules, play_script
 from robinson_core.texts import LANGUAGES
 

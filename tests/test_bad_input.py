@@ -124,7 +124,8 @@ def test_a_seat_name_with_a_line_break_or_control_character_is_refused(tmp_path:
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=40))
 def test_rendering_never_raises_on_any_text(text: str) -> None:
-    from firmware.display.render import Screen, render
+    from firmware.display.render import render
+    from firmware.display.screen import Screen
 
     from .rig import FONTS
 

@@ -14,6 +14,7 @@ from firmware.display import screens
 from firmware.display.breaks import NO_ROW_START, phrases
 from firmware.display.layout import CLASSIC
 from firmware.display.render import body_width, clipped, essential_page, pages, wrap
+from firmware.table.machine import Draw, Effect
 from robinson_core import CHOICES, Choice, Game, Roll, Status, parse_action
 from robinson_core import events as ev
 from robinson_core.narrate import describe
@@ -147,15 +148,16 @@ def test_a_press_half_a_second_after_any_result_never_skips_a_transfer(
     rigs.append(rig)
     table = rig.table
     shown: dict[int, set[str]] = {}  # actions taken -> every row drawn meanwhile
-    draw = table._draw
+    run = table._run
 
-    def drawing() -> None:
-        all_pages = pages(table.screen, FONTS)
-        taken = len(table.game.actions) if table.game else -1
-        shown.setdefault(taken, set()).update(all_pages[table.page % len(all_pages)])
-        draw()
+    def running(effect: Effect) -> None:  # every page the shell draws, as it draws it
+        if isinstance(effect, Draw):
+            all_pages = pages(effect.screen, FONTS)
+            taken = len(table.game.actions) if table.game else -1
+            shown.setdefault(taken, set()).update(all_pages[effect.page % len(all_pages)])
+        run(effect)
 
-    table._draw = drawing  # type: ignore[method-assign]
+    table._run = running  # type: ignore[method-assign]
     rig.wait(2.5)
     rig.long()  # the game begins
     presses = index = 0

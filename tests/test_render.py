@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from firmware.display.layout import CLASSIC
-from firmware.display.render import Picture, Screen, body_rows, pages, render, wrap
+from firmware.display.render import body_rows, pages, render, wrap
+from firmware.display.screen import Picture, Screen
 
 from .rig import FONTS
 

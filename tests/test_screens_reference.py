@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from firmware.display.fonts import DEBIAN_PACKAGES
-from firmware.display.render import Screen, render
+from firmware.display.render import render
+from firmware.display.screen import Screen
 
 from .make_screens import HERE, STRIP, each_page, strip
 from .rig import FONTS

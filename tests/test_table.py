@@ -379,7 +379,9 @@ def test_a_won_game_long_press_plays_again_with_the_same_seats(rigs: list[Rig],
 def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> None:
     from firmware.config import Config, Pins
     from firmware.emulate.rig import emulate
+    from firmware.table.buttons import Press
     from firmware.table.loop import ManualClock
+    from firmware.table.machine import Pressed
     from firmware.table.store import Store
     from firmware.table.table import Table
 
@@ -396,7 +398,7 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
     rig.loop.run_until_idle()
     table.begin(Game((1, 2)))
     assert [led.is_lit for led in leds] == [True, False, False, False, False, False]
-    table.roll()
+    table.take(Pressed(Press.SHORT))  # the press itself, past the button's timing
     rig.loop.run_until_idle()
     sounded = buzzer.is_active
     for _ in range(10):

@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from firmware.display.render import Picture, Screen
+from firmware.display.screen import Picture, Screen
 from firmware.display.words import Words
 from robinson_core import (
     CHOICES,

@@ -6,7 +6,8 @@ import time
 
 from firmware.emulate.hands import TAP, Hands
 from firmware.table.loop import Loop
-from firmware.table.table import Mode, Table
+from firmware.table.machine import Mode
+from firmware.table.table import Table
 from robinson_core import Status
 
 
@@ -23,7 +24,7 @@ class Demo:
         """Drive the table from a thread of its own until the game is over."""
         table = self.table
         table.ready.wait(timeout=10)
-        if table.mode is Mode.TITLE:
+        if table.state.mode is Mode.TITLE:  # the state is one value: read once, whole
             time.sleep(self.pause)
             self.hands.press(self.hands.long)  # a new game, not a resumed one
         for seat in range(1, 5):
@@ -31,8 +32,9 @@ class Demo:
         while True:
             table.ready.wait(timeout=10)
             time.sleep(self.pause)
-            game = table.game
-            if table.mode is Mode.SETUP and len(table.seats.occupied()) >= 2:
+            state = table.state
+            game = state.game
+            if state.mode is Mode.SETUP and len(state.seats) >= 2:
                 self.hands.press(self.hands.long)
             elif game is not None and game.state.status is not Status.PLAYING:
                 time.sleep(self.pause * 4)

@@ -15,11 +15,13 @@ import heapq
 import itertools
 import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 Clock = Callable[[], float]
 PURGE_AT = 256
+Name = TypeVar("Name", bound=Hashable)
 
 
 @dataclass(order=True)
@@ -107,11 +109,11 @@ class Loop:
             callback()
 
 
-class Timers:
+class Timers(Generic[Name]):
     """Named timers on a loop: setting a name again replaces its timer.
 
     >>> loop = Loop(clock=lambda: 0.0)
-    >>> timers = Timers(loop)
+    >>> timers: Timers[str] = Timers(loop)
     >>> timers.after("dim", 0.0, lambda: print("dim"))
     >>> timers.after("dim", 0.0, lambda: print("dim again"))
     >>> "dim" in timers, loop.run_until_idle(), "dim" in timers
@@ -121,12 +123,12 @@ class Timers:
 
     def __init__(self, loop: Loop) -> None:
         self.loop = loop
-        self._timers: dict[str, Timer] = {}
+        self._timers: dict[Name, Timer] = {}
 
-    def __contains__(self, name: str) -> bool:
+    def __contains__(self, name: object) -> bool:
         return name in self._timers
 
-    def after(self, name: str, delay: float, callback: Callable[[], None]) -> None:
+    def after(self, name: Name, delay: float, callback: Callable[[], None]) -> None:
         """Run ``callback`` once, ``delay`` seconds from now."""
         self.cancel(name)
 
@@ -136,7 +138,7 @@ class Timers:
 
         self._timers[name] = self.loop.call_later(delay, fire)
 
-    def every(self, name: str, period: float, callback: Callable[[], None]) -> None:
+    def every(self, name: Name, period: float, callback: Callable[[], None]) -> None:
         """Run ``callback`` every ``period`` seconds, the first time one period from now."""
         def fire() -> None:
             callback()
@@ -145,7 +147,7 @@ class Timers:
         self.cancel(name)
         self._timers[name] = self.loop.call_later(period, fire)
 
-    def cancel(self, name: str) -> None:
+    def cancel(self, name: Name) -> None:
         timer = self._timers.pop(name, None)
         if timer is not None:
             timer.cancel()

@@ -1,43 +1,37 @@
-"""The menu as data: each row a label and what choosing it does, and a cursor over them."""
+"""The menu as data: its rows in order, each a text key; what choosing one does is the
+table machine's (``firmware.table.machine``).
+
+>>> from firmware.display.words import Words
+>>> labels(Words("en"), language="en", level="1/4")[:2]
+['Back to the game', 'Undo last action']
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+import enum
 
 from firmware.display.words import Words
+from robinson_core.texts import language_name
 
 
-def _no_values() -> dict[str, object]:
-    return {}
+class Row(enum.Enum):
+    """One line of the menu, by its text key."""
+
+    BACK = "menu_back"
+    UNDO = "menu_undo"
+    STANDINGS = "menu_standings"
+    RECALL = "menu_recall"
+    NEW = "menu_new"
+    LANGUAGE = "menu_language"
+    BRIGHTNESS = "menu_brightness"
+    ABOUT = "menu_about"
 
 
-@dataclass(frozen=True)
-class Row:
-    """One line of the menu: its text key, what choosing it does, the label's values now."""
-
-    key: str
-    choose: Callable[[], None]
-    values: Callable[[], dict[str, object]] = field(default=_no_values)
+MENU = tuple(Row)
 
 
-class Menu:
-    """The rows in order and the cursor: a short press moves it, a long one chooses.
-
-    >>> menu = Menu([Row("menu_back", lambda: print("back")), Row("menu_new", lambda: None)])
-    >>> menu.move(); menu.move(); menu.choose()
-    back
-    """
-
-    def __init__(self, rows: Sequence[Row]) -> None:
-        self.rows = tuple(rows)
-        self.index = 0
-
-    def labels(self, words: Words) -> list[str]:
-        return [words(row.key, **row.values()) for row in self.rows]
-
-    def move(self) -> None:
-        self.index = (self.index + 1) % len(self.rows)
-
-    def choose(self) -> None:
-        self.rows[self.index].choose()
+def labels(words: Words, *, language: str, level: str) -> list[str]:
+    """The rows' texts now: the language row names the language, brightness its step."""
+    values: dict[Row, dict[str, object]] = {Row.LANGUAGE: {"language": language_name(language)},
+                                            Row.BRIGHTNESS: {"level": level}}
+    return [words(row.value, **values.get(row, {})) for row in MENU]

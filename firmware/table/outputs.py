@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import functools
+import collections
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from firmware.table.loop import Timers
+from firmware.table.machine import TimerKind
+from firmware.table.tunes import NOTE, Tune
 
 log = logging.getLogger("robinson.table")
-
-BUZZER_MID = "C7"  # 2,093 Hz: with octaves=1 the buzzer spans C6 to C8 (1-4 kHz)
-TUNES = {"roll": ("C7",), "parrot": ("E7", "C7", "E7"), "death": ("C6", "G6", "C6"),
-         "win": ("C7", "E7", "G7", "C8")}
-"""What the buzzer plays, note by note: in a ceramic piezo's loud band (its resonance is
-2-4 kHz; at A2-A6, where the tunes once were, it barely sounds)."""
-NOTE = 0.15  # seconds a note
 
 
 class Led(Protocol):
@@ -44,23 +39,27 @@ class Outputs:
 
     leds: Sequence[Led] = ()
     buzzer: Buzzer | None = None
+    _notes: collections.deque[str | None] = field(default_factory=collections.deque)
 
     def light(self, seat: int | None, seats: Sequence[int]) -> None:
         """Light ``seat``'s LED (if it plays) and no other."""
         for index, led in enumerate(self.leds, start=1):
             led.value = index == seat and index in seats
 
-    def chime(self, tune: str, timers: Timers) -> None:
-        """Play one of the TUNES, note by note on ``timers`` (never blocking the loop)."""
-        buzzer = self.buzzer
-        if buzzer is None:
+    def chime(self, tune: Tune, timers: Timers[TimerKind]) -> None:
+        """Play ``tune`` note by note on ``timers`` (never blocking the loop); a tune that
+        comes while another plays follows it after a rest, never cutting it short."""
+        if self.buzzer is None:
             return
+        self._notes.extend((*tune.value, None))  # None: silence, the rest after the tune
+        if TimerKind.NOTE not in timers:
+            self._next(timers)
 
-        def play(note: str | None) -> None:
-            try:
-                buzzer.play(note) if note else buzzer.stop()
-            except Exception as error:  # a buzzer fault must not stop the game
-                log.warning("buzzer: %s", error)
-
-        for n, note in enumerate((*TUNES[tune], None)):
-            timers.after(f"note{n}", n * NOTE, functools.partial(play, note))
+    def _next(self, timers: Timers[TimerKind]) -> None:
+        note = self._notes.popleft()
+        try:
+            self.buzzer.play(note) if note else self.buzzer.stop()  # type: ignore[union-attr]
+        except Exception as error:  # a buzzer fault must not stop the game
+            log.warning("buzzer: %s", error)
+        if self._notes:
+            timers.after(TimerKind.NOTE, NOTE, lambda: self._next(timers))

@@ -14,11 +14,13 @@ from collections.abc import Callable
 
 from firmware.devices import Rigging
 from firmware.display.fonts import Fonts
-from firmware.display.render import Screen, render
+from firmware.display.render import render
+from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.table.buttons import Debounced
 from firmware.table.die import Die
-from firmware.table.outputs import BUZZER_MID, Led
+from firmware.table.outputs import Led
+from firmware.table.tunes import BUZZER_MID
 from firmware.tools.fairness import Verdict, check
 
 STEP = 0.5  # seconds per output

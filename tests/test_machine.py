@@ -1,0 +1,339 @@
+"""The table's interaction rules as properties of ``step``: thousands of random press,
+switch and timer sequences, no rig, no clock, no disk.
+
+The world here plays the shell's part as values: it answers the die and the disk,
+fires only timers that are armed (in any order: harsher than a clock), and keeps
+every effect in order. Each checker returns what it found wrong and counts what it
+compared; the self-checks at the end break the machine on purpose and expect a find.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from firmware.config import Config, Timings
+from firmware.display import screens
+from firmware.display.fonts import Fonts
+from firmware.display.layout import CLASSIC
+from firmware.display.render import essential_page, page_count
+from firmware.display.screen import Screen
+from firmware.table import machine as m
+from firmware.table.buttons import Press
+from robinson_core import Game, Pending
+
+FONTS = Fonts()
+CONFIG = Config(timings=Timings(animation=0.24))
+_measured: dict[Screen, tuple[int, int]] = {}
+
+
+def measure(screen: Screen) -> tuple[int, int]:
+    """The real page count and essential page on the 128x64 panel."""
+    if screen not in _measured:
+        _measured[screen] = (page_count(screen, FONTS, CLASSIC),
+                             essential_page(screen, FONTS, CLASSIC))
+    return _measured[screen]
+
+
+@dataclasses.dataclass
+class Moment:
+    """One input and what it did."""
+
+    before: m.TableState
+    event: m.Input
+    effects: list[m.Effect]
+    after: m.TableState
+    cause: int  # which outer input (a press, a timer…) this answer belongs to
+    cause_before: m.TableState  # the table before that input
+
+
+class World:
+    """The shell's part: the die, the disk, the timers; every step kept."""
+
+    def __init__(self, state: m.TableState, faces: random.Random, failing: bool) -> None:
+        self.state = state
+        self.faces = faces
+        self.failing = failing  # the disk refuses now and then
+        self.moments: list[Moment] = []
+
+    def take(self, event: m.Input) -> None:
+        queue, cause, cause_before = [event], len(self.moments), self.state
+        while queue:
+            current = queue.pop(0)
+            before = self.state
+            self.state, effects = m.step(before, current)
+            self.moments.append(Moment(before, current, effects, self.state, cause, cause_before))
+            for effect in effects:
+                if isinstance(effect, m.NeedFace):
+                    queue.append(m.Face(self.faces.randint(1, 6)))
+                elif isinstance(effect, m.WRITES):
+                    ok = not (self.failing and self.faces.random() < 0.2)
+                    queue.append(m.Wrote(ok, "" if ok else "No space left on device"))
+                elif isinstance(effect, m.NeedRecall):
+                    queue.append(m.Recalled(()))
+
+
+def midgame(rng: random.Random, seats: tuple[int, ...]) -> Game:
+    """A game some way in (a win or a decision now and then)."""
+    game = Game(seats, seats[0])
+    for _ in range(rng.randrange(0, 120)):
+        if game.state.pending is Pending.OVER:
+            break
+        game = game.play(rng.choice(game.state.legal_actions()))
+    return game
+
+
+INPUTS = ("short", "long", "menu", "short", "short", "long", "seat", "timer", "timer",
+          "timer", "down", "held", "pressed", "undo")
+
+
+def play(data: st.DataObject, failing: bool = False, steps: int = 80) -> World:
+    """A table from a random start, then ``steps`` random inputs."""
+    rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    seats = tuple(sorted(rng.sample(range(1, 7), rng.randint(0, 5))))
+    game = midgame(rng, seats) if len(seats) >= 2 and rng.random() < 0.7 else None
+    world = World(m.initial(m.Fixed(CONFIG, measure)), rng, failing)
+    world.take(m.Start(game, seats, stuck=rng.random() < 0.05))
+    for _ in range(steps):
+        kind = data.draw(st.sampled_from(INPUTS), label="input")
+        if kind == "undo":  # the menu, its second row, chosen: the question
+            for press in (Press.MENU, Press.SHORT, Press.LONG):
+                world.take(m.Pressed(press))
+        elif kind in ("short", "long", "menu"):  # a whole press, as the button reports it
+            press = Press(kind)
+            world.take(m.Down())
+            if press is not Press.SHORT:
+                world.take(m.Held(Press.LONG))
+            if press is Press.MENU:
+                world.take(m.Held(Press.MENU))
+            world.take(m.Pressed(press))
+        elif kind == "seat":
+            seat = rng.randint(1, 6)
+            now = set(world.state.seats) ^ {seat}
+            world.take(m.SeatsChanged(seat, seat in now, tuple(sorted(now))))
+        elif kind == "timer":
+            armed = sorted(world.state.armed, key=lambda k: k.value)
+            if armed:
+                world.take(m.TimerFired(rng.choice(armed)))
+        elif kind == "down":
+            world.take(m.Down())
+        elif kind == "held":
+            world.take(m.Held(rng.choice((Press.LONG, Press.MENU))))
+        else:
+            world.take(m.Pressed(rng.choice(tuple(Press))))
+    return world
+
+
+# -- the properties: each returns (what was wrong, how many cases it compared) -----------
+
+
+def _shown(screen: Screen) -> tuple[str, tuple[str, ...]]:
+    """A screen without its footer (a held button's hint replaces the footer)."""
+    return screen.title, screen.body
+
+
+def saved_before_shown(world: World) -> tuple[list[str], int]:
+    """A result (or the decision it asks) is drawn only once its game went to the disk."""
+    wrong, compared, on_disk, moved = [], 0, None, None
+    for moment in world.moments:
+        if isinstance(moment.event, m.Start):
+            on_disk = moment.event.game  # what the disk gave
+        elif moment.event == m.Wrote(False, moment.event.reason if isinstance(
+                moment.event, m.Wrote) else "") and moved is not None:
+            on_disk = moved.game  # the disk refused to put it away: it is still in play
+        moved = None
+        game = moment.after.game
+        if game is not None:
+            w = m.words(moment.after)
+            reveal = {_shown(screens.result_screen(w, game)),
+                      _shown(screens.turn_screen(w, game.state))}
+        for effect in moment.effects:
+            if isinstance(effect, m.Save | m.BeginGame):
+                on_disk = effect.game
+            elif isinstance(effect, m.PutAway):
+                on_disk, moved = effect.then, effect
+            elif (isinstance(effect, m.Draw) and game is not None and game.actions
+                  and _shown(effect.screen) in reveal):
+                compared += 1
+                if on_disk != game:
+                    wrong.append(f"{effect.screen.title!r} shown before it was saved")
+    return wrong, compared
+
+
+def saved_games_are_the_engines(world: World) -> tuple[list[str], int]:
+    """Every game saved is one the engine played: it replays to itself, and it is the
+    game before it with one or two actions more (a roll after a choice) or one fewer."""
+    wrong, compared, before = [], 0, None
+    for moment in world.moments:
+        for effect in moment.effects:
+            if not isinstance(effect, m.Save):
+                continue
+            compared += 1
+            game = effect.game
+            replayed = Game(game.seats, game.first, game.rules)
+            for action in game.actions:
+                replayed = replayed.play(action)
+            if replayed != game:
+                wrong.append(f"saved game does not replay: {game.actions[-3:]}")
+            if before is not None and before.seats == game.seats:
+                more = len(game.actions) - len(before.actions)
+                if more not in (-1, 1, 2):
+                    wrong.append(f"saved {more:+d} actions at once")
+            before = game
+    return wrong, compared
+
+
+def money_seen_before_the_next_action(world: World) -> tuple[list[str], int]:
+    """No press moves the game on while a page of its last result holding money or an
+    instruction has not been on the panel."""
+    wrong, compared, checked = [], 0, set()
+    drawn: dict[tuple[str, tuple[str, ...]], set[int]] = {}
+    for moment in world.moments:
+        game = moment.cause_before.game
+        pressed = isinstance(world.moments[moment.cause].event, m.Pressed)
+        for effect in moment.effects:
+            if isinstance(effect, m.Draw):
+                drawn.setdefault(_shown(effect.screen), set()).add(effect.page)
+            elif (isinstance(effect, m.Save) and pressed and moment.cause not in checked
+                  and game is not None and game.actions
+                  and len(effect.game.actions) > len(game.actions)):
+                checked.add(moment.cause)  # the press's first save: "roll" on 7 rolls too
+                result = screens.result_screen(m.words(moment.cause_before), game)
+                pages, last = measure(result)
+                need = set(range(last + 1))
+                compared += 1
+                seen = {p % pages for p in drawn.get(_shown(result), set())}
+                if not need <= seen:
+                    wrong.append(f"{result.title!r}: pages {sorted(need - seen)} never shown")
+    return wrong, compared
+
+
+def undo_asked_first(world: World) -> tuple[list[str], int]:
+    """An action is taken back only by a long press on the undo question."""
+    wrong, compared = [], 0
+    for moment in world.moments:
+        game = moment.before.game
+        for effect in moment.effects:
+            if (isinstance(effect, m.Save) and game is not None
+                    and len(effect.game.actions) < len(game.actions)):
+                compared += 1
+                asked = (moment.before.mode is m.Mode.UNDO
+                         and moment.before.screen.title == m.words(moment.before)("undo_title")
+                         and moment.event == m.Pressed(Press.LONG))
+                if not asked:
+                    wrong.append(f"undone by {moment.event} in {moment.before.mode}")
+    return wrong, compared
+
+
+MODE_TIMERS = {m.TimerKind.FRAME: {m.Mode.ANIMATE}, m.TimerKind.REVEAL: {m.Mode.ANIMATE},
+               m.TimerKind.BOOT: {m.Mode.TITLE}}
+"""Timers that belong to one mode: never armed once it has ended."""
+
+
+def timers_end_with_their_mode(world: World) -> tuple[list[str], int]:
+    wrong, compared = [], 0
+    for moment in world.moments:
+        for kind, modes in MODE_TIMERS.items():
+            if kind in moment.after.armed:
+                compared += 1
+                if moment.after.mode not in modes:
+                    wrong.append(f"{kind} armed in {moment.after.mode} after {moment.event}")
+    return wrong, compared
+
+
+PROPERTIES: dict[str, Callable[[World], tuple[list[str], int]]] = {
+    "saved before shown": saved_before_shown,
+    "saved games are the engine's": saved_games_are_the_engines,
+    "money seen before the next action": money_seen_before_the_next_action,
+    "undo asked first": undo_asked_first,
+    "timers end with their mode": timers_end_with_their_mode,
+}
+COUNTS: dict[str, int] = dict.fromkeys(PROPERTIES, 0)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_the_table_keeps_its_promises_over_random_play(data: st.DataObject) -> None:
+    world = play(data, failing=data.draw(st.booleans(), label="failing disk"))
+    for name, check in PROPERTIES.items():
+        wrong, compared = check(world)
+        assert wrong == [], name
+        COUNTS[name] += compared
+
+
+def test_the_properties_compared_thousands_of_cases() -> None:
+    """Runs after the random play above (file order): each property met real cases."""
+    if not any(COUNTS.values()):
+        pytest.skip("run with the property test before it")
+    assert COUNTS["saved before shown"] >= 400, COUNTS
+    assert COUNTS["saved games are the engine's"] >= 200, COUNTS
+    assert COUNTS["money seen before the next action"] >= 100, COUNTS
+    assert COUNTS["undo asked first"] >= 3, COUNTS
+    assert COUNTS["timers end with their mode"] >= 5000, COUNTS
+
+
+# -- self-checks: a broken machine is caught -------------------------------------------
+
+
+@contextmanager
+def broken(name: str, replacement: Callable[..., Any]) -> Iterator[None]:
+    original = getattr(m._Moment, name)
+    setattr(m._Moment, name, replacement)
+    try:
+        yield
+    finally:
+        setattr(m._Moment, name, original)
+
+
+def _show_then_save(self: m._Moment, game: Game) -> None:
+    self.set(game=game)
+    self.show_result()
+    self.do(m.Save(game))
+
+
+def _undo_without_asking(self: m._Moment) -> None:
+    game = self.state.game
+    if game is not None and game.actions:
+        self.commit(game.undo())
+    self.resume()
+
+
+def _reveal_keeping_the_tumble(self: m._Moment) -> None:
+    self.set(armed=self.state.armed | {m.TimerKind.FRAME})
+    BROKEN_REVEAL(self)
+
+
+BROKEN_REVEAL = m._Moment.reveal
+
+
+@pytest.mark.parametrize("prop,name,replacement", [
+    ("saved before shown", "commit", _show_then_save),
+    ("money seen before the next action", "unread", lambda self: False),
+    ("undo asked first", "ask_undo", _undo_without_asking),
+    ("timers end with their mode", "reveal", _reveal_keeping_the_tumble),
+    ("saved games are the engine's", "commit",
+     lambda self, game: (self.do(m.Save(game.undo() if len(game.actions) > 2 else game)),
+                         self.set(game=game))),
+])
+def test_each_property_catches_a_broken_machine(prop: str, name: str,
+                                                replacement: Callable[..., Any]) -> None:
+    found: list[str] = []
+
+    @settings(max_examples=300, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def hunt(data: st.DataObject) -> None:
+        wrong, _ = PROPERTIES[prop](play(data))
+        found.extend(wrong)
+        assert not wrong
+
+    with broken(name, replacement), pytest.raises(AssertionError):
+        hunt()
+    assert found, prop

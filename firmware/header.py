@@ -1,22 +1,37 @@
 """The Raspberry Pi's 40-pin header, read from gpiozero's own board data (its ``pi_info``).
 
 Every 40-pin Pi, from the B+ to the Pi 5, has the same header, so one model's
-data serves all: BCM GPIO numbers to physical pins, and where GND and 3V3 are.
+data serves all: BCM GPIO numbers to physical pins, and where GND is. The board
+data is read when first asked for, so the config's checks load no gpiozero.
 
->>> PHYSICAL[17], GROUND[:2], POWER_3V3
-(11, (6, 9), (1, 17))
+>>> PHYSICAL[17], GROUND[:2], USABLE
+(11, (6, 9), range(2, 28))
 """
 
 from __future__ import annotations
 
-from gpiozero import pi_info
+import functools
+from typing import Any
 
-_J8 = pi_info("a02082").headers["J8"].pins  # a Pi 3B: any 40-pin model would do
+USABLE = range(2, 28)
+"""The GPIOs a table may use: 0 and 1 belong to the HAT EEPROM; 27 is the last on the header."""
 
-PHYSICAL: dict[int, int] = {int(p.name[4:]): p.number for p in _J8.values()
-                            if p.name.startswith("GPIO")}
+
+@functools.cache
+def _header() -> dict[str, Any]:
+    from gpiozero import pi_info
+
+    pins = pi_info("a02082").headers["J8"].pins.values()  # a Pi 3B: any 40-pin model would do
+    return {"PHYSICAL": {int(p.name[4:]): p.number for p in pins if p.name.startswith("GPIO")},
+            "GROUND": tuple(p.number for p in pins if p.name == "GND")}
+
+
+PHYSICAL: dict[int, int]
 """BCM GPIO number -> physical pin of the header."""
-GROUND: tuple[int, ...] = tuple(p.number for p in _J8.values() if p.name == "GND")
-POWER_3V3: tuple[int, ...] = tuple(p.number for p in _J8.values() if p.name == "3V3")
-USABLE = range(2, max(PHYSICAL) + 1)
-"""The GPIOs a table may use: 0 and 1 belong to the HAT EEPROM."""
+GROUND: tuple[int, ...]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("PHYSICAL", "GROUND"):
+        return _header()[name]
+    raise AttributeError(name)

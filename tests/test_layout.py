@@ -4,6 +4,8 @@ and public class says what it is for."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,8 +17,68 @@ PACKAGES = ("robinson_core", "firmware")
 # the table and the display never reach for the emulator or the tools.
 FORBIDDEN = {
     "robinson_core": ("firmware",),
-    "firmware.table": ("firmware.emulate", "firmware.tools"),
-    "firmware.display": ("firmware.emulate", "firmware.tools"),
+    "firmware.table": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
+                       "firmware.cli"),
+    "firmware.display": ("firmware.emulate", "firmware.tools", "firmware.table",
+                         "firmware.devices", "firmware.config", "firmware.app", "firmware.cli"),
+    "firmware.config": ("firmware.table", "firmware.devices", "firmware.emulate",
+                        "firmware.tools", "firmware.app", "firmware.cli"),
+    "firmware.devices": ("firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
+    "firmware.emulate": ("firmware.tools", "firmware.app", "firmware.cli"),
+    "firmware.tools": ("firmware.cli",),
+    "firmware.app": ("firmware.cli", "firmware.tools"),
+}
+
+# What each part may import from outside the tree (top-level names): the standard
+# library's pure modules everywhere; the world (files, clocks, chance, threads,
+# hardware, Pillow) only where its edge is. The longest matching prefix rules.
+PURE = frozenset({"__future__", "collections", "dataclasses", "enum", "functools", "itertools",
+                  "typing", "types", "re", "string", "hashlib", "math", "operator", "abc"})
+OUTSIDE: dict[str, frozenset[str]] = {
+    "robinson_core": PURE,
+    "firmware.table.machine": PURE,
+    "firmware.table.menu": PURE,
+    "firmware.table.tunes": PURE,
+    "firmware.table.buttons": PURE,
+    "firmware.table.die": PURE | {"random", "secrets"},
+    "firmware.table.loop": PURE | {"heapq", "queue", "time"},
+    "firmware.table.outputs": PURE | {"logging"},
+    "firmware.table.table": PURE | {"logging", "threading"},
+    "firmware.table.store": PURE | {"contextlib", "datetime", "errno", "fcntl", "os", "pathlib",
+                                    "sqlite3", "stat", "urllib"},
+    "firmware.table.legacy": PURE | {"contextlib", "datetime", "os", "pathlib", "stat"},
+    "firmware.config": PURE | {"os", "pathlib", "tomllib"},
+    "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked
+    "firmware.display": PURE | {"PIL", "budoux", "contextlib", "datetime", "logging", "pathlib",
+                                "time"},
+    "firmware.display.layout": PURE,
+    "firmware.display.panels": PURE,
+    "firmware.display.screen": PURE,
+    "firmware.display.screens": PURE | {"datetime"},
+    "firmware.display.words": PURE,
+    "firmware.display.partial": PURE | {"PIL", "luma"},  # the display's device edge
+    "firmware.devices": PURE | {"PIL", "atexit", "contextlib", "gpiozero", "importlib",
+                                "inspect", "lgpio", "luma", "pathlib", "smbus2"},
+    "firmware.emulate": PURE | {"PIL", "gpiozero", "luma", "os", "pathlib", "shutil", "signal",
+                                "sys", "termios", "threading", "time", "tty"},
+    "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "luma", "matplotlib", "os",
+                              "pathlib", "random", "resource", "socket", "statistics",
+                              "subprocess", "sys", "tempfile", "threading", "time"},
+    "firmware.notify": PURE | {"logging", "os", "socket"},
+    "firmware.cli": PURE | {"argparse", "json", "pathlib", "sys"},
+    "firmware.app": PURE | {"argparse", "contextlib", "logging", "os", "pathlib", "signal", "sys",
+                            "tempfile", "threading"},
+    "firmware.errors": PURE,
+    "firmware": PURE,
+}
+"""A module's own line wins over its package's: the machine is held to less than the table."""
+
+# Importing these loads none of those (whatever they import in turn): measured in a
+# fresh interpreter, so an indirect import is caught too.
+LOADS_NONE = {
+    "firmware.table.machine": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
+    "firmware.config": ("PIL", "gpiozero", "luma", "lgpio"),
+    "robinson_core": ("PIL", "gpiozero", "luma", "sqlite3", "random", "socket", "threading"),
 }
 
 
@@ -88,10 +150,45 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def outside_imports(found: dict[str, set[str]]) -> list[str]:
+    """Imports from outside the tree that a module's part may not make."""
+    wrong = []
+    for source, names in found.items():
+        rule = max((p for p in OUTSIDE if source == p or source.startswith(p + ".")), key=len)
+        wrong += [f"{source} imports {n}" for n in sorted(names - OUTSIDE[rule])]
+    return wrong
+
+
+def outside() -> dict[str, set[str]]:
+    return {name: {i.split(".")[0] for i in imports(name, path)} - {"firmware", "robinson_core"}
+            for name, path in modules().items()}
+
+
+def loaded_by(module: str) -> set[str]:
+    """The top-level modules a fresh interpreter holds after importing ``module``."""
+    code = f"import sys; import {module}; print(' '.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout
+    return {name.split(".")[0] for name in out.split()}
+
+
 def test_the_arrows_point_one_way() -> None:
     edges = graph()
     assert sum(len(t) for t in edges.values()) > 100  # the graph was really read
     assert forbidden_imports(edges) == []
+
+
+def test_each_part_imports_only_what_its_job_needs() -> None:
+    found = outside()
+    assert sum(len(n) for n in found.values()) > 200  # the imports were really read
+    assert outside_imports(found) == []
+
+
+@pytest.mark.parametrize("module", sorted(LOADS_NONE))
+def test_importing_the_pure_parts_loads_no_hardware_or_disk_library(module: str) -> None:
+    loaded = loaded_by(module)
+    assert module.split(".")[0] in loaded and len(loaded) > 20  # it really ran
+    assert loaded & set(LOADS_NONE[module]) == set()
 
 
 def test_no_import_cycles() -> None:
@@ -103,8 +200,39 @@ def test_the_rule_catches_a_forbidden_import_and_a_cycle() -> None:
     edges["firmware.display.render"] = edges["firmware.display.render"] | {
         "firmware.emulate.bus"}
     edges["robinson_core.board"] = edges["robinson_core.board"] | {"robinson_core.engine"}
-    assert forbidden_imports(edges) == ["firmware.display.render imports firmware.emulate.bus"]
+    edges["firmware.display.words.en"] = edges["firmware.display.words.en"] | {
+        "firmware.devices"}
+    edges["firmware.table.legacy"] = edges["firmware.table.legacy"] | {"firmware.devices"}
+    edges["firmware.config"] = edges["firmware.config"] | {"firmware.display.panels",
+                                                            "firmware.table.store"}
+    edges["firmware.tools.wiring"] = edges["firmware.tools.wiring"] | {"firmware.cli"}
+    assert sorted(forbidden_imports(edges)) == [
+        "firmware.config imports firmware.table.store",
+        "firmware.display.render imports firmware.emulate.bus",
+        "firmware.display.words.en imports firmware.devices",
+        "firmware.table.legacy imports firmware.devices",
+        "firmware.tools.wiring imports firmware.cli"]
     assert any({"robinson_core.board", "robinson_core.engine"} <= set(c) for c in cycles(edges))
+
+
+def test_the_rule_catches_the_world_where_it_does_not_belong() -> None:
+    found = outside()
+    found["robinson_core.board"] |= {"random", "time", "os", "PIL", "gpiozero"}
+    found["firmware.table.machine"] |= {"sqlite3", "time"}
+    found["firmware.display.words.hr"] |= {"gpiozero"}
+    found["firmware.table.store"] |= {"PIL"}
+    assert sorted(outside_imports(found)) == [
+        "firmware.display.words.hr imports gpiozero",
+        "firmware.table.machine imports sqlite3", "firmware.table.machine imports time",
+        "firmware.table.store imports PIL",
+        "robinson_core.board imports PIL", "robinson_core.board imports gpiozero",
+        "robinson_core.board imports os", "robinson_core.board imports random",
+        "robinson_core.board imports time"]
+
+
+def test_the_load_check_sees_an_indirect_import() -> None:
+    loaded = loaded_by("firmware.display.render")  # render -> fonts -> PIL
+    assert "PIL" in loaded and "gpiozero" not in loaded
 
 
 @pytest.mark.parametrize("name", sorted(modules()))

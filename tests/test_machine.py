@@ -258,7 +258,8 @@ PROPERTIES: dict[str, Callable[[World], tuple[list[str], int]]] = {
 COUNTS: dict[str, int] = dict.fromkeys(PROPERTIES, 0)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=250, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_the_table_keeps_its_promises_over_random_play(data: st.DataObject) -> None:
     world = play(data, failing=data.draw(st.booleans(), label="failing disk"))
@@ -272,11 +273,13 @@ def test_the_properties_compared_thousands_of_cases() -> None:
     """Runs after the random play above (file order): each property met real cases."""
     if not any(COUNTS.values()):
         pytest.skip("run with the property test before it")
-    assert COUNTS["saved before shown"] >= 400, COUNTS
-    assert COUNTS["saved games are the engine's"] >= 200, COUNTS
-    assert COUNTS["money seen before the next action"] >= 100, COUNTS
-    assert COUNTS["undo asked first"] >= 3, COUNTS
-    assert COUNTS["timers end with their mode"] >= 5000, COUNTS
+    # The play is derandomized: the same 250 sequences each run (613, 390, 147, 31 and
+    # 25,546 cases compared when this was written).
+    assert COUNTS["saved before shown"] >= 500, COUNTS
+    assert COUNTS["saved games are the engine's"] >= 300, COUNTS
+    assert COUNTS["money seen before the next action"] >= 120, COUNTS
+    assert COUNTS["undo asked first"] >= 25, COUNTS
+    assert COUNTS["timers end with their mode"] >= 20000, COUNTS
 
 
 # -- self-checks: a broken machine is caught -------------------------------------------
@@ -327,6 +330,7 @@ def test_each_property_catches_a_broken_machine(prop: str, name: str,
     found: list[str] = []
 
     @settings(max_examples=300, deadline=None, database=None, phases=[Phase.generate],
+              derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(st.data())
     def hunt(data: st.DataObject) -> None:

@@ -440,3 +440,35 @@ def test_a_won_game_says_the_pot_once() -> None:
         winner = game.state.player(game.state.winner or 0)
         ledger = w("ledger", chips=winner.chips, pot=0)  # the pot, said once: 0 after the win
         assert body.count(ledger) == 1 and w("pot", pot=0) not in body, (lang, body)
+
+
+def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
+    """A death that ends the game chimes twice at once: every note of both is played,
+    in order, each for its length (two chimes once shared their timers, and the second
+    cut the first short)."""
+    from firmware.table.loop import Loop, ManualClock, Timers, advance
+    from firmware.table.outputs import Outputs
+    from firmware.table.tunes import NOTE, Tune
+
+    played: list[tuple[float, str | None]] = []
+    clock = ManualClock(0.0)
+
+    class Buzzer:
+        def play(self, tone: str) -> None:
+            played.append((round(clock.now, 3), tone))
+
+        def stop(self) -> None:
+            played.append((round(clock.now, 3), None))
+
+        def close(self) -> None:
+            pass
+
+    loop = Loop(clock)
+    timers: Timers[object] = Timers(loop)
+    outputs = Outputs(buzzer=Buzzer())
+    outputs.chime(Tune.DEATH, timers)  # type: ignore[arg-type]
+    outputs.chime(Tune.WIN, timers)  # type: ignore[arg-type]
+    advance(loop, clock, 5.0)
+    notes = [*Tune.DEATH.value, None, *Tune.WIN.value, None]
+    assert [tone for _, tone in played] == notes
+    assert [at for at, _ in played] == [round(n * NOTE, 3) for n in range(len(notes))]

@@ -15,7 +15,6 @@ from PIL import ImageDraw, ImageFont
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-LINE = 12  # pixels per text row
 NOT_PRINTABLE = "?"  # drawn for a control or line-separator character
 NO_BREAK = "\u00a0"  # drawn as a space; lines are never broken there (inside a name)
 LATIN = (

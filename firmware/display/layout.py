@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from firmware.display.fonts import LINE
+LINE = 12  # pixels per text row (the fonts are drawn to it)
 
 
 class Size(enum.Enum):

@@ -6,14 +6,25 @@ One drawing for every panel: ``layout`` says the panel's size class (see
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
 from firmware.display.board import draw_board
 from firmware.display.breaks import chunks, cut_at
-from firmware.display.fonts import LINE, Fonts
-from firmware.display.layout import BACK, CLASSIC, DIM, INK, SEAT_INK, Layout, Size, rows_fitting
+from firmware.display.fonts import Fonts
+from firmware.display.layout import (
+    BACK,
+    CLASSIC,
+    DIM,
+    INK,
+    LINE,
+    SEAT_INK,
+    Layout,
+    Size,
+    rows_fitting,
+)
 from firmware.display.screen import Picture, Screen
 
 PICTURE = 30  # pictures are 30x30, at the right of the body
@@ -152,6 +163,13 @@ def render(screen: Screen, fonts: Fonts, page: int = 0, layout: Layout = CLASSIC
         draw_board(draw, screen.board, screen.seat, 0, where.height + 1, layout.canvas[0],
                    layout.canvas[1] - where.height - 1)
     return _finish(canvas, layout)
+
+
+@functools.lru_cache(maxsize=64)
+def drawn(screen: Screen, fonts: Fonts, page: int = 0, layout: Layout = CLASSIC) -> Image.Image:
+    """``render``, remembered: screens repeat (the tumbling die, paging), so each is drawn
+    once. The images are never changed by those who get them."""
+    return render(screen, fonts, page, layout)
 
 
 def _finish(canvas: Image.Image, layout: Layout) -> Image.Image:

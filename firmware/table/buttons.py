@@ -7,21 +7,24 @@ loop, and a level counts only once it has stayed put for ``debounce`` seconds.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from gpiozero import Button, DigitalInputDevice
+from typing import Protocol
 
 from firmware.table.loop import Loop, Timer
+from firmware.table.machine import Press
+
+__all__ = ["Debounced", "Input", "Press", "RollButton", "SeatSwitches"]
 
 
-class Press(enum.Enum):
-    """What a press of the ROLL button was, by how long it was held."""
+class Input(Protocol):
+    """A gpiozero ``Button`` or ``DigitalInputDevice``, as the table reads it."""
 
-    SHORT = "short"  # roll, confirm, the default choice
-    LONG = "long"  # the other choice (>= long_press seconds)
-    MENU = "menu"  # the menu (>= menu_press seconds)
+    @property
+    def is_active(self) -> bool: ...
+
+    when_activated: Callable[[], None] | None
+    when_deactivated: Callable[[], None] | None
 
 
 @dataclass
@@ -36,7 +39,7 @@ class _Settling:
 class Debounced:
     """A gpiozero input whose level changes reach ``on_change(level, at)`` once settled."""
 
-    def __init__(self, device: DigitalInputDevice, loop: Loop, debounce: float,
+    def __init__(self, device: Input, loop: Loop, debounce: float,
                  on_change: Callable[[bool, float], None]) -> None:
         self.device = device
         self.loop = loop
@@ -82,7 +85,7 @@ class RollButton:
     (held at boot, or stuck) gives no press until it has been released.
     """
 
-    def __init__(self, device: Button, loop: Loop, *, debounce: float, long_press: float,
+    def __init__(self, device: Input, loop: Loop, *, debounce: float, long_press: float,
                  menu_press: float, on_press: Callable[[Press], None],
                  on_hold: Callable[[Press | None], None] = lambda kind: None,
                  on_down: Callable[[], None] = lambda: None) -> None:
@@ -129,7 +132,7 @@ class RollButton:
 class SeatSwitches:
     """One toggle per seat: ON (closed to ground) means someone sits there."""
 
-    def __init__(self, devices: Sequence[DigitalInputDevice], loop: Loop, debounce: float,
+    def __init__(self, devices: Sequence[Input], loop: Loop, debounce: float,
                  on_change: Callable[[int, bool], None]) -> None:
         self.inputs = [
             Debounced(device, loop, debounce, self._changed(seat, on_change))

@@ -25,7 +25,6 @@ from firmware.config import Config
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
-from firmware.table.buttons import Press
 from firmware.table.menu import MENU, Row, labels
 from firmware.table.tunes import Tune
 from robinson_core import (
@@ -48,6 +47,14 @@ FRAME = 0.08  # seconds per animation frame
 TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
 ROLLING_CHOICES = (Choice.ROLL, Choice.AGAIN)  # decisions whose answer is to roll
 AUDIT_AFTER = 0.05  # after the result is out, not on its way
+
+
+class Press(enum.Enum):
+    """What a press of the ROLL button was, by how long it was held."""
+
+    SHORT = "short"  # roll, confirm, the default choice
+    LONG = "long"  # the other choice (>= long_press seconds)
+    MENU = "menu"  # the menu (>= menu_press seconds)
 
 
 class Mode(enum.Enum):

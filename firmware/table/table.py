@@ -15,19 +15,16 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 
-from gpiozero import Button, DigitalInputDevice
-from PIL import Image
-
 from firmware import __version__
 from firmware.config import Config
 from firmware.display.fonts import Fonts
 from firmware.display.layout import Layout
 from firmware.display.panel import Panel
-from firmware.display.render import essential_page, page_count, render
+from firmware.display.render import drawn, essential_page, page_count
 from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.table import machine as m
-from firmware.table.buttons import Press, RollButton, SeatSwitches
+from firmware.table.buttons import Input, Press, RollButton, SeatSwitches
 from firmware.table.die import Die
 from firmware.table.loop import Loop, Timers
 from firmware.table.machine import Mode
@@ -38,12 +35,6 @@ from robinson_core import Game
 log = logging.getLogger("robinson.table")
 
 __all__ = ["Mode", "Table"]
-
-
-@functools.lru_cache(maxsize=64)
-def _render(screen: Screen, fonts: Fonts, page: int, layout: Layout) -> Image.Image:
-    """Screens repeat (the tumbling die, paging): draw each once. Images are never changed."""
-    return render(screen, fonts, page, layout)
 
 
 @functools.lru_cache(maxsize=64)
@@ -59,7 +50,7 @@ class Table:
     """
 
     def __init__(self, *, config: Config, loop: Loop, store: Store, panel: Panel,
-                 button: Button, seats: Sequence[DigitalInputDevice],
+                 button: Input, seats: Sequence[Input],
                  die: Die | None = None,
                  fonts: Fonts | None = None, outputs: Outputs | None = None,
                  lang: str | None = None, animate: bool = True, badge: str = "") -> None:
@@ -176,7 +167,7 @@ class Table:
     def _run(self, effect: m.Effect) -> None:
         match effect:
             case m.Draw(screen, page):
-                self.panel.show(_render(screen, self.fonts, page, self.layout))
+                self.panel.show(drawn(screen, self.fonts, page, self.layout))
             case m.Save(game):
                 self._write(self.store.save, game)
             case m.BeginGame(game):

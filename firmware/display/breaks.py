@@ -21,8 +21,6 @@ from __future__ import annotations
 import functools
 import re
 
-from firmware.display.fonts import NO_BREAK
-
 NO_ROW_START = set("、。，．・：；？！ー～）」』】〕〉》"  # closing punctuation, the long vowel,
                    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"  # small kana
                    "…‥)]},.:;!?%")
@@ -99,8 +97,3 @@ def cut_at(text: str, fits: int) -> int:
     while 1 < cut < len(text) and text[cut] in NO_ROW_START:
         cut -= 1
     return cut
-
-
-def glued(text: str) -> str:
-    """``text`` with its spaces made no-break spaces: kept on one row, as a name is."""
-    return text.replace(" ", NO_BREAK)

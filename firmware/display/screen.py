@@ -21,7 +21,6 @@ class Picture(enum.Enum):
     PARROT = "parrot"
     GALLOWS = "gallows"
     HOME = "home"
-    PALM = "palm"
 
     @classmethod
     def die(cls, face: int) -> Picture:

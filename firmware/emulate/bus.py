@@ -334,15 +334,6 @@ class Bus:
     def contrast(self) -> int:
         return self.memory.contrast
 
-    @property
-    def inverted(self) -> bool:
-        return bool(getattr(self.memory, "inverted", False))
-
-    @property
-    def ram(self) -> list[bytearray]:
-        assert isinstance(self.memory, PageMemory)
-        return self.memory.ram
-
     def image(self) -> Image.Image:
         """What the panel shows, as mounted (luma turned the picture by ``rotate``
         quarter turns clockwise before sending it: turned back here)."""

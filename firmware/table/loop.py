@@ -138,15 +138,6 @@ class Timers(Generic[Name]):
 
         self._timers[name] = self.loop.call_later(delay, fire)
 
-    def every(self, name: Name, period: float, callback: Callable[[], None]) -> None:
-        """Run ``callback`` every ``period`` seconds, the first time one period from now."""
-        def fire() -> None:
-            callback()
-            self._timers[name] = self.loop.call_later(period, fire)
-
-        self.cancel(name)
-        self._timers[name] = self.loop.call_later(period, fire)
-
     def cancel(self, name: Name) -> None:
         timer = self._timers.pop(name, None)
         if timer is not None:

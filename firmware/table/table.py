@@ -70,7 +70,7 @@ class Table:
                                  on_press=lambda kind: self.take(m.Pressed(kind)),
                                  on_hold=self._holding, on_down=lambda: self.take(m.Down()))
         self.seats = SeatSwitches(seats, loop, t.debounce, self._seat_changed)
-        fixed = m.Fixed(config, functools.partial(self._measure), lang=lang, animate=animate,
+        fixed = m.Fixed(config, self._measure, lang=lang, animate=animate,
                         badge=badge, seeded=self.die.seeded, version=__version__,
                         saves=str(store.directory), fonts_missing=tuple(self.fonts.missing))
         self.state = m.initial(fixed)

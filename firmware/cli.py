@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from firmware.config import HARDWARE
 from firmware.display.panels import PANELS
 from firmware.errors import TableError, UsageError
+from firmware.table.store import KEEP_FINISHED, Store, state_dir
 from firmware.tools.summary import replay_args, summary
 from robinson_core import (
     BOARD,
@@ -27,8 +29,8 @@ from robinson_core import (
     play_script,
     reference,
 )
-from robinson_core.errors import quote
-from robinson_core.house_rules import NAMES, allowed_values, format_value
+from robinson_core.errors import HouseRuleError, quote
+from robinson_core.house_rules import NAMES, allowed_values, format_value, split_rule
 from robinson_core.narrate import account
 from robinson_core.numbers import MAX_DIGITS, whole_number
 from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, ui
@@ -113,10 +115,10 @@ def _seconds(text: str) -> float:
 
 
 def _rule(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"--rule takes NAME=VALUE, not {quote(text)}")
-    return name.strip(), value
+    try:
+        return split_rule(text)
+    except HouseRuleError:
+        raise argparse.ArgumentTypeError(f"--rule takes NAME=VALUE, not {quote(text)}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -202,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="where games are saved")
     history.add_argument("--json", action="store_true", help="print one JSON object")
     history.add_argument("--last", type=_count, default=10, metavar="N",
-                         help="the newest N games (default 10; the table keeps 100)")
+                         help=f"the newest N games (default 10; the table keeps {KEEP_FINISHED})")
 
     export = commands.add_parser("export", help="write the saved game (or the database) out")
     export.add_argument("--state-dir", type=_directory, metavar="DIR",
@@ -222,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_hardware(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hardware", choices=("auto", "pi", "emulate"),
+    parser.add_argument("--hardware", choices=HARDWARE,
                         help="pi: the wired pins and panel; emulate: mock pins and the panel in "
                              "the terminal; auto (the config's default): the Pi if this is one")
     parser.add_argument("--emulate", action="store_true", help="the same as --hardware emulate")
@@ -345,7 +347,6 @@ def _selftest(args: argparse.Namespace) -> int:
 def _reader(given: str | None) -> Any:
     """The state directory opened read-only: nothing in it is made, moved or changed."""
     from firmware.devices import on_raspberry_pi
-    from firmware.table.store import Store, state_dir
 
     return Store(state_dir(given, emulated=not on_raspberry_pi()), read_only=True)
 
@@ -415,7 +416,6 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from firmware.devices import on_raspberry_pi
     from firmware.table.legacy import MAX_SAVE_BYTES
-    from firmware.table.store import Store, state_dir
 
     try:
         if args.file == "-":

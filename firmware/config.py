@@ -13,15 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from firmware.display.layout import Layout
-from firmware.display.panels import PANELS, PanelKind
+from firmware.display.panels import PANELS, Interface, PanelKind
 from firmware.errors import ConfigError
 from firmware.header import USABLE
 from robinson_core import MAX_PLAYERS, HouseRules, RobinsonError
 from robinson_core.house_rules import NAMES as RULE_NAMES
 from robinson_core.texts import LANGUAGES
 
-I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
-SPI_PINS = {7: "SPI CE1", 8: "SPI CE0", 9: "SPI MISO", 10: "SPI MOSI", 11: "SPI SCLK"}
+SDA, SCL = 2, 3  # the I2C bus the panel is on (BCM numbers)
+CE1, CE0, MISO, MOSI, SCLK = 7, 8, 9, 10, 11  # SPI
+I2C_PINS = {SDA: "I2C SDA", SCL: "I2C SCL"}
+SPI_PINS = {CE1: "SPI CE1", CE0: "SPI CE0", MISO: "SPI MISO", MOSI: "SPI MOSI", SCLK: "SPI SCLK"}
+NAME_LETTERS = 12  # the longest seat name
 DISPLAYS = tuple(PANELS)
 SPI_SPEEDS_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)  # as luma takes
 HARDWARE = ("auto", "pi", "emulate")
@@ -47,7 +50,7 @@ class Display:
     each takes; a config that names a panel but no size gets its usual size)."""
 
     display: str = "ssd1306"
-    interface: str = "i2c"
+    interface: Interface = Interface.I2C
     width: int = 128
     height: int = 64
     i2c_port: int = 1
@@ -70,6 +73,11 @@ class Display:
         return PANELS[self.display]
 
     @property
+    def chip_select(self) -> int:
+        """The SPI chip-select line ``spi_device`` means."""
+        return CE0 if self.spi_device == 0 else CE1
+
+    @property
     def size(self) -> tuple[int, int]:
         """Width and height as luma's driver is given them (before rotation)."""
         return self.width, self.height
@@ -81,10 +89,10 @@ class Display:
     def luma_args(self) -> list[str]:
         """The luma.core.cmdline arguments for this panel."""
         width, height = self.size
-        args = ["--display", self.display, "--interface", self.interface,
+        args = ["--display", self.display, "--interface", self.interface.value,
                 "--width", str(width), "--height", str(height), "--rotate", str(self.rotate),
                 "--framebuffer", "diff_to_previous", "--num-segments", "16"]
-        if self.interface == "i2c":
+        if self.interface is Interface.I2C:
             args += ["--i2c-port", str(self.i2c_port), "--i2c-address", hex(self.i2c_address)]
         else:
             args += ["--spi-port", str(self.spi_port), "--spi-device", str(self.spi_device),
@@ -197,8 +205,8 @@ def _display(reader: _Reader, table: dict[str, Any]) -> Display:
     d = Display()
     name = reader.choice(table, "display", DISPLAYS, d.display, "display.")
     kind = PANELS[name]
-    interface = reader.choice(table, "interface", kind.interfaces, kind.interfaces[0],
-                              "display.", why=f" for {name}")
+    interface = Interface(reader.choice(table, "interface", kind.interfaces, kind.interfaces[0],
+                                        "display.", why=f" for {name}"))
     width = reader.integer(table, "width", kind.sizes[0][0], 1, 480, "display.")
     height = reader.integer(table, "height", kind.sizes[0][1], 1, 480, "display.")
     if (width, height) not in kind.sizes:
@@ -276,8 +284,8 @@ def _rules(reader: _Reader, table: dict[str, Any]) -> HouseRules:
 
 def _check_wiring(reader: _Reader, pins: Pins, display: Display) -> None:
     used: dict[int, str] = {}
-    reserved = dict(I2C_PINS) if display.interface == "i2c" else dict(SPI_PINS)
-    if display.interface == "spi":
+    reserved = dict(I2C_PINS) if display.interface is Interface.I2C else dict(SPI_PINS)
+    if display.interface is Interface.SPI:
         reserved[display.gpio_data_command] = "display.gpio_data_command"
         reserved[display.gpio_reset] = "display.gpio_reset"
         if display.kind.package == "luma.lcd":
@@ -360,8 +368,9 @@ class _Reader:
     def strings(self, table: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
         value = table.get(key, [])
         if not isinstance(value, list) or len(value) > most \
-                or not all(isinstance(v, str) and len(v) <= 12 for v in value):
-            raise self.error(key, f"must be a list of at most {most} names of up to 12 letters",
+                or not all(isinstance(v, str) and len(v) <= NAME_LETTERS for v in value):
+            raise self.error(key, f"must be a list of at most {most} names of up to "
+                             f"{NAME_LETTERS} letters",
                              value)
         for index, name in enumerate(value, start=1):
             if not name.isprintable():

@@ -30,6 +30,7 @@ from PIL import Image
 from firmware.config import Config, Display
 from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
+from firmware.display.panels import Interface
 from firmware.errors import HardwareError
 from firmware.table.loop import Loop
 from firmware.table.outputs import Outputs
@@ -115,10 +116,10 @@ def real_device(display: Display,
     the panel at exit.
     """
     args = luma_options(display)
-    if display.interface == "i2c":
+    if display.interface is Interface.I2C:
         interface = _i2c_interface(display, open_bus or _smbus)
     else:
-        interface = getattr(cmdline.make_interface(args), display.interface)()
+        interface = cmdline.make_interface(args).spi()
     return luma_device(display, interface, args)
 
 

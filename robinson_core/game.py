@@ -106,11 +106,10 @@ class Game:
 
     def save(self) -> str:
         """The versioned text form, ending in a checksum of everything above it."""
-        rules = " ".join(f"{k}={v}" for k, v in self.rules.as_strings().items())
         body = (f"{MAGIC} {FORMAT}\n"
                 f"seats {' '.join(map(str, self.seats))}\n"
                 f"first {self.first}\n"
-                f"rules {rules}\n"
+                f"rules {self.rules.as_text()}\n"
                 f"actions {' '.join(a.token for a in self.actions)}\n")
         return body + f"sha256 {_digest(body)}\n"
 
@@ -150,7 +149,7 @@ class Game:
         replayed; SaveError says what is wrong."""
         try:
             return cls(tuple(_number(s) for s in seats.split()), _number(first),
-                       HouseRules.from_strings(dict(_rule(r) for r in rules.split())),
+                       HouseRules.from_text(rules),
                        tuple(parse_action(t) for t in actions.split()))
         except (ValueError, RobinsonError) as error:
             raise SaveError(f"the saved game does not replay: {error}") from None
@@ -171,9 +170,3 @@ def _split(line: str) -> tuple[str, str]:
     name, _, value = line.partition(" ")
     return name, value
 
-
-def _rule(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep:
-        raise SaveError(f"the house rule {text!r} has no value")
-    return name, value

@@ -82,6 +82,16 @@ class HouseRules:
             changes[name] = _parse(name, text)
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    @classmethod
+    def from_text(cls, text: str) -> HouseRules:
+        """Build from ``name=value`` words, the inverse of ``as_text``."""
+        return cls.from_strings(dict(split_rule(word) for word in text.split()))
+
+    def as_text(self) -> str:
+        """Every rule as ``name=value`` words (``purse=10 debt=false ...``): how a saved
+        game and the database keep the rules."""
+        return " ".join(f"{k}={v}" for k, v in self.as_strings().items())
+
     def as_strings(self) -> dict[str, str]:
         """Every rule as ``name -> text``, the inverse of ``from_strings``."""
         return {name: format_value(getattr(self, name)) for name in NAMES}
@@ -94,6 +104,14 @@ class HouseRules:
 
 _TYPES: dict[str, type] = typing.get_type_hints(HouseRules)
 NAMES: tuple[str, ...] = tuple(_TYPES)
+
+
+def split_rule(text: str) -> tuple[str, str]:
+    """``NAME=VALUE`` (typed, or one word of a saved game) as ``(name, value)``."""
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise HouseRuleError(f"a house rule is NAME=VALUE, not {quote(text)}")
+    return name.strip(), value
 
 
 def format_value(value: object) -> str:

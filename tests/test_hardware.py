@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware.config import Config, parse
+from firmware.display.panels import Interface
 from firmware.header import PHYSICAL
 from firmware.tools.wiring import default_toml, wires, wiring_markdown
 
@@ -26,8 +27,9 @@ def test_the_default_config_file_is_generated_from_the_config() -> None:
     assert parse(tomllib.loads(text)) == parse({})
 
 
-@pytest.mark.parametrize("name,interface", [("schematic", "i2c"), ("schematic-spi", "spi")])
-def test_the_schematic_shows_every_wire_of_the_config(name: str, interface: str) -> None:
+@pytest.mark.parametrize("name,interface", [("schematic", Interface.I2C),
+                                            ("schematic-spi", Interface.SPI)])
+def test_the_schematic_shows_every_wire_of_the_config(name: str, interface: Interface) -> None:
     svg = (HARDWARE / f"{name}.svg").read_text(encoding="utf-8")
     drawn = {int(n) for n in re.findall(r"GPIO(\d+) \(pin \d+\)", svg)}
     wanted = {w.gpio for w in wires(Config(), interface) if w.gpio is not None}
@@ -42,7 +44,7 @@ def test_every_default_pin_is_on_the_header_and_used_once() -> None:
     config = Config()
     gpios = [w.gpio for w in wires(config) if w.gpio is not None]
     assert len(gpios) == len(set(gpios)) and all(g in PHYSICAL for g in gpios)
-    spi = [w.gpio for w in wires(config, "spi") if w.gpio is not None]
+    spi = [w.gpio for w in wires(config, Interface.SPI) if w.gpio is not None]
     assert len(spi) == len(set(spi))
 
 

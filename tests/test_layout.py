@@ -36,6 +36,7 @@ PURE = frozenset({"__future__", "collections", "dataclasses", "enum", "functools
                   "typing", "types", "re", "string", "hashlib", "math", "operator", "abc"})
 OUTSIDE: dict[str, frozenset[str]] = {
     "robinson_core": PURE,
+    "robinson_core.texts": PURE | {"importlib"},  # a language's module, by its code
     "firmware.table.machine": PURE,
     "firmware.table.menu": PURE,
     "firmware.table.tunes": PURE,
@@ -55,7 +56,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.display.panels": PURE,
     "firmware.display.screen": PURE,
     "firmware.display.screens": PURE | {"datetime"},
-    "firmware.display.words": PURE,
+    "firmware.display.words": PURE | {"importlib"},
     "firmware.display.partial": PURE | {"PIL", "luma"},  # the display's device edge
     "firmware.devices": PURE | {"PIL", "atexit", "contextlib", "gpiozero", "importlib",
                                 "inspect", "lgpio", "luma", "pathlib", "smbus2"},

@@ -20,10 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from firmware.config import Config  # noqa: E402
+from firmware.display.panels import Interface  # noqa: E402
+from firmware.header import GROUND  # noqa: E402
 from firmware.tools.wiring import Wire, default_toml, wires, wiring_markdown  # noqa: E402
 
 
-def schematic(config: Config, interface: str) -> schemdraw.Drawing:
+def schematic(config: Config, interface: Interface) -> schemdraw.Drawing:
     """The Pi's header on the left, each part on its own line to the right."""
     parts = [w for w in wires(config, interface) if w.gpio is not None]
     schemdraw.config(fontsize=11)
@@ -40,8 +42,8 @@ def schematic(config: Config, interface: str) -> schemdraw.Drawing:
         drawing += elm.Line().at(getattr(pi, f"p{i}")).right(1.0)
         _part(drawing, wire)
     drawing += elm.Line().at(pi.gnd).left(0.8)
-    drawing += elm.Ground().label("GND: header pins\n6, 9, 14, 20, 25, 30, 34, 39", loc="bottom")
-    title = "OLED on I2C (default)" if interface == "i2c" else "OLED on SPI"
+    drawing += elm.Ground().label("GND: header pins\n" + ", ".join(map(str, GROUND)), loc="bottom")
+    title = "OLED on I2C (default)" if interface is Interface.I2C else "OLED on SPI"
     power = [w for w in wires(config, interface) if w.gpio is None]
     note = ", ".join(f"{w.part} to {w.other_end} (pin {w.pin})" for w in power)
     drawing += elm.Label().at((0, -1.6)).label(f"Robinson Table: {title}.  {note}",
@@ -82,7 +84,7 @@ def main() -> None:
     config = Config()
     write(ROOT / "hardware" / "WIRING.md", wiring_markdown(config))
     write(ROOT / "systemd" / "config.toml", default_toml(config))
-    for name, interface in (("schematic", "i2c"), ("schematic-spi", "spi")):
+    for name, interface in (("schematic", Interface.I2C), ("schematic-spi", Interface.SPI)):
         drawing = schematic(config, interface)
         for suffix in ("svg", "png"):
             target = ROOT / "hardware" / f"{name}.{suffix}"

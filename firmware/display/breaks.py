@@ -21,12 +21,15 @@ from __future__ import annotations
 import functools
 import re
 
+from robinson_core.texts import chip_nouns
+
 NO_ROW_START = set("、。，．・：；？！ー～）」』】〕〉》"  # closing punctuation, the long vowel,
                    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"  # small kana
                    "…‥)]},.:;!?%")
 _GLUE_BEFORE = re.compile(r"^[\d−+\-→←↔=/%:·—,.;!?)]")  # joins the word before it
 _GLUE_AFTER = re.compile(r"[→←+−(↔]$")  # the next word joins it
-_UNIT = re.compile(r"^(chips?|žeton\w*|merkk\w*)\b")  # the noun after a count joins it
+_UNIT = re.compile("^(" + "|".join(sorted(map(re.escape, chip_nouns()), key=len, reverse=True))
+                   + r")\b")  # the noun after a count joins it
 LONGEST = 16  # characters: a little word lets go rather than make a longer piece
 # Little words that belong to the word after them ("your next turn", "na drvo"):
 # English and Croatian (Finnish and Japanese say these with endings, not words).

@@ -23,7 +23,7 @@ from typing import Protocol
 
 from PIL import Image
 
-from firmware.display.panels import PANELS
+from firmware.display.panels import PANELS, MemoryLayout
 
 COMMAND, DATA = 0x00, 0x40
 
@@ -306,13 +306,15 @@ def memory_for(chip: str, width: int, height: int) -> Memory:
     kind = PANELS.get(chip)
     if kind is None:
         raise ValueError(f"no panel model for {chip!r}")
-    if kind.memory == "pages":
-        return PageMemory(chip, width, height)
-    if kind.memory == "nibbles":
-        return NibbleMemory(width, height)
-    if kind.memory == "rgb565":
-        return WindowMemory(width, height)
-    return DcsMemory(width, height)
+    match kind.memory:
+        case MemoryLayout.PAGES:
+            return PageMemory(chip, width, height)
+        case MemoryLayout.NIBBLES:
+            return NibbleMemory(width, height)
+        case MemoryLayout.RGB565:
+            return WindowMemory(width, height)
+        case MemoryLayout.RGB666:
+            return DcsMemory(width, height)
 
 
 class Bus:

@@ -18,6 +18,7 @@ from PIL import Image
 from firmware.config import Config, Display
 from firmware.devices import Rigging, build, luma_device, luma_options
 from firmware.display.device import LumaDevice
+from firmware.display.panels import Interface
 from firmware.emulate.bus import Bus, PanelBus, SpiBus
 from firmware.emulate.hands import Hands
 from firmware.emulate.keyboard import keys_help
@@ -28,7 +29,7 @@ from firmware.errors import ConfigError
 def wire_for(display: Display) -> Bus:
     """The stand-in for the panel's wires, with a model of its controller's memory."""
     width, height = display.size
-    if display.interface == "i2c":
+    if display.interface is Interface.I2C:
         return PanelBus(display.display, display.i2c_address, width, height, display.rotate)
     return SpiBus(display.display, width, height, display.gpio_data_command, display.rotate)
 

@@ -96,7 +96,12 @@ def move_aside(paths: list[Path], target: Path) -> None:
             destination = target / f"{path.name}.{number}"
             number += 1
         path.replace(destination)
-    descriptor = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
+    fsync_dir(target.parent)
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make the names in ``directory`` (a rename, a new file) last a power cut."""
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(descriptor)
     finally:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import enum
 import errno
 import fcntl
 import hashlib
@@ -93,7 +94,7 @@ class Finished:
     """A game put away: how it ended, and when (the clock's time, a label only)."""
 
     game: Game
-    ended: str  # won, no_winner or abandoned
+    ended: Ended
     finished_at: datetime.datetime | None
     number: int  # its row id: the order games were begun in
 
@@ -114,10 +115,19 @@ class SaveFailed(OSError):
     """The database would not take the write; ``strerror`` says why, as the OS would."""
 
 
-def ending(game: Game) -> str:
-    """How a game put away ended: won, no_winner, or abandoned while still in play."""
+class Ended(enum.StrEnum):
+    """How a game put away ended: the database's ``ended`` column (NULL while in play)."""
+
+    WON = "won"
+    NO_WINNER = "no_winner"  # everyone was eliminated
+    ABANDONED = "abandoned"  # put away while still in play
+    DAMAGED = "damaged"  # did not replay: kept for a person to look at, never listed
+
+
+def ending(game: Game) -> Ended:
+    """How ``game``, put away now, ended."""
     status = game.state.status
-    return "abandoned" if status is Status.PLAYING else status.value
+    return Ended.ABANDONED if status is Status.PLAYING else Ended(status.value)
 
 
 class Store:
@@ -377,9 +387,9 @@ class Store:
         db.execute("DELETE FROM game WHERE id = ?", (row,))
 
     @staticmethod
-    def _insert(db: sqlite3.Connection, game: Game, ended: str | None,
+    def _insert(db: sqlite3.Connection, game: Game, ended: Ended | None,
                 finished_at: str | None) -> int:
-        rules = " ".join(f"{k}={v}" for k, v in game.rules.as_strings().items())
+        rules = game.rules.as_text()
         row = db.execute("INSERT INTO game (seats, first, rules, ended, finished_at, digest) "
                          "VALUES (?, ?, ?, ?, ?, ?)", (" ".join(map(str, game.seats)),
                                                        game.first, rules, ended, finished_at,
@@ -414,8 +424,8 @@ class Store:
                             "database, marked damaged")
             if not self.read_only:
                 with contextlib.suppress(OSError), self._writing() as writable:
-                    writable.execute("UPDATE game SET ended = 'damaged' WHERE id = ?",
-                                     (bad.row,))
+                    writable.execute("UPDATE game SET ended = ? WHERE id = ?",
+                                     (Ended.DAMAGED, bad.row))
             current = None
         return Loaded(current[1] if current else None, "; ".join(problems) or None)
 
@@ -435,13 +445,14 @@ class Store:
             return []
         games: list[Finished] = []
         rows = db.execute("SELECT id, ended, finished_at FROM game WHERE ended IS NOT NULL "
-                          "AND ended != 'damaged' ORDER BY id DESC")
+                          "AND ended != ? ORDER BY id DESC", (Ended.DAMAGED,))
         for row, ended, when in rows.fetchall():
             try:
                 game = self._game(db, row)
-            except _BadRow:
+                how = Ended(ended)
+            except (_BadRow, ValueError):  # a kind this version does not know: not listed
                 continue
-            games.append(Finished(game, ended, _label(when), row))
+            games.append(Finished(game, how, _label(when), row))
             if len(games) == count:
                 break
         return games
@@ -525,7 +536,7 @@ class Store:
         for each in names:
             if each.exists() or each.is_symlink():
                 each.replace(self.damaged_dir / f"{each.name}.{number}")
-        _fsync_dir(self.directory)
+        legacy.fsync_dir(self.directory)
         self.problems.append(f"{path.name}: {why} (kept in damaged/ as {path.name}.{number})")
 
 
@@ -633,10 +644,3 @@ def _label(when: object) -> datetime.datetime | None:
     except ValueError:
         return None
 
-
-def _fsync_dir(directory: Path) -> None:
-    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)

@@ -22,6 +22,7 @@ from luma.core.interface.serial import i2c
 from PIL import Image
 
 from firmware.config import Config
+from firmware.display.panels import Interface
 from firmware.emulate.bus import PanelBus
 from firmware.table.die import SeededDie
 from firmware.table.loop import ManualClock, advance
@@ -141,7 +142,7 @@ def panel_classes(turns: int) -> str:
         display = display_option(option)
         played = play_turns(Config(display=display), turns)
         turn, frame = statistics.median(played.turn_bytes), statistics.median(played.frame_bytes)
-        if display.interface == "i2c":
+        if display.interface is Interface.I2C:
             hz, bits, bus = I2C_HZ, BITS_PER_BYTE, f"I2C {I2C_HZ // 1000} kHz"
         else:
             hz, bits, bus = display.spi_bus_speed, 8, f"SPI {display.spi_bus_speed / 1e6:g} MHz"

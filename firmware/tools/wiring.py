@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from firmware.config import Config
-from firmware.display.panels import PANELS
+from firmware.config import (
+    CE0,
+    I2C_PINS,
+    MOSI,
+    NAME_LETTERS,
+    SCL,
+    SCLK,
+    SDA,
+    SPI_PINS,
+    Config,
+)
+from firmware.display.panels import PANELS, Interface
 from firmware.header import GROUND, PHYSICAL, USABLE
 
 LED_RESISTOR = "150 Ω (red, green, yellow) or 68 Ω (blue, white)"
@@ -16,7 +26,7 @@ LED_RESISTOR = "150 Ω (red, green, yellow) or 68 Ω (blue, white)"
 def free_pins(config: Config) -> list[int]:
     """The GPIOs the config leaves free (not the display's bus, nor the SPI lines)."""
     pins, display = config.pins, config.display
-    used = {pins.button, *pins.seats, *pins.leds, pins.buzzer, 2, 3, 7, 8, 9, 10, 11,
+    used = {pins.button, *pins.seats, *pins.leds, pins.buzzer, *I2C_PINS, *SPI_PINS,
             display.gpio_data_command, display.gpio_reset}
     return [gpio for gpio in USABLE if gpio not in used]
 
@@ -40,14 +50,14 @@ SPI_PANELS = (("ssd1322", "SSD1322 greyscale OLED (3.12\", 256x64) on SPI"),
 def panel_wires(config: Config, panel: str) -> list[Wire]:
     """The wires of an SPI panel ``panel`` (its name in luma), with the config's pins."""
     display = config.display
-    cs = 8 if display.spi_device == 0 else 7
+    cs = display.chip_select
     tft = PANELS[panel].package == "luma.lcd"  # a TFT, with luma.lcd's backlight pin
     out = [Wire("Panel VCC", None, 17, "3V3" + (" (or 5 V, pin 2, if the module has a "
                                                 "regulator)" if tft else "")),
            Wire("Panel GND", None, 20, "GND"),
-           Wire("Panel DIN (MOSI, SDA)", 10, PHYSICAL[10], "MOSI"),
-           Wire("Panel CLK (SCLK, SCL)", 11, PHYSICAL[11], "SCLK"),
-           Wire("Panel CS", cs, PHYSICAL[cs], "CE0" if cs == 8 else "CE1"),
+           Wire("Panel DIN (MOSI, SDA)", MOSI, PHYSICAL[MOSI], "MOSI"),
+           Wire("Panel CLK (SCLK, SCL)", SCLK, PHYSICAL[SCLK], "SCLK"),
+           Wire("Panel CS", cs, PHYSICAL[cs], "CE0" if cs == CE0 else "CE1"),
            Wire("Panel DC (RS)", display.gpio_data_command,
                 PHYSICAL[display.gpio_data_command], "data/command"),
            Wire("Panel RST (RES)", display.gpio_reset, PHYSICAL[display.gpio_reset], "reset")]
@@ -57,7 +67,7 @@ def panel_wires(config: Config, panel: str) -> list[Wire]:
     return out
 
 
-def wires(config: Config, interface: str | None = None) -> list[Wire]:
+def wires(config: Config, interface: Interface | None = None) -> list[Wire]:
     """Every connection the config asks for (the OLED on ``interface``, default the config's)."""
     pins, display = config.pins, config.display
     out = [Wire("ROLL button", pins.button, PHYSICAL[pins.button], "button, other leg to GND")]
@@ -69,15 +79,16 @@ def wires(config: Config, interface: str | None = None) -> list[Wire]:
     out.append(Wire("Buzzer", pins.buzzer, PHYSICAL[pins.buzzer],
                     "piezo transducer +, − to GND (a magnetic buzzer: see hardware/README.md)",
                     optional=True))
-    if (interface or display.interface) == "i2c":
+    if (interface or display.interface) is Interface.I2C:
         out += [Wire("OLED VCC", None, 1, "3V3"), Wire("OLED GND", None, 9, "GND"),
-                Wire("OLED SDA", 2, PHYSICAL[2], "SDA"), Wire("OLED SCL", 3, PHYSICAL[3], "SCL")]
+                Wire("OLED SDA", SDA, PHYSICAL[SDA], "SDA"),
+                Wire("OLED SCL", SCL, PHYSICAL[SCL], "SCL")]
     else:
         out += [Wire("OLED VCC", None, 17, "3V3"), Wire("OLED GND", None, 20, "GND"),
-                Wire("OLED MOSI (D1/SDA)", 10, PHYSICAL[10], "MOSI"),
-                Wire("OLED SCLK (D0/SCL)", 11, PHYSICAL[11], "SCLK"),
-                Wire("OLED CS", 8 if display.spi_device == 0 else 7,
-                     PHYSICAL[8 if display.spi_device == 0 else 7], "CE0/CE1"),
+                Wire("OLED MOSI (D1/SDA)", MOSI, PHYSICAL[MOSI], "MOSI"),
+                Wire("OLED SCLK (D0/SCL)", SCLK, PHYSICAL[SCLK], "SCLK"),
+                Wire("OLED CS", display.chip_select, PHYSICAL[display.chip_select],
+                     "CE0/CE1"),
                 Wire("OLED DC", display.gpio_data_command, PHYSICAL[display.gpio_data_command],
                      "data/command"),
                 Wire("OLED RES", display.gpio_reset, PHYSICAL[display.gpio_reset], "reset")]
@@ -92,11 +103,12 @@ def wiring_markdown(config: Config) -> str:
              "header pin is the physical pin of the 40-pin header (pin 1 is 3V3, next",
              "to the SD card end). Inputs use the Pi's internal pull-ups: wire them to",
              f"GND, any of pins {', '.join(map(str, GROUND))}.", ""]
-    for title, interface in (("OLED on I2C (the default)", "i2c"), ("OLED on SPI", "spi")):
+    for title, interface in (("OLED on I2C (the default)", Interface.I2C),
+                             ("OLED on SPI", Interface.SPI)):
         lines += [f"## {title}", "", "| part | GPIO (BCM) | header pin | other end |",
                   "|---|---|---|---|"]
         for wire in wires(config, interface):
-            if not wire.part.startswith("OLED") and interface == "spi":
+            if not wire.part.startswith("OLED") and interface is Interface.SPI:
                 continue
             gpio = "—" if wire.gpio is None else str(wire.gpio)
             part = wire.part + (" (optional)" if wire.optional else "")
@@ -136,7 +148,8 @@ def default_toml(config: Config | None = None) -> str:
            "",
            f'language = "{config.language}"  # en, hr, fi, ja',
            f'hardware = "{config.hardware}"  # pi, emulate, or auto: the Pi if this is one',
-           "seat_names = []  # e.g. [\"Ana\", \"Ben\"]: seat 1, seat 2 … (up to 12 letters)",
+           "seat_names = []  # e.g. [\"Ana\", \"Ben\"]: seat 1, seat 2 … "
+           f"(up to {NAME_LETTERS} letters)",
            ""]
     for name, section in (("pins", config.pins), ("display", config.display),
                           ("timings", config.timings)):

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import importlib
 import string
 from collections.abc import Callable
 from types import ModuleType
@@ -14,11 +15,13 @@ from typing import Any
 from ..board import BOARD, Effect
 from ..errors import LanguageError
 from ..house_rules import HouseRules, Square33
-from . import en, fi, hr, ja
 
 LANGUAGES: tuple[str, ...] = ("en", "hr", "fi", "ja")
+"""The languages, in the menu's order: each has a module of texts here (the game's)
+and one in ``firmware.display.words`` (the panel's), named by its code."""
 DEFAULT = "en"
-_BY_CODE: dict[str, ModuleType] = {"en": en, "hr": hr, "fi": fi, "ja": ja}
+_BY_CODE: dict[str, ModuleType] = {code: importlib.import_module(f"{__name__}.{code}")
+                                   for code in LANGUAGES}
 
 
 def texts(lang: str) -> ModuleType:
@@ -84,6 +87,13 @@ def fill(lang: str, template: str, **values: object) -> str:
     '21 žeton, 3 žetona, 11 žetona'
     """
     return _Counts(lang).format(template, **values)
+
+
+def chip_nouns() -> frozenset[str]:
+    """Every word the languages put after a count of chips ("chips", "žetona", "merkkiä"):
+    the words of the CHIPS tables but the count."""
+    return frozenset(word for code in LANGUAGES for form in texts(code).CHIPS.values()
+                     for word in form.replace("{n}", " ").split())
 
 
 def plural(lang: str, n: int) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from firmware.config import Pins
 from firmware.emulate.bus import PanelBus
 from tests import host_packages
 
@@ -108,7 +109,9 @@ def _guest(folder: Path, built: Path, build_seconds: float, settings: dict[str, 
             shutil.copy2(source, share / "checkout" / name)
     for name in ("hardware.sh", "harness.py"):
         shutil.copy2(HERE / "guest" / name, share / name)
-    (share / "settings.json").write_text(json.dumps(settings))
+    pins = Pins()  # the default config the guest's table runs: the harness pulls these
+    (share / "settings.json").write_text(json.dumps(
+        {**settings, "button": pins.button, "seats": list(pins.seats)}))
     data = folder / "state.img"
     data.unlink(missing_ok=True)
     subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "vpi-state", str(data), "64M"], check=True)

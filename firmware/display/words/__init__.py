@@ -11,15 +11,15 @@ selftest, prompts) beside the app, in the same four languages.
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
 from robinson_core import Choice, Pending
 from robinson_core.narrate import seat_names
-from robinson_core.texts import fill, texts, ui
+from robinson_core.texts import LANGUAGES, fill, texts, ui
 
-from . import en, fi, hr, ja
-
-_BY_CODE: dict[str, ModuleType] = {"en": en, "hr": hr, "fi": fi, "ja": ja}
+_BY_CODE: dict[str, ModuleType] = {code: importlib.import_module(f"{__name__}.{code}")
+                                   for code in LANGUAGES}
 
 _OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
                 Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}

@@ -35,7 +35,7 @@ DM = "robinson-state"
 DATA_DISK = "/dev/vdb"
 SERVICE = "robinson-table.service"
 INSTALLED = Path("/opt/robinson-table/installed")  # install.sh's record of what it installed
-BUTTON, SEATS = 17, (5, 6, 13, 19, 26, 21)  # the default config's BCM pins
+BUTTON, SEATS = SETTINGS["button"], tuple(SETTINGS["seats"])  # the default config's pins
 FACTS: dict[str, object] = {}
 QUIET = 0.4  # seconds without a panel byte: the screen of the moment is out (frames: 0.08)
 

@@ -43,7 +43,8 @@ MODULE = "firmware.table.machine"
 SOURCE = ROOT / "firmware" / "table" / "machine.py"
 EQUIVALENT = ROOT / "tools" / "machine_equivalent.txt"
 TESTS = [  # fast files first: most mutants die in the first seconds
-    "tests/test_table.py", "tests/test_glance.py", "tests/test_emulate.py",
+    "tests/test_machine_rules.py", "tests/test_table.py", "tests/test_glance.py",
+    "tests/test_emulate.py",
     "tests/test_screens_reference.py", "tests/test_faults.py", "tests/test_bad_input.py",
     "tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
     "tests/test_machine.py::test_the_properties_compared_thousands_of_cases",

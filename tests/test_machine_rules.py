@@ -1,0 +1,747 @@
+"""What each input does in each mode, one rule a test, on the machine alone.
+
+``tests/test_machine.py`` checks promises over random play; here each rule of the
+table is said once with its exact effects ("a long press in setup begins the game",
+"the fourth brightness press goes back to the brightest"), so a change to any of them
+fails a test that names it. No rig, no clock: microseconds a test.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pytest
+
+from firmware.config import Config, Timings
+from firmware.display import screens
+from firmware.display.screen import Screen
+from firmware.table import machine as m
+from firmware.table.machine import Press, TimerKind
+from firmware.table.menu import MENU, Row
+from firmware.table.tunes import Tune
+from robinson_core import CHOICES, Choice, Game, Pending, Roll, Status
+from robinson_core import events as ev
+
+CONFIG = Config()
+T = CONFIG.timings
+
+
+def one_page(screen: Screen) -> tuple[int, int]:
+    return 1, 0
+
+
+class Table:
+    """The machine, with a die that shows ``faces`` and a disk that takes every write
+    (or none: ``disk_ok``), answered as the shell answers: after the effects' list."""
+
+    def __init__(self, *, config: Config = CONFIG,
+                 measure: Callable[[Screen], tuple[int, int]] = one_page,
+                 faces: Iterable[int] = (), **fixed: Any) -> None:
+        self.state = m.initial(m.Fixed(config, measure, **fixed))
+        self.faces = list(faces)
+        self.disk_ok = True
+
+    def __call__(self, *events: m.Input) -> list[m.Effect]:
+        out: list[m.Effect] = []
+        for event in events:
+            queue = [event]
+            while queue:
+                self.state, effects = m.step(self.state, queue.pop(0))
+                out += effects
+                for effect in effects:
+                    if isinstance(effect, m.NeedFace):
+                        queue.append(m.Face(self.faces.pop(0)))
+                    elif isinstance(effect, m.WRITES):
+                        queue.append(m.Wrote(self.disk_ok, "" if self.disk_ok else "disk full"))
+        return out
+
+    @property
+    def w(self) -> Any:
+        return m.words(self.state)
+
+    def press(self, kind: Press = Press.SHORT) -> list[m.Effect]:
+        return self(m.Pressed(kind))
+
+    def fire(self, kind: TimerKind) -> list[m.Effect]:
+        return self(m.TimerFired(kind))
+
+
+def started(game: Game | None = None, seats: tuple[int, ...] = (1, 2), **kw: Any) -> Table:
+    table = Table(**kw)
+    table(m.Start(game, seats))
+    return table
+
+
+def playing(game: Game, **kw: Any) -> Table:
+    """A table at ``game``, in play (resumed from the title)."""
+    table = started(game, game.seats, **kw)
+    table.press()
+    assert table.state.mode is m.Mode.PLAY
+    return table
+
+
+def draws(effects: list[m.Effect]) -> list[m.Draw]:
+    return [e for e in effects if isinstance(e, m.Draw)]
+
+
+def of(kind: type, effects: list[m.Effect]) -> list[Any]:
+    return [e for e in effects if isinstance(e, kind)]
+
+
+def game_where(found: Callable[[Game], bool], seats: tuple[int, ...] = (1, 2),
+               seed: int = 1) -> Game:
+    """The first game of random play (from ``seed``) at which ``found`` holds."""
+    rng = random.Random(seed)
+    for _ in range(400):
+        game = Game(seats, seats[0])
+        for _ in range(300):
+            if found(game):
+                return game
+            if game.state.pending is Pending.OVER:
+                break
+            game = game.play(rng.choice(game.state.legal_actions()))
+    raise AssertionError("no game found")
+
+
+def rolled_into(event: type) -> Game:
+    """A game whose last action is a roll that caused ``event``."""
+    return game_where(lambda g: bool(g.actions) and isinstance(g.actions[-1], Roll)
+                      and any(isinstance(e, event) for e in g.events))
+
+
+def pending(kind: Pending) -> Game:
+    """A game waiting on a decision of ``kind`` by the player who just moved."""
+    return game_where(lambda g: g.state.pending is kind and bool(g.actions)
+                      and screens.decider(g.state) == screens.mover(g))
+
+
+FRESH = Game((1, 2), 1)
+MOVED = FRESH.play(Roll(3)).play(Roll(4))
+MOVER = MOVED.state.to_move or 0  # who rolls next in MOVED
+
+
+# -- start, title, stop -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("saved,expected", [("1", 1), ("255", 255), ("77", 77)])
+def test_a_saved_brightness_from_1_to_255_is_set_at_start(saved: str, expected: int) -> None:
+    table = Table()
+    effects = table(m.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
+    assert of(m.Contrast, effects) == [m.Contrast(expected)]
+    assert table.state.contrast == expected
+
+
+@pytest.mark.parametrize("saved", ["0", "256", "bright", ""])
+def test_a_saved_brightness_out_of_range_is_ignored(saved: str) -> None:
+    table = Table()
+    effects = table(m.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
+    assert of(m.Contrast, effects) == []
+    assert table.state.contrast == 200
+
+
+@pytest.mark.parametrize("asked,saved,expected", [
+    (None, "fi", "fi"), (None, "xx", "en"), ("ja", "fi", "ja"), (None, "", "en")])
+def test_the_language_is_the_command_lines_then_the_saved_then_the_configs(
+        asked: str | None, saved: str, expected: str) -> None:
+    table = Table(lang=asked)
+    table(m.Start(None, (1, 2), prefs=(("language", saved),)))
+    assert table.state.lang == expected
+
+
+def test_before_start_the_table_speaks_the_asked_language_or_the_configs() -> None:
+    assert m.initial(m.Fixed(Config(language="hr"), one_page)).lang == "hr"
+    assert m.initial(m.Fixed(Config(language="hr"), one_page, lang="ja")).lang == "ja"
+
+
+def test_start_arms_the_screen_saver_and_the_burn_in_shift() -> None:
+    effects = Table()(m.Start(None, (1, 2)))
+    afters = of(m.After, effects)
+    assert m.After(TimerKind.DIM, T.dim_after) in afters
+    assert m.After(TimerKind.BLANK, T.blank_after) in afters
+    assert m.After(TimerKind.SHIFT, T.shift_every) in afters
+
+
+def test_the_title_waits_longer_for_each_note_and_says_each_once() -> None:
+    table = Table(fonts_missing=("fonts-noto-cjk",), seeded=True, badge="DEMO")
+    effects = table(m.Start(None, (1, 2), problem="the checksum does not match"))
+    w = table.w
+    notes = (w("save_damaged", problem="the checksum does not match"),
+             w("about_fonts", packages=("fonts-noto-cjk",)), w("seeded_note"))
+    assert draws(effects) == [m.Draw(screens.title_screen(w, False, notes, "DEMO"))]
+    assert of(m.Log, effects) == [m.Log("warning", "saved game: the checksum does not match")]
+    assert m.After(TimerKind.BOOT, 2.0 + 2.0 * 3) in effects
+    assert table.state.notes == ()
+
+
+def test_with_nothing_to_resume_the_title_goes_on_to_setup_by_itself() -> None:
+    table = Table()  # a game with no action yet: nothing to resume
+    effects = table(m.Start(FRESH, (1, 2)))
+    assert draws(effects) == [m.Draw(screens.title_screen(table.w, False))]
+    assert m.After(TimerKind.BOOT, 2.0) in effects
+    effects = table.fire(TimerKind.BOOT)
+    assert table.state.mode is m.Mode.SETUP
+    assert m.Light(1, (1, 2)) in effects
+
+
+def test_a_game_to_resume_keeps_the_title_until_a_press() -> None:
+    table = Table()
+    effects = table(m.Start(MOVED, (1, 2)))
+    assert draws(effects) == [m.Draw(screens.title_screen(table.w, True))]
+    assert TimerKind.BOOT not in table.state.armed
+    table.press()  # a short press resumes
+    assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
+
+
+def test_a_long_press_on_the_title_puts_the_game_away_and_sets_up_anew() -> None:
+    table = started(MOVED)
+    effects = table.press(Press.LONG)
+    assert of(m.PutAway, effects) == [m.PutAway(MOVED)]
+    assert table.state.game is None and table.state.mode is m.Mode.SETUP
+
+
+def test_a_button_down_at_start_waits_to_be_let_go() -> None:
+    table = Table()
+    effects = table(m.Start(None, (1, 2), stuck=True))
+    assert table.state.mode is m.Mode.STUCK
+    assert draws(effects) == [m.Draw(screens.message_screen("ROBINSON",
+                                                            table.w("release_button")))]
+    assert table(m.Held(Press.MENU)) == []  # no hint while stuck
+    table.press(Press.MENU)
+    assert table.state.mode is m.Mode.STUCK  # nor a menu
+    table(m.Unstuck())
+    assert table.state.mode is m.Mode.TITLE
+    assert table(m.Unstuck()) == []  # let go again: nothing
+
+
+def test_switching_off_stops_every_timer_and_says_so() -> None:
+    table = playing(MOVED)
+    effects = table(m.Stop())
+    assert effects == [m.CancelAll(), m.Wake(),
+                       m.Draw(screens.message_screen("ROBINSON", table.w("switched_off"))),
+                       m.Light(None, (1, 2))]
+    assert table.state.armed == frozenset() and table.state.saver is m.Saver.AWAKE
+
+
+def test_a_timer_not_armed_does_nothing() -> None:
+    table = started()
+    before = table.state
+    assert table.fire(TimerKind.PAGE) == [] and table.state == before
+
+
+# -- setup ------------------------------------------------------------------------
+
+
+def test_setup_shows_the_seats_and_lights_the_first() -> None:
+    table = started(seats=(2, 4, 5))
+    effects = table.fire(TimerKind.BOOT)
+    w = table.w
+    assert table.state.first == 2
+    assert m.Light(2, (2, 4, 5)) in effects
+    assert draws(effects) == [m.Draw(screens.setup_screen(w, (2, 4, 5), 2, CONFIG.rules, "",
+                                                          wired=len(CONFIG.pins.seats)))]
+
+
+def test_a_short_press_in_setup_passes_first_to_the_next_seat_round() -> None:
+    table = started(seats=(2, 4, 5))
+    table.fire(TimerKind.BOOT)
+    firsts = []
+    for _ in range(4):
+        table.press()
+        firsts.append(table.state.first)
+    assert firsts == [4, 5, 2, 4]
+
+
+@pytest.mark.parametrize("seats", [(3, 6), (1, 2, 3, 4, 5, 6, 7, 8)])
+def test_a_long_press_in_setup_begins_the_game(seats: tuple[int, ...]) -> None:
+    table = started(seats=seats)
+    table.fire(TimerKind.BOOT)
+    table.press()
+    effects = table.press(Press.LONG)
+    game = Game(seats, seats[1], CONFIG.rules)
+    assert of(m.BeginGame, effects) == [m.BeginGame(game)]
+    assert table.state.mode is m.Mode.PLAY and table.state.game == game
+    assert m.Light(seats[1], seats) in effects
+
+
+@pytest.mark.parametrize("seats", [(), (4,), tuple(range(1, 10))])
+def test_setup_without_two_to_eight_seats_waits(seats: tuple[int, ...]) -> None:
+    table = started(seats=seats)
+    table.fire(TimerKind.BOOT)
+    before = table.state
+    assert table.press(Press.LONG) == [] and table.press() == []
+    assert table.state == before
+
+
+def test_a_seat_switched_in_setup_redraws_it_and_keeps_a_first_still_there() -> None:
+    table = started(seats=(1, 2))
+    table.fire(TimerKind.BOOT)
+    table.press()  # seat 2 first
+    effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
+    assert table.state.first == 2
+    assert draws(effects)[-1].screen == screens.setup_screen(
+        table.w, (1, 2, 3), 2, CONFIG.rules, "", wired=len(CONFIG.pins.seats))
+    table(m.SeatsChanged(2, False, (1, 3)))
+    assert table.state.first == 1  # the first seat went: the lowest seat starts
+    table(m.SeatsChanged(1, False, (3,)))
+    table(m.SeatsChanged(3, False, ()))
+    assert table.state.first is None
+
+
+def test_a_seat_switched_during_play_is_refused_for_a_while() -> None:
+    table = playing(MOVED)
+    under = table.state.screen
+    effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
+    assert draws(effects) == [m.Draw(screens.message_screen(
+        "!", table.w("seats_locked", seat=3)))]
+    assert m.After(TimerKind.FLASH, 4.0) in effects
+    assert table.state.game == MOVED
+    assert draws(table.fire(TimerKind.FLASH)) == [m.Draw(under)]
+
+
+def test_a_seat_switched_on_the_title_changes_nothing_shown() -> None:
+    table = started(MOVED)
+    assert draws(table(m.SeatsChanged(3, True, (1, 2, 3)))) == []
+    assert table.state.seats == (1, 2, 3)
+
+
+# -- the screen saver -------------------------------------------------------------
+
+
+def test_the_panel_dims_then_blanks_and_a_press_only_wakes_it() -> None:
+    table = playing(MOVED, faces=[5])
+    assert table.fire(TimerKind.DIM) == [m.Dim()] and table.state.saver is m.Saver.DIM
+    assert table.fire(TimerKind.BLANK) == [m.Blank()]
+    assert table.state.saver is m.Saver.BLANK
+    effects = table(m.Down())
+    assert m.Wake() in effects and table.state.saver is m.Saver.AWAKE
+    assert m.After(TimerKind.DIM, T.dim_after) in effects
+    assert m.After(TimerKind.BLANK, T.blank_after) in effects
+    assert table(m.Held(Press.LONG)) == []  # no hint either
+    effects = table.press()
+    assert effects == [m.Draw(table.state.screen)] and table.state.game == MOVED
+    table(m.Down())
+    assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # the next press rolls
+
+
+def test_a_seat_switch_wakes_the_panel() -> None:
+    table = started()
+    table.fire(TimerKind.DIM)
+    effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
+    assert m.Wake() in effects and table.state.saver is m.Saver.AWAKE
+    assert table.state.swallow is False
+
+
+def test_the_picture_shifts_against_burn_in_and_again() -> None:
+    table = started()
+    assert table.fire(TimerKind.SHIFT) == [m.Shift(), m.After(TimerKind.SHIFT, T.shift_every)]
+
+
+# -- pages ------------------------------------------------------------------------
+
+
+def test_a_long_screen_pages_by_itself() -> None:
+    table = started(MOVED, measure=lambda screen: (3, 2))
+    effects = table.press()
+    assert m.After(TimerKind.PAGE, T.page) in effects
+    effects = table.fire(TimerKind.PAGE)
+    assert effects == [m.Draw(table.state.screen, 1), m.After(TimerKind.PAGE, T.page)]
+    assert (table.state.page, table.state.seen) == (1, 1)
+
+
+def test_a_short_screen_arms_no_page_and_a_new_screen_stops_the_old_paging() -> None:
+    pages = {"n": 3}
+    table = started(MOVED, measure=lambda screen: (pages["n"], 0))
+    table.press()
+    assert TimerKind.PAGE in table.state.armed
+    pages["n"] = 1
+    effects = table.press(Press.MENU)
+    assert m.Cancel(TimerKind.PAGE) in effects
+    assert TimerKind.PAGE not in table.state.armed
+
+
+def test_a_quick_press_shows_the_unread_money_pages_before_rolling() -> None:
+    table = started(MOVED, measure=lambda screen: (4, 2), faces=[6])
+    table.press()  # resumed: page 0 of the result
+    effects = table.press()
+    assert effects == [m.Draw(table.state.screen, 1), m.After(TimerKind.PAGE, T.page)]
+    assert of(m.NeedFace, table.press()) == []  # page 2
+    assert table.state.seen == 2
+    assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # all read: the roll
+
+
+# -- playing ----------------------------------------------------------------------
+
+
+def test_a_roll_tumbles_saves_then_reveals() -> None:
+    table = playing(MOVED, faces=[4])
+    effects = table.press()
+    rolled = MOVED.play(Roll(4))
+    frame = screens.rolling_screen(table.w, MOVER, m.TUMBLE[0], 0)
+    assert effects == [m.NeedFace(), m.Draw(frame), m.Chime(Tune.ROLL), m.Save(rolled),
+                       m.After(TimerKind.FRAME, m.FRAME)]
+    assert table.state.mode is m.Mode.ANIMATE and table.state.game == rolled
+    frames = 1
+    while TimerKind.FRAME in table.state.armed:
+        assert len(draws(table.fire(TimerKind.FRAME))) == 1
+        frames += 1
+    assert frames == round(T.animation / m.FRAME) == 10
+    assert TimerKind.REVEAL in table.state.armed
+    effects = table.fire(TimerKind.REVEAL)
+    assert table.state.mode is m.Mode.PLAY
+    assert m.Light(rolled.state.to_move, (1, 2)) in effects
+    assert draws(effects)[0].screen == screens.result_screen(table.w, rolled)
+    assert m.After(TimerKind.AUDIT, m.AUDIT_AFTER) in effects
+
+
+def test_the_tumbling_die_shows_each_face_once_before_any_again() -> None:
+    assert sorted(m.TUMBLE) == [1, 2, 3, 4, 5, 6]
+    table = playing(MOVED, faces=[4])
+    table.press()
+    shown = [table.state.screen]
+    while TimerKind.FRAME in table.state.armed:
+        table.fire(TimerKind.FRAME)
+        shown.append(table.state.screen)
+    w = table.w
+    assert shown == [screens.rolling_screen(w, MOVER, m.TUMBLE[n % 6], 0) for n in range(10)]
+
+
+@pytest.mark.parametrize("timings,animate,frames", [
+    (Timings(animation=0.08), True, 1), (Timings(animation=0.2), True, 2),
+    (Timings(animation=0.0), True, 0), (Timings(animation=0.8), False, 0)])
+def test_how_long_the_die_tumbles(timings: Timings, animate: bool, frames: int) -> None:
+    table = playing(MOVED, config=Config(timings=timings), animate=animate, faces=[2])
+    effects = table.press()
+    assert table.state.frames == frames
+    if frames == 0:  # no tumble: the result at once
+        assert table.state.mode is m.Mode.PLAY and draws(effects)[-1].screen == \
+            screens.result_screen(table.w, MOVED.play(Roll(2)))
+    elif frames == 1:
+        assert m.After(TimerKind.REVEAL, m.FRAME) in effects
+    else:
+        assert m.After(TimerKind.FRAME, m.FRAME) in effects
+
+
+def test_presses_while_the_die_tumbles_never_roll_again() -> None:
+    table = playing(MOVED, faces=[4, 5])
+    table.press()
+    assert draws(table(m.Down(), m.Held(Press.LONG))) == []  # no hint while it tumbles
+    assert table.press() == []
+    table(m.Down())  # begun during the tumble, let go after it
+    while table.state.mode is m.Mode.ANIMATE:
+        table.fire(next(iter(table.state.armed & {TimerKind.FRAME, TimerKind.REVEAL})))
+    assert of(m.NeedFace, table.press()) == []
+    assert of(m.NeedFace, table.press()) == [m.NeedFace()]
+
+
+def test_a_long_press_when_a_roll_is_due_does_nothing() -> None:
+    table = playing(MOVED, faces=[1])
+    assert of(m.NeedFace, table.press(Press.LONG)) == []
+    assert table.state.game == MOVED
+
+
+@pytest.mark.parametrize("tune,event", [(Tune.PARROT, ev.Parrot), (Tune.DEATH, ev.Eliminated),
+                                        (Tune.WIN, ev.Won)])
+def test_a_result_plays_its_tune(tune: Tune, event: type) -> None:
+    game = rolled_into(event)
+    roll = game.actions[-1]
+    assert isinstance(roll, Roll)
+    table = playing(game.undo(), animate=False, faces=[roll.face])
+    effects = table.press()
+    tunes = {ev.Parrot: Tune.PARROT, ev.Eliminated: Tune.DEATH, ev.Won: Tune.WIN}
+    said = [m.Chime(tunes[type(e)]) for e in game.events if type(e) in tunes]
+    assert m.Chime(tune) in said
+    assert of(m.Chime, effects) == [m.Chime(Tune.ROLL), *said]
+
+
+@pytest.mark.parametrize("kind", [Pending.TREE, Pending.AGAIN, Pending.JUMP])
+@pytest.mark.parametrize("press", [Press.SHORT, Press.LONG])
+def test_a_decision_takes_the_first_choice_short_and_the_second_long(
+        kind: Pending, press: Press) -> None:
+    game = pending(kind)
+    table = playing(game, animate=False, faces=[3])
+    effects = table.press(press)
+    choice = CHOICES[kind][0 if press is Press.SHORT else 1]
+    saves = of(m.Save, effects)
+    assert saves[0] == m.Save(game.play(choice))
+    if choice in (Choice.ROLL, Choice.AGAIN):  # one press, one roll
+        assert saves[1:] == [m.Save(game.play(choice).play(Roll(3)))]
+    else:
+        assert len(saves) == 1 and of(m.NeedFace, effects) == []
+        assert draws(effects)[0].screen == screens.result_screen(table.w, game.play(choice))
+
+
+def test_holding_for_a_long_press_says_what_letting_go_will_do() -> None:
+    game = pending(Pending.TREE)
+    table = playing(game)
+    effects = table(m.Down(), m.Held(Press.LONG))
+    other = table.w.option(Pending.TREE, Choice.STAY)
+    hint = table.w("let_go_long", action=other)
+    assert draws(effects) == [m.Draw(dataclasses.replace(table.state.screen, footer=hint))]
+    effects = table(m.Held(Press.MENU))
+    assert draws(effects)[0].screen.footer == table.w("let_go_menu")
+    under = table.state.screen
+    effects = table.press(Press.MENU)  # let go: the footer back, then the menu
+    assert draws(effects)[0] == m.Draw(under)
+    assert table.state.hint is None and table.state.mode is m.Mode.MENU
+
+
+def test_no_long_press_hint_when_a_roll_is_due() -> None:
+    table = playing(MOVED)
+    assert table(m.Down(), m.Held(Press.LONG)) == [m.After(TimerKind.DIM, T.dim_after),
+                                                   m.After(TimerKind.BLANK, T.blank_after)]
+
+
+def test_another_players_decision_is_shown_first_then_taken() -> None:
+    game = game_where(lambda g: (who := screens.decider(g.state)) is not None
+                      and who != screens.mover(g) and bool(g.actions))
+    table = playing(game, animate=False, faces=[3])
+    assert table.state.ask_next
+    assert draws(table(m.Down(), m.Held(Press.LONG))) == []  # their choice is not shown yet
+    effects = table.press(Press.LONG)
+    assert of(m.Save, effects) == []
+    assert draws(effects)[-1].screen == screens.turn_screen(table.w, game.state)
+    assert not table.state.ask_next
+    assert of(m.Save, table.press(Press.LONG))[0] == m.Save(
+        game.play(CHOICES[game.state.pending][1]))
+
+
+def test_a_won_game_long_press_plays_again_once_the_disk_has_it() -> None:
+    won = game_where(lambda g: g.state.status is Status.WON)
+    table = playing(won)
+    assert table.press() == []  # a short press: nothing
+    table.disk_ok = False
+    effects = table.press(Press.LONG)
+    assert of(m.PutAway, effects) == [m.PutAway(won, won.restart())]
+    assert table.state.game == won  # the disk refused: the won game stays
+    assert m.Log("error", "cannot save the game: disk full") in effects
+    assert m.After(TimerKind.SAVE_FAILED, 0.0) in effects
+    effects = table.fire(TimerKind.SAVE_FAILED)
+    assert draws(effects) == [m.Draw(screens.message_screen(
+        "!", table.w("save_failed", reason="disk full")))]
+    assert m.After(TimerKind.FLASH, 6.0) in effects
+    table.disk_ok = True
+    table.press(Press.LONG)
+    assert table.state.game == won.restart() and table.state.mode is m.Mode.PLAY
+
+
+def test_a_failed_audit_is_said_and_stops_the_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's own check is made to fail here (it never does in play)."""
+    monkeypatch.setattr(Game, "audit", lambda self: "the pot is off by 1")
+    table = started(MOVED, faces=[2])
+    effects = table.press()  # resumed: the books are checked first
+    assert m.Log("error", "audit failed: the pot is off by 1") in effects
+    assert draws(effects)[-1] == m.Draw(screens.message_screen(
+        "!", table.w("audit_failed", detail="the pot is off by 1")))
+    assert m.After(TimerKind.FLASH, 10.0) in effects
+    effects = table.press()  # the same problem: not logged again, and no roll
+    assert of(m.Log, effects) == [] and of(m.NeedFace, effects) == []
+    assert m.After(TimerKind.FLASH, 4.0) in effects
+
+
+def test_the_audit_due_after_a_result_runs_before_the_next_roll(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table = playing(MOVED, animate=False, faces=[2, 3])
+    table.press()
+    assert TimerKind.AUDIT in table.state.armed
+    monkeypatch.setattr(Game, "audit", lambda self: "chips lost")
+    effects = table.press()
+    assert m.Cancel(TimerKind.AUDIT) in effects and of(m.NeedFace, effects) == []
+    assert table.state.audit == "chips lost"
+
+
+# -- the menu ---------------------------------------------------------------------
+
+
+def menu_at(table: Table, row: Row) -> list[m.Effect]:
+    table.press(Press.MENU)
+    for _ in range(MENU.index(row)):
+        table.press()
+    return table.press(Press.LONG)
+
+
+def test_the_menu_opens_at_its_first_row_and_a_short_press_goes_round() -> None:
+    table = playing(MOVED)
+    effects = table.press(Press.MENU)
+    assert table.state.mode is m.Mode.MENU and table.state.row == 0
+    labels = m.menu_labels(table.state)
+    assert draws(effects) == [m.Draw(screens.menu_screen(table.w, labels, 0))]
+    rows = []
+    for _ in range(len(MENU)):
+        table.press()
+        rows.append(table.state.row)
+    assert rows == [*range(1, len(MENU)), 0]
+    table.press()
+    table.press(Press.MENU)  # the menu press again: back to the game
+    assert table.state.mode is m.Mode.PLAY
+
+
+def test_the_menu_on_the_title_stops_the_way_to_setup() -> None:
+    table = started()
+    effects = table.press(Press.MENU)
+    assert m.Cancel(TimerKind.BOOT) in effects and TimerKind.BOOT not in table.state.armed
+
+
+def test_menu_back_returns_to_the_game_and_without_one_to_setup() -> None:
+    table = playing(MOVED)
+    menu_at(table, Row.BACK)
+    assert table.state.mode is m.Mode.PLAY
+    table = started()
+    menu_at(table, Row.BACK)
+    assert table.state.mode is m.Mode.SETUP
+
+
+def test_menu_language_goes_round_the_languages_and_is_kept() -> None:
+    table = playing(MOVED)
+    seen = []
+    for _ in range(4):
+        effects = menu_at(table, Row.LANGUAGE)
+        seen.append(table.state.lang)
+        assert of(m.SavePrefs, effects) == [m.SavePrefs(
+            (("language", table.state.lang), ("contrast", "255")))]
+        assert draws(effects)[-1].screen == screens.menu_screen(
+            table.w, m.menu_labels(table.state), MENU.index(Row.LANGUAGE))
+        table.press(Press.MENU)
+    assert seen == ["hr", "fi", "ja", "en"]
+
+
+def test_menu_brightness_steps_down_then_back_to_the_brightest() -> None:
+    table = playing(MOVED)
+    levels = []
+    for _ in range(4):
+        effects = menu_at(table, Row.BRIGHTNESS)
+        (contrast,) = of(m.Contrast, effects)
+        levels.append(contrast.level)
+        assert of(m.SavePrefs, effects) == [m.SavePrefs(
+            (("language", "en"), ("contrast", str(contrast.level))))]
+        table.press(Press.MENU)
+    assert levels == [128, 48, 8, 255]
+
+
+@pytest.mark.parametrize("contrast,step", [(255, 0), (200, 0), (128, 1), (100, 1), (48, 2),
+                                           (30, 2), (8, 3), (1, 3)])
+def test_brightness_is_the_nearest_step(contrast: int, step: int) -> None:
+    assert m.brightness_step(contrast) == step
+
+
+def test_the_menu_names_the_brightness_step() -> None:
+    table = started()
+    labels = m.menu_labels(table.state)
+    assert labels[MENU.index(Row.BRIGHTNESS)] == table.w("menu_brightness", level="4/4")
+    state = dataclasses.replace(table.state, contrast=8, lang="fi")
+    assert m.menu_labels(state)[MENU.index(Row.BRIGHTNESS)] == m.words(state)(
+        "menu_brightness", level="1/4")
+    assert m.menu_labels(state)[MENU.index(Row.LANGUAGE)] == m.words(state)(
+        "menu_language", language="Suomi")
+
+
+def test_menu_standings_shows_them_and_any_press_returns_to_the_menu() -> None:
+    table = playing(MOVED)
+    effects = menu_at(table, Row.STANDINGS)
+    assert table.state.mode is m.Mode.INFO
+    assert draws(effects) == [m.Draw(screens.standings_screen(table.w, MOVED.state))]
+    row = table.state.row
+    table.press()
+    assert table.state.mode is m.Mode.MENU and table.state.row == row
+
+
+def test_menu_standings_without_a_game_stays_in_the_menu() -> None:
+    table = started()
+    assert draws(menu_at(table, Row.STANDINGS)) == []
+    assert table.state.mode is m.Mode.MENU
+
+
+@dataclasses.dataclass(frozen=True)
+class Old:
+    game: Game
+    finished_at: datetime.datetime | None = None
+
+
+def test_menu_recall_asks_the_store_and_shows_what_it_gives() -> None:
+    table = playing(MOVED)
+    effects = menu_at(table, Row.RECALL)
+    assert of(m.NeedRecall, effects) == [m.NeedRecall()]
+    assert table.state.mode is m.Mode.INFO
+    finished = (Old(FRESH.play(Roll(6))),)
+    effects = table(m.Recalled(finished))
+    assert draws(effects) == [m.Draw(screens.recall_screen(table.w, MOVED, finished))]
+    assert table(m.Recalled(finished)) == []  # not asked for: nothing
+
+
+def test_recall_without_a_game_in_play_shows_the_newest_put_away() -> None:
+    table = started()
+    menu_at(table, Row.RECALL)
+    finished = (Old(MOVED), Old(FRESH.play(Roll(1))))
+    effects = table(m.Recalled(finished))
+    assert draws(effects) == [m.Draw(screens.recall_screen(table.w, MOVED, finished))]
+    table = started(FRESH)
+    menu_at(table, Row.RECALL)
+    assert draws(table(m.Recalled(()))) == [m.Draw(screens.recall_screen(table.w, None, ()))]
+
+
+def test_menu_new_game_puts_this_one_away() -> None:
+    table = playing(MOVED)
+    effects = menu_at(table, Row.NEW)
+    assert of(m.PutAway, effects) == [m.PutAway(MOVED)]
+    assert table.state.mode is m.Mode.SETUP and table.state.game is None
+
+
+def test_menu_about_says_the_version_the_folder_the_panel_and_missing_fonts() -> None:
+    table = playing(MOVED, version="1.2.3", saves="/var/lib/robinson-table",
+                    fonts_missing=("fonts-noto-cjk",))
+    effects = menu_at(table, Row.ABOUT)
+    w = table.w
+    assert table.state.mode is m.Mode.INFO
+    assert draws(effects) == [m.Draw(Screen(
+        title=w("menu_about"),
+        body=(w("about_version", version="1.2.3"),
+              w("about_saves", path="/var/lib/robinson-table"), "ssd1306 i2c",
+              w("about_fonts", packages=("fonts-noto-cjk",))),
+        footer=w("keys_back")))]
+
+
+def test_undo_asks_first_and_a_long_press_takes_the_action_back() -> None:
+    table = playing(MOVED)
+    effects = menu_at(table, Row.UNDO)
+    w = table.w
+    what = screens.action_said(w, MOVED.events)
+    assert table.state.mode is m.Mode.UNDO and of(m.Save, effects) == []
+    assert draws(effects) == [m.Draw(Screen(title=w("undo_title"),
+                                            body=(w("undo_what", what=what),),
+                                            footer=w("keys_yes_no")))]
+    effects = table.press(Press.LONG)
+    assert of(m.Save, effects) == [m.Save(MOVED.undo())]
+    assert m.Log("info", f"undone: {what}") in effects
+    assert table.state.game == MOVED.undo() and table.state.mode is m.Mode.PLAY
+    assert draws(effects)[-1] == m.Draw(screens.message_screen("!", w("undone", what=what)))
+    assert m.After(TimerKind.FLASH, 3.0) in effects
+
+
+def test_undo_answered_no_goes_back_to_the_menu() -> None:
+    table = playing(MOVED)
+    menu_at(table, Row.UNDO)
+    effects = table.press()
+    assert of(m.Save, effects) == [] and table.state.mode is m.Mode.MENU
+    assert table.state.game == MOVED
+
+
+def test_undo_with_nothing_done_says_so() -> None:
+    table = started()
+    table(m.Begin(FRESH))
+    effects = menu_at(table, Row.UNDO)
+    assert table.state.mode is m.Mode.MENU
+    assert draws(effects) == [m.Draw(screens.message_screen("!", table.w("nothing_to_undo")))]
+    assert m.After(TimerKind.FLASH, 2.0) in effects
+
+
+# -- words ------------------------------------------------------------------------
+
+
+def test_the_seats_names_come_from_the_config() -> None:
+    table = Table(config=Config(seat_names=("Ana", "", "Ivo")))
+    w = m.words(table.state)
+    assert (w.name(1), w.name(3)) == ("Ana", "Ivo")
+    assert w.name(2) == m.words(Table().state).name(2)

@@ -52,7 +52,7 @@ def test_the_unit_exposure_is_at_most_2(tmp_path: Path) -> None:
     assert exposure <= 2.0
 
 
-def test_the_unit_says_what_the_issue_asks() -> None:
+def test_the_unit_is_watched_restarted_and_sandboxed() -> None:
     text = UNIT.read_text()
     for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "StartLimitBurst=",
                  "StateDirectory=robinson-table", "WorkingDirectory=%S/robinson-table",

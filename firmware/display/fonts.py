@@ -1,4 +1,4 @@
-"""The fonts of a 128x64 1-bit panel: crisp bitmap fonts from Debian packages.
+"""The table's fonts: crisp bitmap fonts from Debian packages, at the sizes they were drawn for.
 
 Latin (with č ć đ š ž ä ö) comes from Terminus 12 px; what Terminus lacks
 (Japanese) from misaki 8 px, chosen glyph by glyph, because Pillow has no

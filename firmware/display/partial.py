@@ -47,7 +47,7 @@ def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
 
 
 class Writer(Protocol):
-    """Puts frames on a luma device; ``memory`` is None until the panel holds one."""
+    """Puts frames on a luma device, sending what changed once the panel holds a frame."""
 
     @property
     def holds(self) -> bool:
@@ -82,6 +82,8 @@ class PageWriter:
 
         self.device = device
         self.sh110x = isinstance(device, luma.oled.device.sh1106 | luma.oled.device.sh1107)
+        # luma does not publish where the visible columns start: its drivers keep it in
+        # these (tests/test_private_internals.py pins them).
         self.column_offset = (getattr(device, "_page_address_offset", 0) if self.sh110x
                               else getattr(device, "_colstart", 0))
         self.width = device.width

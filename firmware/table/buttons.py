@@ -1,6 +1,7 @@
 """The ROLL button and the seat switches: gpiozero devices, our own debounce.
 
-gpiozero's mock pins do not implement ``bounce_time`` (PLATFORM.md), and the
+gpiozero's mock pins keep ``bounce_time`` but never apply it (``MockPin._set_bounce``:
+"Need to implement this"), and the
 game must not depend on a back-end's kernel debounce: every edge goes to the
 loop, and a level counts only once it has stayed put for ``debounce`` seconds.
 """

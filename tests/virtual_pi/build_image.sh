@@ -6,7 +6,7 @@
 #
 #   tests/virtual_pi/build_image.sh CACHE_DIR      prints the image's folder
 #
-# Needs root, mmdebstrap and mkfs.ext4 (tests/virtual_pi/host_packages.sh installs them).
+# Needs root, mmdebstrap and mkfs.ext4 (tests/host_packages.py installs them).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -43,7 +43,8 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # No option of ours looks like a number: let "-1,2" reach --seats as a value
-        # (and be refused there) instead of being taken for an unknown option.
+        # (and be refused there) instead of being taken for an unknown option. argparse
+        # has no public switch for it (tests/test_private_internals.py pins the name).
         self._negative_number_matcher = re.compile(r"^-[\d,.]+$")
 
     def error(self, message: str) -> NoReturn:

@@ -214,7 +214,11 @@ def _i2c_interface(display: Display, open_bus: Callable[[int], I2CBus]) -> Any:
 @contextlib.contextmanager
 def _without_exit_hooks() -> Iterator[None]:
     """luma registers an exit hook per device as it is built, before the panel has
-    answered; each would keep its device (and bus) for ever. Build without them."""
+    answered; each would keep its device (and bus) for ever. Build without them.
+
+    luma has no option for this, so its module's private ``atexit`` name is swapped for
+    the build (the table builds devices on one thread); tests/test_private_internals.py
+    pins that luma still registers through that name."""
     module = luma.core.device
     module.atexit = types.SimpleNamespace(register=lambda hook: None)
     try:

@@ -1,22 +1,41 @@
-"""robinson bench runs and prints every figure (benchmarks print; tests check behaviour)."""
+"""robinson bench runs and prints every figure (benchmarks print; tests check behaviour).
+
+The figures that count bytes on the bus do not depend on how busy the machine is: those
+must meet their targets here. Times, memory and CPU shares are printed and judged by a
+person on the machine that matters (docs/performance.md).
+"""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 ROBINSON = Path(sys.executable).with_name("robinson")
+FIGURES = ("(a) CPU press -> result on bus, median", "(b) bus bytes per turn, partial",
+           "(b) partial / full per turn", "(b) bus bytes per animation frame",
+           "(c) animation fps at 100 kHz", "(c) animation fps at 400 kHz",
+           "(d) cold start", "(e) peak RSS", "(f) CPU over", "(g) simulator",
+           "(h) replay --script-file")
+COUNTED = ("(b) partial / full per turn", "(b) bus bytes per animation frame (median)",
+           "(c) animation fps at 100 kHz")
+"""Figures of bytes, not of time: the same on any machine."""
 
 
-def test_bench_prints_every_figure() -> None:
+def test_bench_prints_every_figure_and_the_bus_targets_are_met() -> None:
     run = subprocess.run([ROBINSON, "bench", "--quick"], capture_output=True, text=True,
                          timeout=240, check=False)
     assert run.returncode == 0, run.stderr
-    for figure in ("(a) CPU press -> result on bus, median", "(b) bus bytes per turn, partial",
-                   "(b) partial / full per turn", "(b) bus bytes per animation frame",
-                   "(c) animation fps at 100 kHz", "(c) animation fps at 400 kHz",
-                   "(d) cold start", "(e) peak RSS", "(f) CPU over", "(g) simulator",
-                   "(h) replay --script-file"):
-        assert figure in run.stdout, figure
     print(run.stdout)
+    rows = {line.split("  ")[0]: line for line in run.stdout.splitlines() if line[:1] == "("}
+    for figure in FIGURES:
+        found = [line for name, line in rows.items() if name.startswith(figure)]
+        assert found, figure
+        for line in found:  # a measured number, not a blank or an error
+            assert re.search(r"  \d[\d,.]*( / \d[\d,.]*)? ?(ms|s|B|%|MB|games/s)?\b", line), line
+    judged = [line for line in rows.values() if line.endswith(("  ok", "  MISSED"))]
+    assert len(judged) >= 8, run.stdout  # every figure with a target says how it did
+    for figure in COUNTED:
+        (line,) = [line for name, line in rows.items() if name.startswith(figure)]
+        assert line.endswith("  ok"), line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image, ImageDraw, ImageFont
 
 from firmware.display.layout import CLASSIC
 from firmware.display.render import body_rows, pages, render, wrap
@@ -53,8 +54,13 @@ def test_without_any_installed_font_the_table_draws_in_pillows_own(
     bare = fonts.Fonts()
     assert bare.latin.path == bare.bold.path == bare.big.path == "Pillow built-in"
     assert bare.wide is None and bare.missing
-    screen = Screen(title="Seat 2 → 43", body=("7 chips · pot 50", "Leaving the island"))
-    image = render(screen, bare)
-    assert image.size == (128, 64) and image.getbbox() is not None
-    body = image.crop((0, 14, 128, 64))
-    assert body.getbbox() is not None  # the body rows, not only the title bar
+    builtin = ImageFont.load_default_imagefont()
+    for text in ("7 chips · pot 50", "Leaving the island"):
+        image = render(Screen(title="Seat 2 → 43", body=(text,)), bare)
+        assert image.size == (128, 64)
+        body = image.crop((0, 14, 128, 64))  # the row under the title bar
+        drawn = body.crop(body.getbbox())
+        # the same text in Pillow's own font, pixel for pixel
+        alone = Image.new("1", (200, 30))
+        ImageDraw.Draw(alone).text((0, 0), text, font=builtin, fill=255)
+        assert drawn.tobytes() == alone.crop(alone.getbbox()).tobytes(), text

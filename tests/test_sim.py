@@ -67,7 +67,21 @@ def test_bad_sim_arguments(capsys: pytest.CaptureFixture[str], args: list[str],
 def test_report_text_is_stable_for_a_seed() -> None:
     tally, _ = simulate((1, 2, 3, 4), 1, HouseRules(), 1000, seed=1)
     text = report(tally, (1, 2, 3, 4), HouseRules(), 20, 1.0, 1, 1)
-    assert text.splitlines()[0].startswith("Robinson simulator: 1,000 games")
+    # Every figure, for this seed: a change to the simulator or to the rules shows here.
+    assert text.splitlines() == [
+        "Robinson simulator: 1,000 games, 4 players (seats 1,2,3,4), house rules: the "
+        "defaults, seed 1",
+        "  speed                 1,000 games/s on 1 job(s)",
+        "  game length (rolls)   mean 52.1, median 51, 90% 65, max 88",
+        "  game length (time)    mean 17.4 min at 20 s per roll",
+        "  win rate by seat      1: 27.8%  2: 27.1%  3: 23.2%  4: 21.9%",
+        "  win rate by order     1.: 27.8%  2.: 27.1%  3.: 23.2%  4.: 21.9%",
+        "  no winner             0.0%",
+        "  deaths on 42          0.14 per game; games with a death 12.3%",
+        "  Friday bonds sworn    0.88 per game",
+        "  pot at the win        mean 32.1, median 33",
+        "  final chips (mean)    1: 20.9  2: 19.9  3: 19.4  4: 19.8",
+        "  someone goes broke    1.2% of games"]
 
 
 def test_the_simulator_counts_what_the_tables_game_records() -> None:

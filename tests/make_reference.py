@@ -13,7 +13,7 @@ from pathlib import Path
 
 from firmware.cli import replay_game
 from firmware.tools.summary import summary
-from robinson_core import CHOICES, Choice, Game, Pending, Roll, apply
+from robinson_core import CHOICES, Action, Choice, Game, Pending, Roll, apply
 from robinson_core import events as ev
 from robinson_core.narrate import account, describe, waiting
 from robinson_core.texts import LANGUAGES, fill
@@ -25,14 +25,14 @@ WANTED = (ev.FridaySworn, ev.Swapped, ev.Eliminated, ev.Shared, ev.SatOut)
 
 def draw_script(seed: int) -> tuple[str, set[type]]:
     rng = random.Random(seed)
-    state, tokens, seen = Game(SEATS).state, [], set()
+    state, tokens, seen = Game(SEATS).state, list[str](), set[type]()
     while state.pending is not Pending.OVER:
         if state.pending is Pending.ROLL:
-            action: Roll | object = Roll(rng.randint(1, 6))
+            action: Action = Roll(rng.randint(1, 6))
         else:
             action = rng.choice(CHOICES[state.pending])
-        state, events = apply(state, action)  # type: ignore[arg-type]
-        tokens.append(action.token)  # type: ignore[attr-defined]
+        state, events = apply(state, action)
+        tokens.append(action.token)
         seen.update(type(e) for e in events)
     return " ".join(tokens), seen
 

@@ -36,7 +36,7 @@ STRIP = HERE.parent / "screens-strip.png"
 
 def strip() -> Image.Image:
     """The strip: a row per language, the screens at twice their size, on grey."""
-    from .screen_gallery import LANGUAGES
+    from robinson_core.texts import LANGUAGES
 
     scale, gap = 2, 8
     tile_w, tile_h = 128 * scale, 64 * scale
@@ -45,7 +45,7 @@ def strip() -> Image.Image:
     for row, lang in enumerate(LANGUAGES):
         for col, name in enumerate(STRIP_SCREENS):
             tile = Image.open(HERE / f"{lang}-{name}.png").convert("L")
-            image.paste(tile.resize((tile_w, tile_h), Image.NEAREST),
+            image.paste(tile.resize((tile_w, tile_h), Image.Resampling.NEAREST),
                         (gap + col * (tile_w + gap), gap + row * (tile_h + gap)))
     return image
 

@@ -17,6 +17,7 @@ from firmware.table.die import Die
 from firmware.table.loop import ManualClock, advance
 from firmware.table.store import Store
 from firmware.table.table import Mode, Table
+from robinson_core import Game
 
 FONTS = Fonts()
 
@@ -57,6 +58,19 @@ class Rig:
         if start:
             self.table.start()
             self.run()
+
+    @property
+    def game(self) -> Game:
+        """The game in play (there must be one)."""
+        game = self.table.game
+        assert game is not None
+        return game
+
+    @property
+    def rolled(self) -> int:
+        """How many times the scripted die was rolled."""
+        assert isinstance(self.die, ScriptedDie)
+        return self.die.rolled
 
     def close(self) -> None:
         self.rigging.close()

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from firmware.display import screens
 from firmware.display.screen import Screen
+from firmware.display.words import Words
 from robinson_core import Game, HouseRules, play_script
 from robinson_core.texts import LANGUAGES
 
@@ -49,7 +50,7 @@ MENU = ("menu_back", "menu_undo", "menu_standings", "menu_recall", "menu_new", "
         "menu_brightness", "menu_about")
 
 
-def menu_items(w: screens.Words) -> list[str]:
+def menu_items(w: Words) -> list[str]:
     """The menu's rows as the table labels them (with the longest values they take)."""
     return [w(key, language="Suomi", level="4/4") for key in MENU]
 
@@ -62,7 +63,7 @@ def games() -> dict[str, Game]:
 def gallery() -> Iterator[tuple[str, Screen]]:
     """Every screen worth pinning down: each result kind, and each page of it."""
     for lang in LANGUAGES:
-        w = screens.Words(lang, NAMES)
+        w = Words(lang, NAMES)
         yield f"{lang}-title", screens.title_screen(w, True)
         yield f"{lang}-setup", screens.setup_screen(w, (1, 2, 3), 2, HouseRules())
         yield f"{lang}-turn", screens.turn_screen(w, Game((1, 2, 3)).state)

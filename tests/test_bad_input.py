@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from firmware.cli import UsageError, build_parser, main
+from firmware.cli import build_parser, main
 from firmware.config import load, parse
-from firmware.errors import ConfigError
+from firmware.errors import ConfigError, UsageError
 
 KEYS = ["language", "seat_names", "pins", "display", "timings", "rules", "button", "seats",
         "leds", "buzzer", "use_leds", "use_buzzer", "interface", "i2c_address", "rotate",

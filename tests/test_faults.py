@@ -93,7 +93,7 @@ def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
     game.__dict__["history"] = (*game.history[:-1], (cheat, events))  # corrupted in memory
     rig.wait(1.0)
     rig.short()
-    assert rig.die.rolled == 1  # no roll on wrong money
+    assert rig.rolled == 1  # no roll on wrong money
     assert rig.table.audit_problem is not None
     text = rig.table.words("audit_failed", detail=rig.table.audit_problem)
     assert rig.showing(screens.message_screen("!", text))
@@ -103,7 +103,7 @@ def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
     rig.long()  # undo: yes
     assert rig.table.game is not None and rig.table.game.actions == ()
     rig.short()
-    assert rig.die.rolled == 2 and rig.table.audit_problem is None
+    assert rig.rolled == 2 and rig.table.audit_problem is None
 
 
 # -- the disk ---------------------------------------------------------------------------
@@ -230,7 +230,7 @@ def test_a_stuck_button_gives_no_phantom_rolls(rigs: list[Rig], tmp_path: Path) 
     rig.button_pin.drive_low()  # stuck down from now on
     rig.run()
     rig.wait(60)
-    assert rig.die.rolled == 0
+    assert rig.rolled == 0
 
 
 def test_recall_survives_a_restart(rigs: list[Rig], tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from firmware.display import screens
 from firmware.display.breaks import NO_ROW_START, phrases
 from firmware.display.layout import CLASSIC
 from firmware.display.render import body_width, clipped, essential_page, pages, wrap
+from firmware.display.words import Words
 from firmware.table.machine import Draw, Effect
 from robinson_core import CHOICES, Choice, Game, Roll, Status, parse_action
 from robinson_core import events as ev
@@ -43,7 +44,7 @@ def squash(text: str) -> str:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_page_one_has_the_square_the_money_the_pot_and_who_is_next(lang: str) -> None:
     """Read from the screen model: the title, the first page's rows, the footer."""
-    w = screens.Words(lang, NAMES)
+    w = Words(lang, NAMES)
     compared = 0
     for game in reference_game():
         screen = screens.result_screen(w, game)
@@ -125,7 +126,7 @@ def test_the_checker_sees_a_bad_break() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_menu_row_fits_one_row_so_the_menu_never_pages(lang: str) -> None:
-    w = screens.Words(lang, NAMES)
+    w = Words(lang, NAMES)
     items = menu_items(w)
     for index in range(len(items)):
         screen = screens.menu_screen(w, items, index)
@@ -170,6 +171,7 @@ def test_a_press_half_a_second_after_any_result_never_skips_a_transfer(
             rig.wait(0.5)  # a quick player
             rig.short(read=False) if short else rig.long(read=False)
             presses += 1
+        assert table.game is not None
         index += len(table.game.actions) - before  # "roll" on 7 rolls at once: two actions
     game = table.game
     assert game is not None and len(game.actions) == len(tokens)
@@ -198,10 +200,10 @@ def test_a_quick_press_shows_the_unread_money_first_then_rolls(rigs: list[Rig],
     for page in range(1, unread + 1):
         rig.wait(0.5)
         rig.short(read=False)  # too quick: the rest of the money, not a roll
-        assert rig.die.rolled == 1 and rig.table.page == page
+        assert rig.rolled == 1 and rig.table.page == page
         assert rig.showing(screen, page)
     rig.short(read=False)  # all of it read: now the press rolls
-    assert rig.die.rolled == 2
+    assert rig.rolled == 2
 
 
 def test_a_decision_is_headed_by_who_decides_and_rolling_is_one_press(
@@ -219,11 +221,11 @@ def test_a_decision_is_headed_by_who_decides_and_rolling_is_one_press(
     assert screens.mover(game) == 3
     w = rig.table.words
     assert rig.table.screen.footer == w("next_decides", name=w.name(1))
-    rolled = rig.die.rolled
+    rolled = rig.rolled
     rig.short(read=False)  # shows Ana's screen: headed by her, not a choice yet
     assert rig.showing(screens.turn_screen(w, game.state))
-    assert rig.table.screen.title.startswith(w.name(1)) and rig.die.rolled == rolled
+    assert rig.table.screen.title.startswith(w.name(1)) and rig.rolled == rolled
     rig.short(read=False)  # "roll": one press, one roll
     after = rig.table.game
     assert after is not None and after.actions[-2:] == (Choice.ROLL, Roll(5))
-    assert rig.die.rolled == rolled + 1
+    assert rig.rolled == rolled + 1

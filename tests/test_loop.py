@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 
 from firmware.table.loop import Loop, ManualClock, Timers, advance
@@ -9,9 +10,9 @@ from firmware.table.loop import Loop, ManualClock, Timers, advance
 
 def test_timers_fire_in_deadline_order_and_only_when_due() -> None:
     clock = ManualClock()
-    loop, fired = Loop(clock), []
+    loop, fired = Loop(clock), list[str]()
     for name, at in (("c", 3.0), ("a", 1.0), ("b", 2.0), ("a2", 1.0)):
-        loop.call_at(at, lambda name=name: fired.append(name))
+        loop.call_at(at, functools.partial(fired.append, name))
     advance(loop, clock, 1.5)
     assert fired == ["a", "a2"]  # equal deadlines keep the order they were set in
     advance(loop, clock, 2.0)
@@ -20,9 +21,9 @@ def test_timers_fire_in_deadline_order_and_only_when_due() -> None:
 
 def test_a_cancelled_timer_never_runs_and_does_not_pile_up() -> None:
     clock = ManualClock()
-    loop, fired = Loop(clock), []
+    loop, fired = Loop(clock), list[int]()
     for n in range(1000):
-        loop.call_later(60.0, lambda n=n: fired.append(n)).cancel()
+        loop.call_later(60.0, functools.partial(fired.append, n)).cancel()
     assert len(loop._timers) < 300  # purged now and then, as a moving screen saver needs
     advance(loop, clock, 120.0)
     assert fired == [] and loop.next_deadline() is None
@@ -31,9 +32,12 @@ def test_a_cancelled_timer_never_runs_and_does_not_pile_up() -> None:
 def test_posts_from_another_thread_run_in_the_loop_thread() -> None:
     loop = Loop()
     ran_in: list[str] = []
-    worker = threading.Thread(
-        target=lambda: (loop.post(lambda: ran_in.append(threading.current_thread().name)),
-                        loop.post(loop.stop)))
+
+    def work() -> None:
+        loop.post(lambda: ran_in.append(threading.current_thread().name))
+        loop.post(loop.stop)
+
+    worker = threading.Thread(target=work)
     worker.start()
     loop.run()  # returns once the stop posted after the callback has run
     worker.join()

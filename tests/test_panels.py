@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware.config import Config, ConfigError, Display, display_option, parse
+from firmware.config import Config, Display, display_option, parse
 from firmware.display.layout import Layout, Size
 from firmware.display.render import fit, render
 from firmware.display.screens import result_screen
 from firmware.display.words import Words
+from firmware.emulate.bus import SpiBus
+from firmware.errors import ConfigError
 from robinson_core import Status
 from robinson_core.texts import LANGUAGES
 
@@ -147,7 +149,8 @@ def test_a_blank_tft_turns_its_backlight_off(tmp_path: Path) -> None:
     rig = Rig(tmp_path, config=Config(display=display), seats_on=(1, 2))
     try:
         light = display.gpio_backlight
-        levels = rig.bus.wires.levels  # type: ignore[union-attr]
+        assert isinstance(rig.bus, SpiBus)
+        levels = rig.bus.wires.levels
         assert levels[light] == 1 and rig.bus.on
         rig.wait(rig.config.timings.blank_after + 5)
         assert levels[light] == 0 and not rig.bus.on

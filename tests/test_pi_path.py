@@ -33,7 +33,7 @@ def table(*args: str, env: dict[str, str] | None = None,
                           env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", **(env or {})})
 
 
-# -- 1. never silently emulated ---------------------------------------------------------
+# -- never silently emulated -------------------------------------------------------------
 
 
 def test_a_service_that_finds_no_pi_says_so_and_fails(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_the_board_is_read_from_cpuinfo_as_gpiozero_reads_it(tmp_path: Path) -> 
     assert run.stdout.strip() == "0xa02082", run.stderr
 
 
-# -- 3. SPI under the unit ---------------------------------------------------------------
+# -- SPI under the unit -------------------------------------------------------------------
 
 
 def test_the_unit_allows_the_spi_major_by_its_real_name() -> None:
@@ -94,7 +94,7 @@ def test_the_unit_allows_the_spi_major_by_its_real_name() -> None:
                                       if not line.startswith("#"))
 
 
-# -- 4 and 5. the panel's bus, opened with care --------------------------------------------
+# -- the panel's bus, opened with care --------------------------------------------
 
 
 class FakeBus:
@@ -130,7 +130,7 @@ def open_files() -> int:
 
 
 def exit_hooks() -> int:
-    return atexit._ncallbacks()  # type: ignore[attr-defined]  # CPython's own count
+    return atexit._ncallbacks()  # CPython's own count
 
 
 @pytest.mark.parametrize("kind", ["no bus", "no answer", "answers, then fails"])
@@ -193,7 +193,7 @@ def test_a_panel_that_stays_away_is_retried_ever_more_slowly_and_quietly(
     assert 3 < len(warnings) <= 3 + 60, len(warnings)  # the first three, then one a minute
 
 
-# -- 6. SIGHUP ---------------------------------------------------------------------------
+# -- SIGHUP -------------------------------------------------------------------------------
 
 
 def test_sighup_ends_the_table_with_a_status_systemd_restarts(tmp_path: Path) -> None:
@@ -220,7 +220,7 @@ def test_sighup_ends_the_table_with_a_status_systemd_restarts(tmp_path: Path) ->
             app.stderr.close()
 
 
-# -- 7. lgpio's FIFO ------------------------------------------------------------------------
+# -- lgpio's FIFO ------------------------------------------------------------------------
 
 
 def test_lgpio_is_told_a_directory_it_can_write(monkeypatch: pytest.MonkeyPatch,
@@ -244,7 +244,7 @@ def test_lgpio_is_told_a_directory_it_can_write(monkeypatch: pytest.MonkeyPatch,
     assert seen and seen[0] is not None and os.access(seen[0], os.W_OK)
 
 
-# -- 2 and 8. what the package asks for ------------------------------------------------------
+# -- what the package asks for --------------------------------------------------------------
 
 
 def test_nothing_the_pi_installs_with_pip_needs_a_compiler() -> None:

@@ -24,7 +24,7 @@ def test_selftest_shows_inputs_live_and_lights_outputs_in_turn() -> None:
     test.start()
     settle(test)
     assert test.screen().body[:2] == ("ROLL: up", "Seats: 1○2○3○4○5○6○")
-    assert rig.outputs.leds[0].is_lit and not rig.outputs.leds[1].is_lit
+    assert [led.value for led in rig.outputs.leds[:2]] == [1, 0]
     rig.hands.seat(2, True)
     rig.hands.button.drive_low()
     settle(test)
@@ -32,7 +32,7 @@ def test_selftest_shows_inputs_live_and_lights_outputs_in_turn() -> None:
     assert rig.panel.shown is not None
     rig.hands.button.drive_high()
     settle(test, STEP + 0.05)
-    assert rig.outputs.leds[1].is_lit and not rig.outputs.leds[0].is_lit
+    assert [led.value for led in rig.outputs.leds[:2]] == [0, 1]
     for _ in range(6):  # round to the buzzer
         settle(test, STEP)
     assert not done

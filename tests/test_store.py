@@ -69,15 +69,15 @@ def test_a_game_with_other_seats_is_never_written_over(tmp_path: Path) -> None:
 def test_the_newest_hundred_are_kept_by_order_not_by_clock(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A Pi without a clock: behind, ahead, jumping, stuck. Order and count hold."""
-    clock = iter([datetime.datetime(2030, 1, 1), datetime.datetime(1970, 1, 1),
-                  datetime.datetime(2000, 6, 6)] * 100 + [datetime.datetime(1999, 1, 1)] * 100)
-
     class Jumpy(datetime.datetime):
         @classmethod
-        def now(cls, tz: object = None) -> Jumpy:  # type: ignore[override]
-            return next(clock)  # type: ignore[return-value]
+        def now(cls, tz: datetime.tzinfo | None = None) -> Jumpy:
+            return next(clock)
 
-    monkeypatch.setattr(store_module.datetime, "datetime", Jumpy)
+    clock = iter([Jumpy(2030, 1, 1), Jumpy(1970, 1, 1), Jumpy(2000, 6, 6)] * 100
+                 + [Jumpy(1999, 1, 1)] * 100)
+
+    monkeypatch.setattr(datetime, "datetime", Jumpy)  # the store reads datetime.datetime
     store = Store(tmp_path)
     games = [Game((1, 2)).play(Roll(face)).play(Roll(n % 6 + 1)) for face in (1, 2, 3, 5, 6)
              for n in range(24)]  # 120 games, told apart by their actions
@@ -361,7 +361,7 @@ def test_an_sqlite_error_says_what_the_os_would(tmp_path: Path,
 
     def refuse(code: int) -> sqlite3.Error:
         error = sqlite3.OperationalError("database or disk is full")
-        error.sqlite_errorcode = code  # type: ignore[attr-defined]
+        error.sqlite_errorcode = code
         return error
 
     full = store._why(refuse(sqlite3.SQLITE_FULL))

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
 from firmware.display import screens
+from firmware.display.words import Words
 from firmware.table.table import Mode
 from robinson_core import Choice, Game, Pending, Roll
 
 from .rig import Rig
 
 
-def bench(rigs: list[Rig], tmp_path: Path, **kwargs: object) -> Rig:
-    rig = Rig(tmp_path / "state", **kwargs)  # type: ignore[arg-type]
+def bench(rigs: list[Rig], tmp_path: Path, **kwargs: Any) -> Rig:
+    rig = Rig(tmp_path / "state", **kwargs)
     rigs.append(rig)
     return rig
 
@@ -29,7 +31,7 @@ def playing(rigs: list[Rig], tmp_path: Path, seats: tuple[int, ...] = (1, 2, 3),
     return rig
 
 
-def words(rig: Rig) -> screens.Words:
+def words(rig: Rig) -> Words:
     return rig.table.words
 
 
@@ -101,7 +103,12 @@ def test_without_animation_the_roll_is_still_saved_first(rigs: list[Rig],
     rig = playing(rigs, tmp_path, faces=[5], animate=False)
     shown_at_save: list[bytes] = []
     save = rig.store.save
-    rig.store.save = lambda g: (shown_at_save.append(rig.shown().tobytes()), save(g))[1]  # type: ignore[method-assign]
+
+    def save_and_look(game: Game) -> None:
+        shown_at_save.append(rig.shown().tobytes())
+        save(game)
+
+    rig.store.save = save_and_look  # type: ignore[method-assign]  # the Store, watched
     rig.short()
     assert rig.table.game is not None
     assert shown_at_save[0] != rig.shown().tobytes()
@@ -113,7 +120,7 @@ def test_a_press_during_the_animation_is_ignored(rigs: list[Rig], tmp_path: Path
     rig.short()
     rig.short()  # still tumbling
     rig.settle()
-    assert rig.die.rolled == 1 and rig.table.game is not None
+    assert rig.rolled == 1 and rig.table.game is not None
     assert len(rig.table.game.actions) == 1
 
 
@@ -123,7 +130,7 @@ def test_a_press_begun_in_the_animation_and_let_go_after_is_ignored(rigs: list[R
     rig.short()
     rig.hold(0.9)  # down while tumbling, up after the result
     rig.settle()
-    assert rig.die.rolled == 1
+    assert rig.rolled == 1
 
 
 def test_a_bounce_storm_is_one_press(rigs: list[Rig], tmp_path: Path) -> None:
@@ -140,7 +147,7 @@ def test_a_bounce_storm_is_one_press(rigs: list[Rig], tmp_path: Path) -> None:
     rig.button_pin.drive_high()
     rig.run()
     rig.settle()
-    assert rig.die.rolled == 1
+    assert rig.rolled == 1
 
 
 def test_held_at_boot_gives_no_roll_and_says_so(rigs: list[Rig], tmp_path: Path) -> None:
@@ -151,7 +158,7 @@ def test_held_at_boot_gives_no_roll_and_says_so(rigs: list[Rig], tmp_path: Path)
     rig.button_pin.drive_high()
     rig.run()
     rig.wait(0.1)
-    assert rig.table.mode is Mode.TITLE and rig.die.rolled == 0
+    assert rig.table.mode is Mode.TITLE and rig.rolled == 0
 
 
 def test_decision_short_takes_the_default_long_the_other(rigs: list[Rig],
@@ -160,12 +167,12 @@ def test_decision_short_takes_the_default_long_the_other(rigs: list[Rig],
     rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 5, 3, 3, 1, 6], animate=False)
     for _ in range(7):
         rig.short()
-    state = rig.table.game.state  # type: ignore[union-attr]
+    state = rig.game.state
     assert state.pending is Pending.AGAIN
-    assert rig.showing(screens.result_screen(words(rig), rig.table.game))  # type: ignore[arg-type]
+    assert rig.showing(screens.result_screen(words(rig), rig.game))
     rig.long()
-    assert rig.table.game.actions[-1] is Choice.PASS  # type: ignore[union-attr]
-    assert rig.table.game.state.to_move == 2  # type: ignore[union-attr]
+    assert rig.game.actions[-1] is Choice.PASS
+    assert rig.game.state.to_move == 2
 
 
 @pytest.mark.parametrize("animate", [True, False])
@@ -176,15 +183,16 @@ def test_again_on_20_is_one_press_one_roll_saved_before_it_is_shown(
     for _ in range(7):
         rig.short()
         rig.settle()
-    assert rig.table.game.state.pending is Pending.AGAIN  # type: ignore[union-attr]
+    assert rig.game.state.pending is Pending.AGAIN
     rig.short()  # "again": the die rolls at once
     if animate:  # the choice and the roll are on disk before the result is out
         assert rig.table.mode is Mode.ANIMATE
-        assert rig.store.load().game.actions[-2:] == (Choice.AGAIN, Roll(4))  # type: ignore[union-attr]
+        assert rig.store.load().game == rig.game
+        assert rig.game.actions[-2:] == (Choice.AGAIN, Roll(4))
         rig.settle()
     game = rig.table.game
     assert game is not None and game.actions[-2:] == (Choice.AGAIN, Roll(4))
-    assert game.state.player(1).position == 24 and rig.die.rolled == 8  # type: ignore[attr-defined]
+    assert game.state.player(1).position == 24 and rig.rolled == 8
     assert rig.showing(screens.result_screen(words(rig), game))
 
 
@@ -193,7 +201,7 @@ def test_roll_on_7_is_one_press_one_roll(rigs: list[Rig], tmp_path: Path) -> Non
     rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 1, 2, 5], animate=False)
     for _ in range(4):
         rig.short()
-    assert rig.table.game.state.pending is Pending.TREE  # type: ignore[union-attr]
+    assert rig.game.state.pending is Pending.TREE
     rig.short()
     game = rig.table.game
     assert game is not None and game.actions[-2:] == (Choice.ROLL, Roll(5))
@@ -206,7 +214,7 @@ def test_staying_in_the_tree_rolls_nothing(rigs: list[Rig], tmp_path: Path) -> N
         rig.short()
     rig.long()
     game = rig.table.game
-    assert game is not None and game.actions[-1] is Choice.STAY and rig.die.rolled == 4
+    assert game is not None and game.actions[-1] is Choice.STAY and rig.rolled == 4
 
 
 def test_holding_tells_what_letting_go_will_do(rigs: list[Rig], tmp_path: Path) -> None:
@@ -256,7 +264,7 @@ def test_menu_undo_short_press_says_no(rigs: list[Rig], tmp_path: Path) -> None:
     rig.short()
     rig.long()
     rig.short()  # no
-    assert rig.table.mode is Mode.MENU and len(rig.table.game.actions) == 1  # type: ignore[union-attr]
+    assert rig.table.mode is Mode.MENU and len(rig.game.actions) == 1
 
 
 def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path) -> None:
@@ -266,7 +274,7 @@ def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path
     for _ in range(2):
         rig.short()
     rig.long()
-    assert rig.showing(screens.standings_screen(words(rig), rig.table.game.state))  # type: ignore[union-attr]
+    assert rig.showing(screens.standings_screen(words(rig), rig.game.state))
     rig.short()
     rig.short()  # to Recall
     rig.long()
@@ -278,7 +286,7 @@ def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path
     assert rig.table.lang == "hr" and rig.store.prefs()["language"] == "hr"
     rig.menu()  # a very long press leaves the menu
     assert rig.table.mode is Mode.PLAY
-    assert rig.showing(screens.result_screen(words(rig), rig.table.game))  # type: ignore[arg-type]
+    assert rig.showing(screens.result_screen(words(rig), rig.game))
 
 
 def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: Path) -> None:
@@ -308,13 +316,13 @@ def test_a_waking_press_does_nothing_else(rigs: list[Rig], tmp_path: Path) -> No
     rig.wait(rig.config.timings.dim_after + 1)
     assert rig.panel.dimmed and rig.bus.contrast < 255
     rig.short()
-    assert rig.die.rolled == 0 and not rig.panel.dimmed
+    assert rig.rolled == 0 and not rig.panel.dimmed
     rig.wait(rig.config.timings.blank_after + 1)
     assert rig.panel.blank and not rig.bus.on
     rig.short()
-    assert rig.die.rolled == 0 and rig.bus.on
+    assert rig.rolled == 0 and rig.bus.on
     rig.short()
-    assert rig.die.rolled == 1
+    assert rig.rolled == 1
 
 
 def test_the_panel_shifts_against_burn_in(rigs: list[Rig], tmp_path: Path) -> None:
@@ -337,7 +345,7 @@ def test_a_restart_offers_to_resume_the_same_game(rigs: list[Rig], tmp_path: Pat
     assert again.showing(screens.title_screen(words(again), True))
     again.short()  # resume
     assert again.table.game == game
-    assert again.showing(screens.result_screen(words(again), game))  # type: ignore[arg-type]
+    assert again.showing(screens.result_screen(words(again), again.game))
 
 
 def test_a_restart_long_press_starts_anew_and_archives(rigs: list[Rig], tmp_path: Path) -> None:
@@ -390,21 +398,21 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
     clock = ManualClock(1000.0)
     rig = emulate(Config(pins=Pins(use_leds=True, use_buzzer=True)), clock=clock,
                   seats_on=(1, 2))
-    leds, buzzer = rig.outputs.leds, rig.outputs.buzzer
+    leds, buzzer = rig.outputs.leds, cast(Any, rig.outputs.buzzer)  # gpiozero's, untyped
     table = Table(config=rig.config, loop=rig.loop, store=Store(tmp_path), panel=rig.panel,
                   button=rig.button, seats=rig.seats, die=ScriptedDie([3]), fonts=FONTS,
                   animate=False, outputs=rig.outputs)
     table.start()
     rig.loop.run_until_idle()
     table.begin(Game((1, 2)))
-    assert [led.is_lit for led in leds] == [True, False, False, False, False, False]
+    assert [led.value for led in leds] == [1, 0, 0, 0, 0, 0]
     table.take(Pressed(Press.SHORT))  # the press itself, past the button's timing
     rig.loop.run_until_idle()
     sounded = buzzer.is_active
     for _ in range(10):
         clock.now += 0.1
         rig.loop.run_until_idle()
-    assert [led.is_lit for led in leds][:2] == [False, True]
+    assert [led.value for led in leds][:2] == [0, 1]
     assert sounded and not buzzer.is_active  # a beep, then quiet
     assert any(state.state for state in buzzer.pwm_device.pin.states[1:])
     rig.close()
@@ -435,7 +443,7 @@ def test_a_won_game_says_the_pot_once() -> None:
 
     game = play_script(Game((1, 2, 3)), MOMENTS["won_friday"])
     for lang in ("en", "hr", "fi", "ja"):
-        w = screens.Words(lang, NAMES)
+        w = Words(lang, NAMES)
         body = screens.result_screen(w, game).body
         winner = game.state.player(game.state.winner or 0)
         ledger = w("ledger", chips=winner.chips, pot=0)  # the pot, said once: 0 after the win
@@ -447,6 +455,7 @@ def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
     in order, each for its length (two chimes once shared their timers, and the second
     cut the first short)."""
     from firmware.table.loop import Loop, ManualClock, Timers, advance
+    from firmware.table.machine import TimerKind
     from firmware.table.outputs import Outputs
     from firmware.table.tunes import NOTE, Tune
 
@@ -464,10 +473,10 @@ def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
             pass
 
     loop = Loop(clock)
-    timers: Timers[object] = Timers(loop)
+    timers: Timers[TimerKind] = Timers(loop)
     outputs = Outputs(buzzer=Buzzer())
-    outputs.chime(Tune.DEATH, timers)  # type: ignore[arg-type]
-    outputs.chime(Tune.WIN, timers)  # type: ignore[arg-type]
+    outputs.chime(Tune.DEATH, timers)
+    outputs.chime(Tune.WIN, timers)
     advance(loop, clock, 5.0)
     notes = [*Tune.DEATH.value, None, *Tune.WIN.value, None]
     assert [tone for _, tone in played] == notes

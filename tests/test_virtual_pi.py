@@ -17,6 +17,7 @@ import os
 import re
 import statistics
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -93,19 +94,19 @@ def saved_game(folder: Path) -> Game | None:
 def test_the_service_runs_the_table_from_boot(vpi: vm.Run) -> None:
     assert vpi.facts["boot_state"] == "active"
     assert vpi.facts["reboot_state"] == "active"
-    assert int(vpi.facts["reboot_active_monotonic_us"]) > 0  # type: ignore[call-overload]
+    assert int(vpi.facts["reboot_active_monotonic_us"]) > 0
 
 
 def test_install_sh_as_shipped_then_again_changes_nothing(vpi: vm.Run) -> None:
     """The image's product was installed by install.sh (in its chroot); run again on
     the booted guest, under systemd, it finds nothing to change and restarts nothing."""
-    assert vpi.facts["install"]["status"] == 0  # type: ignore[index]
+    assert vpi.facts["install"]["status"] == 0
     again = (vpi.results / "install.txt").read_text()
     assert "(0 changes)" in again and "restarted" not in again, again
 
 
 def test_the_unit_is_hardened_in_the_guest_too(vpi: vm.Run) -> None:
-    line = vpi.facts["security"][0]  # type: ignore[index]
+    line = vpi.facts["security"][0]
     exposure = float(line.split("level for robinson-table.service: ")[1].split()[0])
     assert exposure <= 2.0, line
 
@@ -122,7 +123,8 @@ def test_presses_through_gpio_sim_play_the_game_the_panel_shows(vpi: vm.Run,
                                                                  panel: vm.PanelLog) -> None:
     state = vpi.json("after_rolls")
     actions = state["actions"]
-    rolls = [a for a in actions if a.isdigit()]  # type: ignore[union-attr]
+    assert isinstance(actions, list)
+    rolls = [a for a in actions if a.isdigit()]
     assert len(rolls) == 10, actions  # one roll a press ("roll"/"again" roll at once)
     game = _game(state)
     shown = panel.snapshots["ten rolls"]
@@ -131,15 +133,15 @@ def test_presses_through_gpio_sim_play_the_game_the_panel_shows(vpi: vm.Run,
     assert any(same(shown, page) for page in pages), "the panel is not the saved game's result"
 
 
-def _game(state: dict[str, object]) -> Game:
+def _game(state: dict[str, Any]) -> Game:
     from firmware.cli import build_parser, replay_game
 
-    args = build_parser().parse_args(["replay", *state["replay_args"]])  # type: ignore[misc]
+    args = build_parser().parse_args(["replay", *state["replay_args"]])
     return replay_game(args.seats, args.first, args.rule, args.script or "")
 
 
 def test_a_hung_loop_is_restarted_by_the_watchdog_with_its_game(vpi: vm.Run) -> None:
-    seconds = float(vpi.facts["watchdog_restart_seconds"])  # type: ignore[arg-type]
+    seconds = float(vpi.facts["watchdog_restart_seconds"])
     assert seconds <= WATCHDOG_SEC + RESTART_SEC + 20, seconds  # + the guest's start-up
     assert vpi.json("after_watchdog")["actions"] == vpi.json("after_rolls")["actions"]
 
@@ -189,21 +191,21 @@ def test_a_reboot_without_sync_comes_back_with_the_game(vpi: vm.Run) -> None:
     game = saved_game(vpi.results / "after-reboot")
     assert game is not None and shown is not None
     assert game.actions[:len(shown.actions)] == shown.actions
-    assert len(game.actions) == int(vpi.facts["reboot_shown"])  # type: ignore[call-overload]
+    assert len(game.actions) == int(vpi.facts["reboot_shown"])
     assert vpi.json("after_reboot")["actions"] == [a.token for a in game.actions]
 
 
 def test_no_panel_or_no_gpio_chip_is_a_failure_with_a_journal_line(vpi: vm.Run) -> None:
     no_panel, no_gpio = vpi.facts["no_panel"], vpi.facts["no_gpio"]
-    assert no_panel["start_status"] != 0 and no_panel["exit_status"] == "2", no_panel  # type: ignore[index]
+    assert no_panel["start_status"] != 0 and no_panel["exit_status"] == "2", no_panel
     assert any("no I2C bus" in line or "no panel answers" in line
-               for line in no_panel["journal"]), no_panel  # type: ignore[index]
-    assert no_gpio["start_status"] != 0 and no_gpio["exit_status"] == "2", no_gpio  # type: ignore[index]
-    assert any("GPIO" in line for line in no_gpio["journal"]), no_gpio  # type: ignore[index]
+               for line in no_panel["journal"]), no_panel
+    assert no_gpio["start_status"] != 0 and no_gpio["exit_status"] == "2", no_gpio
+    assert any("GPIO" in line for line in no_gpio["journal"]), no_gpio
 
 
 def test_the_selftest_runs_as_the_service_user(vpi: vm.Run) -> None:
-    assert vpi.facts["selftest"]["status"] == 0, vpi.facts["selftest"]  # type: ignore[index]
+    assert vpi.facts["selftest"]["status"] == 0, vpi.facts["selftest"]
 
 
 def test_uninstall_keeps_the_saved_games(vpi: vm.Run) -> None:

@@ -18,6 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -61,7 +62,7 @@ class Run:
     """What one guest left behind, from boot to its last power-off."""
 
     folder: Path
-    facts: dict[str, object]
+    facts: dict[str, Any]  # JSON, as the guest wrote it
     seconds: float
     build_seconds: float
 
@@ -69,7 +70,7 @@ class Run:
     def results(self) -> Path:
         return self.folder / "share" / "results"
 
-    def json(self, name: str) -> dict[str, object]:
+    def json(self, name: str) -> dict[str, Any]:
         return json.loads((self.results / f"{name}.json").read_text())  # type: ignore[no-any-return]
 
 

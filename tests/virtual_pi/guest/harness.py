@@ -277,9 +277,9 @@ def the_table(trace: Trace) -> None:
     begin_game(trace)
     edges = []
     for n in range(10):
-        began = trace.count
+        count = trace.count
         roll(trace, f"roll {n}")
-        edges.append(trace.count - began)
+        edges.append(trace.count - count)
     mark("ten rolls")
     trace.flush()
     state_json("after_rolls")
@@ -378,7 +378,8 @@ def power_cuts(trace: Trace) -> None:
             time.sleep(0.15)
             pull(BUTTON, False)
             time.sleep(rng.uniform(0.0, 1.2))
-        else:  # or soon after the last result, while ext4 may still hold the rename
+        else:  # or soon after the last result, while the database's last commit may
+            # still be in ext4's journal
             time.sleep(rng.uniform(0.05, 1.0))
         began = uptime()
         power_cut()

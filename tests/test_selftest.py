@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-import time
-
 from firmware.config import Config, Pins, Timings
 from firmware.emulate.rig import emulate
+from firmware.table.loop import ManualClock, advance
 from firmware.tools.selftest import STEP, SelfTest
 
 from .rig import FONTS
 
+CLOCK = ManualClock(1000.0)
+
 
 def settle(test: SelfTest, seconds: float = 0.05) -> None:
-    time.sleep(seconds)
-    test.rig.loop.run_until_idle()
+    """Let ``seconds`` pass on the loop's clock (no sleeping: the test's own time)."""
+    advance(test.rig.loop, CLOCK, seconds)
 
 
 def test_selftest_shows_inputs_live_and_lights_outputs_in_turn() -> None:
     rig = emulate(Config(pins=Pins(use_leds=True, use_buzzer=True),
-                         timings=Timings(long_press=0.4, menu_press=0.8)))
+                         timings=Timings(long_press=0.4, menu_press=0.8)), clock=CLOCK)
     done: list[bool] = []
     test = SelfTest(rig, lang="en", on_done=lambda: done.append(True), fonts=FONTS)
     test.start()

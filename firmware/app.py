@@ -107,11 +107,19 @@ def exit_status(received: list[int]) -> int:
 
 
 def run_table(args: argparse.Namespace) -> int:
-    """``robinson table``: returns the exit status."""
+    """``robinson table``: returns the exit status. A demo without ``--state-dir`` plays
+    in a folder of its own, made and removed here: a game in play is never touched."""
+    if args.demo and args.state_dir is None:
+        with tempfile.TemporaryDirectory(prefix="robinson-demo-") as scratch:
+            return _run_table(args, Path(scratch))
+    return _run_table(args, None)
+
+
+def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
     config, emulated = config_and_mode(args)
     if args.seed is not None and not emulated:
         raise ConfigError("--seed is only for emulated demos, never on the table")
-    store = Store(state_dir(args.state_dir, emulated))
+    store = Store(folder or state_dir(args.state_dir, emulated))
     store.lock()  # before any pin is opened: a second table stops here, in one line
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(store.directory if show_terminal else None)

@@ -157,7 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--seats", type=_seats, default=(), metavar="1,2,3",
                        help="emulated: switch these seats on")
     table.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
-    table.add_argument("--demo", action="store_true", help="play one game unattended, then exit")
+    table.add_argument("--demo", action="store_true",
+                       help="play one game unattended, then exit (in a folder of its own "
+                            "unless --state-dir is given)")
     table.add_argument("--seed", type=_seed, metavar="N",
                        help="emulated demos only: a reproducible die")
     table.add_argument("--no-animation", action="store_true", help="show rolls at once")

@@ -86,3 +86,43 @@ def test_a_terminal_too_small_says_how_big_and_a_resize_draws_it_all() -> None:
     terminal.resize()
     drawn = out.getvalue().split("(it is 60×20).")[1]
     assert drawn.count("█" * CLASSIC.width) == CLASSIC.height // 2 and "┌" in drawn and "└" in drawn
+
+
+def test_a_demo_plays_in_a_folder_of_its_own_and_leaves_the_game_in_play(
+        tmp_path: Path) -> None:
+    """``--demo`` without ``--state-dir``: the game in play in the usual folder is not put
+    away (the demo's first long press would have done that, unasked)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from firmware.table.store import Store
+    from robinson_core import Game, Roll
+
+    usual = tmp_path / "state" / "robinson-table"
+    in_play = Game((1, 2)).play(Roll(3)).play(Roll(5))
+    store = Store(usual)
+    store.save(in_play)
+    store.close()
+    frames = tmp_path / "frames"
+    table = subprocess.Popen(
+        [Path(sys.executable).with_name("robinson"), "table", "--emulate", "--demo",
+         "--seed", "1", "--no-animation", "--capture", str(frames)],
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with table:
+        began = time.monotonic()  # until the demo has begun its game and rolled a few times
+        while len(list(frames.glob("*.png"))) < 12 and time.monotonic() - began < 90:
+            if table.poll() is not None:
+                break
+            time.sleep(0.2)
+        table.send_signal(signal.SIGTERM)
+        _, errors = table.communicate(timeout=30)
+    assert table.returncode == 0, errors
+    assert len(list(frames.glob("*.png"))) >= 12
+    after = Store(usual, read_only=True)
+    assert after.load().game == in_play and after.finished() == []
+    after.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["frames", "state"]

@@ -182,6 +182,20 @@ Each has a test named after it in `tests/`.
 - **A Friday who is also a master**: allowed; the Friday rule never chains.
 - **Staying on 7 for ever**: a player who always stays can keep a game going;
   that is the player's choice, and the engine lets them.
+
+## The table's own rulings
+
+The sheet has no undo and no abandoned games; the table has both, and rules them so
+that neither can be used to play again what the die already decided.
+- **Undo keeps the die** (a house rule of the table's, tested in
+  `tests/test_machine_rules.py`): the menu's undo takes back the game, not the die.
+  A roll taken back comes again, with the same face, at the next roll (several taken
+  back come again in their order, even over a restart). Undo mends a wrong choice;
+  it never buys a new throw.
+- **Nothing is thrown away unasked**: putting a game in progress away (a long press
+  on the title, or the menu's new game) asks first, and the menu's *bring back*
+  puts the last game put away unfinished back in play. A game that is over goes
+  through setup again, with the seats as switched on then.
 """
 
 

@@ -21,24 +21,31 @@ DECIDING = play_script(Game(SEATS), "6 1 1 2")  # seat 1 in the tree on 7: roll 
 WON = play_script(Game(SEATS), "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5")
 IMPORTED = play_script(Game((1, 2, 3)), "4 4 2")
 
-FLOWS = ("roll", "decision", "undo", "abandon", "new game", "again", "migration", "import")
+FLOWS = ("roll", "decision", "undo", "abandon", "new game", "bring back", "migration",
+         "import")
+"""A new game after a win is "new game" from a finished game: the same two writes."""
 
 
 def before(flow: str) -> Game | None:
     """The game in play before the flow's step."""
-    return {"decision": DECIDING, "again": WON}.get(flow, PLAYING)
+    return {"decision": DECIDING}.get(flow, PLAYING)
+
+
+def finished_before(flow: str) -> list[Game]:
+    """The games put away before the flow's step."""
+    return [IMPORTED] if flow == "bring back" else []
 
 
 def after(flow: str) -> Game | None:
     """The game in play after it (None: none in play)."""
     return {"roll": PLAYING.play(Roll(4)), "decision": DECIDING.play(Choice.STAY),
             "undo": PLAYING.undo(), "abandon": None, "new game": Game(SEATS),
-            "again": WON.restart(), "migration": PLAYING, "import": IMPORTED}[flow]
+            "bring back": IMPORTED, "migration": PLAYING, "import": IMPORTED}[flow]
 
 
 def put_away(flow: str) -> Game | None:
     """The game the step puts among the finished ones, if it puts one away."""
-    return {"abandon": PLAYING, "new game": PLAYING, "again": WON,
+    return {"abandon": PLAYING, "new game": PLAYING, "bring back": PLAYING,
             "import": PLAYING}.get(flow)
 
 
@@ -55,6 +62,9 @@ def prepare(flow: str, folder: Path) -> None:
         (folder / "prefs.txt").write_text("language=fi\n", encoding="utf-8")
         return
     store = Store(folder)
+    for old in finished_before(flow):  # abandoned earlier
+        store.save(old)
+        store.put_away(old)
     store.save(game)
     store.close()
 
@@ -79,9 +89,8 @@ def main(flow: str, folder: Path) -> int:
         assert game is not None
         store.put_away(game)
         store.begin(Game(SEATS))
-    elif flow == "again":  # a long press after a win: the same seats again
-        assert game is not None
-        store.put_away(game, game.restart())
+    elif flow == "bring back":  # from the menu: the abandoned game back, this one away
+        assert store.bring_back() == IMPORTED
     elif flow == "import":
         store.import_game(IMPORTED)
     store.close()

@@ -1,6 +1,6 @@
 """Kill at every system call that writes: the store is the game before the step or after it.
 
-Each flow of tests/kill_flow.py (roll, decision, undo, abandon, new game, again,
+Each flow of tests/kill_flow.py (roll, decision, undo, abandon, new game, bring back,
 migration, import) is run once under strace to list its write-side calls (openat for
 writing, write, pwrite64, fsync, fdatasync, rename*, unlink*, ftruncate), then once per
 call with ``strace -e inject=CALL:signal=SIGKILL:when=N``: the process dies on entry to
@@ -41,9 +41,11 @@ def outcomes(flow: str) -> list[tuple[Game | None, list[Game]]]:
         kill_flow.put_away(flow)
     if flow == "migration":  # nothing of the old files is lost, whenever the kill comes
         return [(before, [kill_flow.WON])]
+    earlier = kill_flow.finished_before(flow)
     if put_away is None:
-        return [(before, []), (after, [])]
-    allowed = [(before, []), (after, [put_away])]
+        return [(before, earlier), (after, earlier)]
+    # put away: newest first by the order games were begun (the one in play is newer)
+    allowed = [(before, earlier), (after, [put_away, *[g for g in earlier if g != after]])]
     if flow == "new game":  # put away, then (a press later) begun: two steps
         allowed.append((None, [put_away]))
     return allowed

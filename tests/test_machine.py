@@ -78,6 +78,8 @@ class World:
                     queue.append(m.Wrote(ok, "" if ok else "No space left on device"))
                 elif isinstance(effect, m.NeedRecall):
                     queue.append(m.Recalled(()))
+                elif isinstance(effect, m.BringBack):
+                    queue.append(m.Brought(None))
 
 
 def midgame(rng: random.Random, seats: tuple[int, ...]) -> Game:

@@ -196,11 +196,32 @@ def test_a_game_to_resume_keeps_the_title_until_a_press() -> None:
     assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
 
 
-def test_a_long_press_on_the_title_puts_the_game_away_and_sets_up_anew() -> None:
+def abandon_screen(table: Table) -> Screen:
+    w = table.w
+    return Screen(title=w("abandon_title"), body=(w("abandon_what"),), footer=w("keys_yes_no"))
+
+
+def test_a_long_press_on_the_title_asks_before_abandoning_the_game() -> None:
     table = started(MOVED)
     effects = table.press(Press.LONG)
+    assert of(m.PutAway, effects) == [] and table.state.mode is m.Mode.ABANDON
+    assert draws(effects) == [m.Draw(abandon_screen(table))]
+    effects = table.press()  # no: the title again, the game kept
+    assert of(m.PutAway, effects) == [] and table.state.mode is m.Mode.TITLE
+    assert draws(effects) == [m.Draw(screens.title_screen(table.w, True))]
+    table.press(Press.LONG)
+    effects = table.press(Press.LONG)  # yes
     assert of(m.PutAway, effects) == [m.PutAway(MOVED)]
     assert table.state.game is None and table.state.mode is m.Mode.SETUP
+
+
+def test_a_game_not_begun_or_over_is_put_away_without_asking() -> None:
+    won = game_where(lambda g: g.state.status is Status.WON)
+    for game in (FRESH, won):
+        table = started(game)
+        effects = table.press(Press.LONG)
+        assert of(m.PutAway, effects) == [m.PutAway(game)]
+        assert table.state.mode is m.Mode.SETUP
 
 
 def test_a_button_down_at_start_waits_to_be_let_go() -> None:
@@ -394,7 +415,7 @@ def test_a_roll_tumbles_saves_then_reveals() -> None:
     assert table.state.mode is m.Mode.PLAY
     assert m.Light(rolled.state.to_move, (1, 2)) in effects
     assert draws(effects)[0].screen == screens.result_screen(table.w, rolled)
-    assert m.After(TimerKind.AUDIT, m.AUDIT_AFTER) in effects
+    assert m.After(TimerKind.AUDIT, 0.05) in effects  # the books, once the result is out
 
 
 def test_the_tumbling_die_shows_each_face_once_before_any_again() -> None:
@@ -435,6 +456,14 @@ def test_presses_while_the_die_tumbles_never_roll_again() -> None:
         table.fire(next(iter(table.state.armed & {TimerKind.FRAME, TimerKind.REVEAL})))
     assert of(m.NeedFace, table.press()) == []
     assert of(m.NeedFace, table.press()) == [m.NeedFace()]
+
+
+def test_a_face_or_a_recall_not_asked_for_does_nothing() -> None:
+    table = playing(MOVED, faces=[4])
+    table.press()
+    before = table.state
+    assert table(m.Face(6)) == [] and table.state == before  # one roll, one face
+    assert table(m.Recalled(())) == [] and table.state == before
 
 
 def test_a_long_press_when_a_roll_is_due_does_nothing() -> None:
@@ -509,23 +538,30 @@ def test_another_players_decision_is_shown_first_then_taken() -> None:
         game.play(CHOICES[game.state.pending][1]))
 
 
-def test_a_won_game_long_press_plays_again_once_the_disk_has_it() -> None:
+def test_after_a_win_a_long_press_sets_up_a_new_game_with_the_seats_switched_now() -> None:
     won = game_where(lambda g: g.state.status is Status.WON)
     table = playing(won)
     assert table.press() == []  # a short press: nothing
-    table.disk_ok = False
+    table(m.SeatsChanged(3, True, (1, 2, 3)))
+    table.fire(TimerKind.FLASH)
     effects = table.press(Press.LONG)
-    assert of(m.PutAway, effects) == [m.PutAway(won, won.restart())]
-    assert table.state.game == won  # the disk refused: the won game stays
+    assert of(m.PutAway, effects) == [m.PutAway(won)]
+    assert table.state.mode is m.Mode.SETUP and table.state.game is None
+    assert draws(effects)[-1].screen == screens.setup_screen(
+        table.w, (1, 2, 3), table.state.first, CONFIG.rules, "", wired=len(CONFIG.pins.seats))
+
+
+def test_a_write_the_disk_refuses_is_said_once_the_screen_is_out() -> None:
+    table = playing(MOVED, faces=[3])
+    table.disk_ok = False
+    effects = table.press()
+    assert table.state.game == MOVED.play(Roll(3))  # the game goes on in memory
     assert m.Log("error", "cannot save the game: disk full") in effects
     assert m.After(TimerKind.SAVE_FAILED, 0.0) in effects
     effects = table.fire(TimerKind.SAVE_FAILED)
     assert draws(effects) == [m.Draw(screens.message_screen(
         "!", table.w("save_failed", reason="disk full")))]
     assert m.After(TimerKind.FLASH, 6.0) in effects
-    table.disk_ok = True
-    table.press(Press.LONG)
-    assert table.state.game == won.restart() and table.state.mode is m.Mode.PLAY
 
 
 def test_a_failed_audit_is_said_and_stops_the_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -601,7 +637,7 @@ def test_menu_language_goes_round_the_languages_and_is_kept() -> None:
         effects = menu_at(table, Row.LANGUAGE)
         seen.append(table.state.lang)
         assert of(m.SavePrefs, effects) == [m.SavePrefs(
-            (("language", table.state.lang), ("contrast", "255")))]
+            (("language", table.state.lang), ("contrast", "255"), ("owed", "")))]
         assert draws(effects)[-1].screen == screens.menu_screen(
             table.w, m.menu_labels(table.state), MENU.index(Row.LANGUAGE))
         table.press(Press.MENU)
@@ -616,7 +652,7 @@ def test_menu_brightness_steps_down_then_back_to_the_brightest() -> None:
         (contrast,) = of(m.Contrast, effects)
         levels.append(contrast.level)
         assert of(m.SavePrefs, effects) == [m.SavePrefs(
-            (("language", "en"), ("contrast", str(contrast.level))))]
+            (("language", "en"), ("contrast", str(contrast.level)), ("owed", "")))]
         table.press(Press.MENU)
     assert levels == [128, 48, 8, 255]
 
@@ -682,11 +718,38 @@ def test_recall_without_a_game_in_play_shows_the_newest_put_away() -> None:
     assert draws(table(m.Recalled(()))) == [m.Draw(screens.recall_screen(table.w, None, ()))]
 
 
-def test_menu_new_game_puts_this_one_away() -> None:
+def test_menu_new_game_asks_then_puts_this_one_away() -> None:
     table = playing(MOVED)
     effects = menu_at(table, Row.NEW)
+    assert of(m.PutAway, effects) == [] and draws(effects) == [m.Draw(abandon_screen(table))]
+    table.press()  # no: back to the menu, on the same row
+    assert table.state.mode is m.Mode.MENU and MENU[table.state.row] is Row.NEW
+    effects = table.press(Press.LONG)
+    assert table.state.mode is m.Mode.ABANDON
+    effects = table.press(Press.LONG)
     assert of(m.PutAway, effects) == [m.PutAway(MOVED)]
     assert table.state.mode is m.Mode.SETUP and table.state.game is None
+
+
+def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
+    table = started()
+    effects = menu_at(table, Row.BRING_BACK)
+    assert of(m.BringBack, effects) == [m.BringBack()]
+    effects = table(m.Brought(MOVED))
+    assert table.state.game == MOVED and table.state.mode is m.Mode.PLAY
+    assert draws(effects)[-1] == m.Draw(screens.message_screen("!", table.w("brought_back")))
+    assert table(m.Brought(FRESH)) == []  # not asked for: nothing
+
+
+@pytest.mark.parametrize("reason,key", [("", "nothing_to_bring_back"), ("disk full", "")])
+def test_menu_bring_back_with_nothing_there_or_a_refusing_disk_says_so(reason: str,
+                                                                    key: str) -> None:
+    table = playing(MOVED)
+    menu_at(table, Row.BRING_BACK)
+    effects = table(m.Brought(None, reason))
+    said = table.w(key) if key else table.w("save_failed", reason=reason)
+    assert draws(effects) == [m.Draw(screens.message_screen("!", said))]
+    assert table.state.game == MOVED
 
 
 def test_menu_about_says_the_version_the_folder_the_panel_and_missing_fonts() -> None:
@@ -718,6 +781,44 @@ def test_undo_asks_first_and_a_long_press_takes_the_action_back() -> None:
     assert table.state.game == MOVED.undo() and table.state.mode is m.Mode.PLAY
     assert draws(effects)[-1] == m.Draw(screens.message_screen("!", w("undone", what=what)))
     assert m.After(TimerKind.FLASH, 3.0) in effects
+
+
+def test_a_roll_taken_back_comes_again_with_the_same_face() -> None:
+    table = playing(MOVED, animate=False, faces=[6, 2])
+    table.press()  # rolls a 6
+    menu_at(table, Row.UNDO)
+    effects = table.press(Press.LONG)
+    assert table.state.owed == (6,)
+    assert of(m.SavePrefs, effects) == [m.SavePrefs(
+        (("language", "en"), ("contrast", "255"), ("owed", f"{len(MOVED.actions)}:6")))]
+    table.fire(TimerKind.FLASH)
+    effects = table.press()
+    assert of(m.NeedFace, effects) == []  # the die is not asked: the 6 stands
+    assert table.state.game == MOVED.play(Roll(6)) and table.state.owed == ()
+    assert of(m.SavePrefs, effects)[-1].prefs[-1] == ("owed", "")
+    assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # the next roll is the die's
+
+
+def test_rolls_taken_back_come_again_in_their_order() -> None:
+    table = playing(MOVED, animate=False, faces=[1, 4])
+    table.press()
+    table.press()
+    for _ in range(2):
+        menu_at(table, Row.UNDO)
+        table.press(Press.LONG)
+    assert table.state.owed == (4, 1) and table.state.game == MOVED
+    table.press()
+    table.press()
+    assert table.state.game == MOVED.play(Roll(1)).play(Roll(4))
+
+
+@pytest.mark.parametrize("saved,owed", [("2:6 3", (6, 3)), ("3:6", ()), ("2:7", ()),
+                                        ("x:6", ()), ("", ())])
+def test_faces_owed_are_kept_over_a_restart_for_their_game_only(
+        saved: str, owed: tuple[int, ...]) -> None:
+    table = Table()
+    table(m.Start(MOVED, (1, 2), prefs=(("owed", saved),)))
+    assert table.state.owed == owed
 
 
 def test_undo_answered_no_goes_back_to_the_menu() -> None:

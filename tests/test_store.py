@@ -549,3 +549,46 @@ def test_the_lock_says_what_to_do(tmp_path: Path) -> None:
         Store(tmp_path / "file").lock()
     assert str(caught.value) == (f"cannot use {tmp_path / 'file'} for the saved games (File "
                                  "exists): give --state-dir a folder the table may write")
+
+
+def test_bring_back_puts_the_newest_abandoned_game_back_and_this_one_away(
+        tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    older = Game((1, 2, 3)).play(Roll(2))
+    store.save(older)
+    store.put_away(older)  # abandoned
+    store.put_away(None, WON)
+    store.put_away(WON)  # won: never brought back
+    store.save(GAME)
+    assert store.bring_back() == older
+    assert store.load().game == older
+    assert [(f.game, f.ended) for f in store.finished()] == [(GAME, "abandoned"), (WON, "won")]
+    again = Store(tmp_path)  # on disk, as one change
+    assert again.load().game == older
+    assert again.bring_back() == GAME  # and back again: the newest abandoned is GAME now
+    # listed in the order they were begun, newest first
+    assert [(f.game, f.ended) for f in again.finished()] == [(WON, "won"), (older, "abandoned")]
+
+
+def test_bring_back_with_nothing_abandoned_changes_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.put_away(None, WON)
+    store.put_away(WON)
+    store.save(GAME)
+    assert store.bring_back() is None
+    assert store.load().game == GAME and [f.ended for f in store.finished()] == ["won"]
+
+
+def test_bring_back_skips_a_damaged_game(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.put_away(GAME)
+    other = Game((1, 2, 3)).play(Roll(4))
+    store.put_away(None, other)
+    store.put_away(other)
+    store.close()
+    with sqlite3.connect(tmp_path / store_module.DATABASE) as db:  # the newest one's row spoilt
+        db.execute("UPDATE action SET token = 'banana' WHERE game = "
+                   "(SELECT max(id) FROM game)")
+    store = Store(tmp_path)
+    assert store.bring_back() == GAME

@@ -9,6 +9,7 @@ import pytest
 
 from firmware.display import screens
 from firmware.display.words import Words
+from firmware.table.menu import MENU, Row
 from firmware.table.table import Mode
 from robinson_core import Choice, Game, Pending, Roll
 
@@ -280,8 +281,8 @@ def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path
     rig.long()
     assert rig.table.screen.badge == words(rig)("recall_badge")
     rig.short()
-    for _ in range(2):
-        rig.short()  # to Language
+    for _ in range(3):
+        rig.short()  # past New game and Bring back, to Language
     rig.long()
     assert rig.table.lang == "hr" and rig.store.prefs()["language"] == "hr"
     rig.menu()  # a very long press leaves the menu
@@ -354,6 +355,8 @@ def test_a_restart_long_press_starts_anew_and_archives(rigs: list[Rig], tmp_path
     rig.close()
     again = bench(rigs, tmp_path, seats_on=(1, 2))
     again.long()
+    assert again.table.mode is Mode.ABANDON and again.store.finished() == []  # asked first
+    again.long()  # yes
     assert again.table.mode is Mode.SETUP
     assert len(again.store.finished()) == 1
 
@@ -369,8 +372,7 @@ def test_each_driver_puts_the_intended_screen_on_the_panel(rigs: list[Rig], tmp_
         assert rig.showing(screens.result_screen(words(rig), game))
 
 
-def test_a_won_game_long_press_plays_again_with_the_same_seats(rigs: list[Rig],
-                                                                tmp_path: Path) -> None:
+def test_a_won_game_long_press_sets_up_a_new_game(rigs: list[Rig], tmp_path: Path) -> None:
     rig = playing(rigs, tmp_path, seats=(2, 4), animate=False)
     script = "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5"
     from robinson_core import play_script
@@ -381,7 +383,8 @@ def test_a_won_game_long_press_plays_again_with_the_same_seats(rigs: list[Rig],
     rig.short()  # nothing to roll
     assert rig.table.game == won
     rig.long()
-    assert rig.table.game == Game((2, 4)) and len(rig.store.finished()) == 1
+    assert rig.table.mode is Mode.SETUP and rig.table.game is None
+    assert len(rig.store.finished()) == 1
 
 
 def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> None:
@@ -481,3 +484,21 @@ def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
     notes = [*Tune.DEATH.value, None, *Tune.WIN.value, None]
     assert [tone for _, tone in played] == notes
     assert [at for at, _ in played] == [round(n * NOTE, 3) for n in range(len(notes))]
+
+
+def test_a_game_abandoned_by_mistake_comes_back_from_the_menu(rigs: list[Rig],
+                                                              tmp_path: Path) -> None:
+    rig = playing(rigs, tmp_path, faces=[3], animate=False)
+    rig.short()
+    game = rig.game
+    rig.close()
+    again = bench(rigs, tmp_path, seats_on=(1, 2))
+    again.long()
+    again.long()  # yes, abandon it (by mistake)
+    assert again.table.mode is Mode.SETUP and again.table.game is None
+    again.menu()
+    for _ in range(MENU.index(Row.BRING_BACK)):
+        again.short()
+    again.long()
+    assert again.table.mode is Mode.PLAY and again.table.game == game
+    assert again.store.load().game == game and again.store.finished() == []

@@ -6,7 +6,8 @@ module constants: a comparison turned (``==``/``!=``, ``<``/``<=``, ``is``/``is 
 (``+``/``-``, ``|``/``&``, ``%``/``*``), a constant moved (``True``/``False``, a number
 plus one, a string spoiled), an enum member changed to its neighbour (``Mode.PLAY`` →
 ``Mode.ANIMATE``), a call statement or an early ``return`` left out. The tests that
-guard the machine (``TESTS``) run on it with ``-x``; a failure or a time-out kills it.
+guard the machine (``STAGES``, the fastest first) run on it with ``-x``; a failure or
+a time-out kills it.
 
 Why our own runner, not mutmut (``tools/mutate.sh``, kept for the engine and the
 store): mutmut 3.8 wraps every function in a trampoline and maps tests to mutants by
@@ -42,13 +43,14 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULE = "firmware.table.machine"
 SOURCE = ROOT / "firmware" / "table" / "machine.py"
 EQUIVALENT = ROOT / "tools" / "machine_equivalent.txt"
-TESTS = [  # fast files first: most mutants die in the first seconds
-    "tests/test_machine_rules.py", "tests/test_table.py", "tests/test_glance.py",
-    "tests/test_emulate.py",
-    "tests/test_screens_reference.py", "tests/test_faults.py", "tests/test_bad_input.py",
-    "tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
-    "tests/test_machine.py::test_the_properties_compared_thousands_of_cases",
+STAGES = [  # each a pytest run; a mutant that fails one is killed, the rest are not run
+    ["tests/test_machine_rules.py"],  # the machine alone: 1.5 s
+    ["tests/test_table.py", "tests/test_glance.py", "tests/test_emulate.py",
+     "tests/test_screens_reference.py", "tests/test_faults.py", "tests/test_bad_input.py",
+     "tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
+     "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"],
 ]
+TESTS = [test for stage in STAGES for test in stage]
 ENUMS = ("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status", "Choice")
 TURN_COMPARE = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt,
                 ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
@@ -258,9 +260,12 @@ def run(mutant: Mutant | None, quiet: bool = True) -> int:
             clear = importlib.import_module(MODULE)._words.cache_clear
             clear()
         import pytest
-        code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-W",
-                             "ignore::pytest.PytestAssertRewriteWarning", *TESTS])
-        os._exit(int(code))
+        for stage in STAGES:
+            code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-W",
+                                "ignore::pytest.PytestAssertRewriteWarning", *stage])
+            if code != 0:
+                os._exit(int(code))
+        os._exit(0)
     except BaseException:
         os._exit(99)
 

@@ -67,6 +67,7 @@ class Mode(enum.Enum):
     ANIMATE = "animate"
     MENU = "menu"
     UNDO = "undo"  # asking whether to undo
+    ABANDON = "abandon"  # asking whether to put a game in progress away
     INFO = "info"  # standings, recall, about: any press goes back
 
 
@@ -144,7 +145,9 @@ class TableState:
     failed: str = ""  # why the last write failed, to be said
     wants_face: bool = False  # a roll waits for the die
     wants_recall: bool = False
-    again: Game | None = None  # begun once the won game is put away
+    wants_back: bool = False  # the store is bringing a game back
+    owed: tuple[int, ...] = ()  # faces of rolls taken back: the next rolls show them, last first
+    asked_from: Mode = Mode.TITLE  # where "no" to abandoning goes back to
 
 
 # -- inputs --------------------------------------------------------------------------
@@ -225,6 +228,15 @@ class Recalled:
 
 
 @dataclass(frozen=True)
+class Brought:
+    """The store's answer to ``BringBack``: the game now in play, or None (with why, if
+    the disk refused)."""
+
+    game: Game | None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Begin:
     """A game handed to the table (a test, the bench): it is saved and played."""
 
@@ -237,7 +249,7 @@ class Stop:
 
 
 Input = (Start | Down | Held | Unstuck | Pressed | SeatsChanged | TimerFired | Face | Wrote
-         | Recalled | Begin | Stop)
+         | Recalled | Brought | Begin | Stop)
 
 
 # -- effects -------------------------------------------------------------------------
@@ -281,6 +293,12 @@ class NeedFace:
 @dataclass(frozen=True)
 class NeedRecall:
     """Read the finished games; answer with ``Recalled``."""
+
+
+@dataclass(frozen=True)
+class BringBack:
+    """The newest game put away unfinished back in play, the one in play (if begun) put
+    away in its place, in one change; answer with ``Brought``."""
 
 
 @dataclass(frozen=True)
@@ -360,8 +378,8 @@ class Log:
     text: str
 
 
-Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedRecall | Chime | Light | After
-          | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast | SavePrefs | Log)
+Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedRecall | BringBack | Chime | Light
+          | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast | SavePrefs | Log)
 WRITES = (Save, BeginGame, PutAway)
 
 
@@ -464,6 +482,10 @@ class _Moment:
                 if self.state.wants_recall:
                     self.set(wants_recall=False)
                     self.recalled(finished)
+            case Brought(game, reason):
+                if self.state.wants_back:
+                    self.set(wants_back=False)
+                    self.brought(game, reason)
             case Begin(game):
                 self.begin(game)
             case Stop():
@@ -473,7 +495,8 @@ class _Moment:
         fixed, prefs = self.state.fixed, dict(start.prefs)
         saved = prefs.get("language", "")
         lang = fixed.lang or (saved if saved in LANGUAGES else fixed.config.language)
-        self.set(game=start.game, seats=start.seats, lang=lang, contrast=start.contrast)
+        self.set(game=start.game, seats=start.seats, lang=lang, contrast=start.contrast,
+                 owed=owed_faces(prefs.get("owed", ""), start.game))
         contrast = whole_number(prefs.get("contrast", ""))
         if contrast is not None and 1 <= contrast <= 255:
             self.set(contrast=contrast)
@@ -559,6 +582,8 @@ class _Moment:
                 self.menu_press(kind)
             case Mode.UNDO:
                 self.undo_press(kind)
+            case Mode.ABANDON:
+                self.abandon_press(kind)
             case Mode.INFO:
                 self.back_to_menu()
 
@@ -652,13 +677,32 @@ class _Moment:
         if kind is Press.SHORT and game is not None and game.actions:
             self.resume()
         else:
-            self.new_game()
+            self.new_game(Mode.TITLE)
 
-    def new_game(self) -> None:
-        """Put the current game away and set up a new one."""
+    def new_game(self, asked_from: Mode) -> None:
+        """Put the current game away and set up a new one; a game in progress only once
+        the table said yes to abandoning it."""
+        game = self.state.game
+        if game is not None and game.actions and game.state.status is Status.PLAYING:
+            self.set(mode=Mode.ABANDON, asked_from=asked_from)
+            self.show(Screen(title=self.w("abandon_title"), body=(self.w("abandon_what"),),
+                             footer=self.w("keys_yes_no")))
+            return
+        self.abandon()
+
+    def abandon_press(self, kind: Press) -> None:
+        if kind is Press.LONG:
+            self.abandon()
+        elif self.state.asked_from is Mode.MENU:
+            self.back_to_menu()
+        else:
+            self.boot()
+
+    def abandon(self) -> None:
         if self.state.game is not None:
             self.do(PutAway(self.state.game))
-        self.set(game=None)
+        self.set(game=None, owed=())
+        self.prefs()
         self.setup()
 
     def setup(self) -> None:
@@ -718,10 +762,8 @@ class _Moment:
             self.show(screens.turn_screen(self.w, state, self.state.fixed.badge))
             return
         if state.status is not Status.PLAYING:
-            if kind is Press.LONG:  # again, with the same seats: one change on disk
-                again = game.restart()
-                self.set(again=again)
-                self.do(PutAway(game, again))  # begun when the disk has it (``Wrote``)
+            if kind is Press.LONG:  # a new game, through setup: the seats as switched now
+                self.abandon()
             return
         if TimerKind.AUDIT in self.state.armed:
             self.cancel(TimerKind.AUDIT)
@@ -742,7 +784,14 @@ class _Moment:
             self.reveal()
 
     def roll(self) -> None:
-        """Ask the die; the face comes back as ``Face``."""
+        """Ask the die (the face comes back as ``Face``), unless a roll taken back is
+        owed: the die's face stands, an undo never buys a new throw."""
+        if self.state.owed:
+            face, owed = self.state.owed[-1], self.state.owed[:-1]
+            self.set(owed=owed)
+            self.rolled(face)
+            self.prefs()  # after the roll's save: the owed faces are kept by its count
+            return
         self.set(wants_face=True)
         self.do(NeedFace())
 
@@ -804,15 +853,10 @@ class _Moment:
         self.set(audit=problem)
 
     def wrote(self, ok: bool, reason: str) -> None:
-        again = self.state.again
-        self.set(again=None)
         if not ok:  # the game goes on; the next change that gets through catches up
             self.do(Log("error", f"cannot save the game: {reason}"))
             self.set(failed=reason)
             self.after(TimerKind.SAVE_FAILED, 0.0)
-        elif again is not None:  # else the won game stays, and says why
-            self.set(game=again)
-            self.resume()
 
     # -- menu -------------------------------------------------------------------------
 
@@ -846,7 +890,10 @@ class _Moment:
                 self.set(mode=Mode.INFO, wants_recall=True)
                 self.do(NeedRecall())
             case Row.NEW:
-                self.new_game()
+                self.new_game(Mode.MENU)
+            case Row.BRING_BACK:
+                self.set(wants_back=True)
+                self.do(BringBack())
             case Row.LANGUAGE:
                 self.set(lang=LANGUAGES[(LANGUAGES.index(self.state.lang) + 1) % len(LANGUAGES)])
                 self.prefs()
@@ -859,6 +906,16 @@ class _Moment:
                 self.show_menu()
             case Row.ABOUT:
                 self.about()
+
+    def brought(self, game: Game | None, reason: str) -> None:
+        if game is None:
+            self.flash(self.w("save_failed", reason=reason) if reason
+                       else self.w("nothing_to_bring_back"), 3.0)
+            return
+        self.set(game=game, owed=())
+        self.prefs()
+        self.resume()
+        self.flash(self.w("brought_back"), 3.0)
 
     def recalled(self, finished: Sequence[screens.PutAway]) -> None:
         game = self.state.game
@@ -891,7 +948,11 @@ class _Moment:
         game = self.state.game
         if kind is Press.LONG and game is not None and game.actions:
             what = screens.action_said(self.w, game.events)  # no turn number
+            last = game.actions[-1]
             self.commit(game.undo())
+            if isinstance(last, Roll):  # its face comes again at the next roll
+                self.set(owed=(*self.state.owed, last.face))
+                self.prefs()
             self.do(Log("info", f"undone: {what}"))
             self.resume()
             self.flash(self.w("undone", what=what), 3.0)
@@ -899,4 +960,19 @@ class _Moment:
             self.back_to_menu()
 
     def prefs(self) -> None:
-        self.do(SavePrefs((("language", self.state.lang), ("contrast", str(self.state.contrast)))))
+        game = self.state.game
+        owed = (f"{len(game.actions)}:{' '.join(map(str, self.state.owed))}"
+                if game is not None and self.state.owed else "")
+        self.do(SavePrefs((("language", self.state.lang), ("contrast", str(self.state.contrast)),
+                           ("owed", owed))))
+
+
+def owed_faces(saved: str, game: Game | None) -> tuple[int, ...]:
+    """The faces owed to ``game`` as kept in the prefs (``"12:5 3"``: after 12 actions,
+    5 then 3 were taken back); none if the game in play is not the one they were owed to."""
+    count, _, faces = saved.partition(":")
+    words = faces.split()
+    if (game is None or whole_number(count) != len(game.actions)
+            or not all(w in ("1", "2", "3", "4", "5", "6") for w in words)):
+        return ()
+    return tuple(int(w) for w in words)

@@ -22,6 +22,7 @@ class Row(enum.Enum):
     STANDINGS = "menu_standings"
     RECALL = "menu_recall"
     NEW = "menu_new"
+    BRING_BACK = "menu_bring_back"
     LANGUAGE = "menu_language"
     BRIGHTNESS = "menu_brightness"
     ABOUT = "menu_about"

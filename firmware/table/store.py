@@ -48,7 +48,7 @@ DATABASE = "robinson.db"
 SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's own, kept with the database
 KEEP_FINISHED = 100
 LOCK_FILE = "table.lock"
-PREF_KEYS = ("language", "contrast")
+PREF_KEYS = ("language", "contrast", "owed")  # owed: faces of rolls taken back (machine)
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
 
 SCHEMA = """
@@ -309,6 +309,28 @@ class Store:
             row = self._insert(db, game, None, None)
         self._current = (row, game)
         return row
+
+    def bring_back(self) -> Game | None:
+        """The newest game put away unfinished back in play, the one in play (if begun)
+        put away in its place, in one transaction; None if there is none to bring back."""
+        with self._writing() as db:
+            rows = db.execute("SELECT id FROM game WHERE ended = ? ORDER BY id DESC",
+                              (Ended.ABANDONED,)).fetchall()
+            for (row,) in rows:
+                try:
+                    game = self._game(db, row)
+                except _BadRow:
+                    continue  # a damaged one stays where it is
+                current = self._in_play(db)
+                if current is not None and current[1].actions:
+                    self._end(db, *current)
+                elif current is not None:
+                    self._delete(db, current[0])
+                db.execute("UPDATE game SET ended = NULL, finished_at = NULL WHERE id = ?",
+                           (row,))
+                self._current = (row, game)
+                return game
+        return None
 
     def import_game(self, game: Game) -> None:
         """Make an imported game the one in play; the one there is put away first."""

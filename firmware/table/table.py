@@ -178,6 +178,11 @@ class Table:
                 self._answers.append(m.Face(self.die.roll()))
             case m.NeedRecall():
                 self._answers.append(m.Recalled(tuple(self.store.finished(10))))
+            case m.BringBack():
+                try:
+                    self._answers.append(m.Brought(self.store.bring_back()))
+                except OSError as error:
+                    self._answers.append(m.Brought(None, error.strerror or str(error)))
             case m.Chime(tune):
                 self.outputs.chime(tune, self.timers)
             case m.Light(seat, seats):

@@ -78,3 +78,18 @@ def test_page_bytes_and_spans() -> None:
     assert pages[1][5] == 0b10 and sum(map(sum, pages)) == 2
     assert changed_span(bytes(128), pages[1]) == (5, 5)
     assert changed_span(pages[1], pages[1]) is None
+
+
+def test_the_sh1106s_last_columns_are_addressed_past_128() -> None:
+    """Turned half round, the image's first pixel is the SH1106's column 129 (its 132
+    columns, 2 to 129 shown): a change there alone is sent to that column (0x18 high)."""
+    bus = PanelBus("sh1106")
+    writer = PageWriter(luma.oled.device.sh1106(i2c(bus=bus, address=0x3C), rotate=2))
+    image = Image.new("1", (128, 64))
+    image.putpixel((0, 0), 1)
+    writer.display(image)
+    image.putpixel((127, 0), 1)  # the panel's column 2: the column address ends low
+    writer.display(image)
+    image.putpixel((0, 0), 0)
+    assert writer.display(image) == 1
+    assert bus.image().getpixel((127, 63)) == 0 and bus.image().getpixel((0, 63)) == 1

@@ -114,7 +114,7 @@ class PageMemory:
                 self._page = op & 0x0F
             elif op <= 0x0F:
                 self._col = (self._col & 0xF0) | op
-            elif 0x10 <= op <= 0x17:
+            elif 0x10 <= op <= 0x1F:  # the SH1106's 132 columns reach 0x18 (column 128+)
                 self._col = (self._col & 0x0F) | (op & 0x0F) << 4
         elif op == 0x20:
             self._horizontal = command[1] == 0x00

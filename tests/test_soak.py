@@ -51,7 +51,9 @@ def test_soak_games_keep_memory_files_and_threads_steady(tmp_path: Path) -> None
             pin.clear_states()
         if finished in (CHECKPOINT, GAMES):
             marks[finished] = (resident_kib(), open_files(), threading.active_count())
-        rig.long()  # the next game, same seats
+        rig.long()  # a new game: setup, with the same seats switched on
+        assert rig.table.mode is Mode.SETUP
+        rig.long()  # begun
     rig.close()
     (rss0, fds0, threads0), (rss1, fds1, threads1) = marks[CHECKPOINT], marks[GAMES]
     print(f"\nsoak: {GAMES} games, {presses} presses; after game {CHECKPOINT}: "

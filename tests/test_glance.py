@@ -4,6 +4,7 @@ decision is headed by who decides, and no text is cut or broken inside a phrase.
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,14 +13,14 @@ import pytest
 
 from firmware.display import screens
 from firmware.display.breaks import NO_ROW_START, phrases
-from firmware.display.layout import CLASSIC
-from firmware.display.render import body_width, clipped, essential_page, pages, wrap
+from firmware.display.layout import CLASSIC, Layout
+from firmware.display.render import body_width, box, clipped, essential_page, fit, pages, wrap
 from firmware.display.words import Words
 from firmware.table.machine import Draw, Effect
 from robinson_core import CHOICES, Choice, Game, Roll, Status, parse_action
 from robinson_core import events as ev
 from robinson_core.narrate import describe
-from robinson_core.texts import LANGUAGES
+from robinson_core.texts import LANGUAGES, chip_nouns
 
 from .rig import FONTS, Rig
 from .screen_gallery import NAMES, gallery, menu_items
@@ -229,3 +230,65 @@ def test_a_decision_is_headed_by_who_decides_and_rolling_is_one_press(
     after = rig.table.game
     assert after is not None and after.actions[-2:] == (Choice.ROLL, Roll(5))
     assert rig.rolled == rolled + 1
+
+
+# -- a number never leaves its arrow or its unit: many games, every language and size --
+
+
+MOVE = re.compile(r"[^\s:·]+(?: → [^\s:·]+)+")  # 43 → 45 → 41, start → 4, スタート → 4
+LAYOUTS = {"128x64": CLASSIC, "128x32": Layout(128, 32), "256x64": Layout(256, 64, "RGB", True),
+           "128x128": Layout(128, 128, "RGB")}
+
+
+def held_together(line: str, rows: list[str]) -> tuple[list[str], int]:
+    """Where ``rows`` (``line`` wrapped) break a move chain or a count from its noun;
+    and how many chains and counts the line has."""
+    units = "|".join(sorted(map(re.escape, chip_nouns()), key=len, reverse=True))
+    spans = [m.span() for m in itertools.chain(MOVE.finditer(line),
+                                               re.finditer(rf"\d+ ?(?:{units})", line))]
+    bounds, at = set(), 0
+    for row in rows[:-1]:
+        at += len(row.replace(" ", ""))
+        bounds.add(at)
+    found = []
+    for start, end in spans:  # in the squashed line's coordinates, as the bounds are
+        first, last = len(squash(line[:start])), len(squash(line[:end]))
+        if any(first < b < last for b in bounds):
+            found.append(f"{line[start:end]!r} broken in {rows!r}")
+    return found, len(spans)
+
+
+def played(seed: int) -> Iterator[Game]:
+    """Every state of one seeded game, 2 to 6 seats."""
+    rng = random.Random(seed)
+    seats = tuple(range(1, rng.randint(2, 6) + 1))
+    game = Game(seats)
+    while game.state.status is Status.PLAYING and len(game.actions) < 600:
+        game = game.play(rng.choice(game.state.legal_actions()))
+        yield game
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_move_or_count_is_broken_across_rows_in_any_size(lang: str) -> None:
+    w = Words(lang)
+    problems: list[str] = []
+    results = held = 0
+    for seed in range(16):
+        for game in played(seed):
+            results += 1
+            for size, layout in LAYOUTS.items():
+                screen = fit(screens.result_screen(w, game), layout)
+                width = body_width(screen, box(layout, screen, FONTS))
+                for line in screen.body:
+                    found, spans = held_together(line, wrap(line, width, FONTS))
+                    problems += [f"{size}: {p}" for p in found]
+                    held += spans
+    assert problems == [], f"{len(problems)} of {held}: {problems[:3]}"
+    assert results > 900 and held > 6000, (results, held)
+    print(f"\n{lang}: {results} results, {held} moves and counts held on every size")
+
+
+def test_the_move_checker_sees_a_broken_move() -> None:
+    assert held_together("Mjesto 3: 43 → 45 → 43", ["Mjesto 3: 43 → 45 → 4", "3"])[0]
+    assert held_together("Seat 2 pays 3 chips", ["Seat 2 pays 3", "chips"])[0]
+    assert not held_together("Mjesto 3: 43 → 45 → 43", ["Mjesto 3:", "43 → 45 → 43"])[0]

@@ -240,6 +240,7 @@ def test_a_button_down_at_start_waits_to_be_let_go() -> None:
 
 def test_switching_off_stops_every_timer_and_says_so() -> None:
     table = playing(MOVED)
+    table.fire(TimerKind.DIM)  # dimmed: switching off wakes it to say so
     effects = table(m.Stop())
     assert effects == [m.CancelAll(), m.Wake(),
                        m.Draw(screens.message_screen("ROBINSON", table.w("switched_off"))),
@@ -450,6 +451,7 @@ def test_presses_while_the_die_tumbles_never_roll_again() -> None:
     table = playing(MOVED, faces=[4, 5])
     table.press()
     assert draws(table(m.Down(), m.Held(Press.LONG))) == []  # no hint while it tumbles
+    assert draws(table(m.Held(Press.MENU))) == []
     assert table.press() == []
     table(m.Down())  # begun during the tumble, let go after it
     while table.state.mode is m.Mode.ANIMATE:

@@ -7,55 +7,28 @@ threads that drive an emulated table (keyboard, demo).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import dataclasses
 import logging
-import os
 import signal
 import sys
 import tempfile
 import threading
 from pathlib import Path
 
-from firmware.config import Config, default_path, display_option, load
-from firmware.devices import Rigging, build, wants_emulation
-from firmware.emulate.capture import Capture
+from firmware.devices import Rigging
 from firmware.errors import ConfigError
 from firmware.notify import Notifier
+from firmware.runtime.loop import Loop
+from firmware.startup import (
+    config_and_mode,
+    keyboard,
+    on_signals,
+    raw_keyboard,
+    rigging,
+    start_logging,
+)
 from firmware.table.die import Die, SeededDie
-from firmware.table.loop import Loop
 from firmware.table.store import Store, state_dir
 from firmware.table.table import Table
-
-
-def config_and_mode(args: argparse.Namespace) -> tuple[Config, bool]:
-    """The config the command line points at, and whether to emulate the hardware."""
-    path = Path(args.config) if args.config else default_path()
-    config = load(path)
-    choice = args.hardware or config.hardware
-    if args.emulate or getattr(args, "demo", False):
-        choice = "emulate"
-    if getattr(args, "display", None):  # a panel to try: emulated, whatever the config says
-        config = dataclasses.replace(config, display=display_option(args.display))
-        choice = "emulate"
-    terminal = sys.stdin.isatty() or sys.stdout.isatty()
-    systemd = "INVOCATION_ID" in os.environ or "NOTIFY_SOCKET" in os.environ
-    return config, wants_emulation(choice, terminal=terminal, systemd=systemd)
-
-
-def rigging(config: Config, args: argparse.Namespace, emulated: bool,
-            show_terminal: bool) -> tuple[Rigging, Capture | None]:
-    """The wired devices, or (emulated) the same devices on stand-ins; and --capture's frames."""
-    capture = Capture(Path(args.capture).absolute()) if args.capture else None
-    if not emulated:
-        # lgpio makes its notification FIFO in LG_WD, else in the working directory,
-        # which `sudo -u robinson robinson selftest` may not be able to write.
-        os.environ.setdefault("LG_WD", tempfile.gettempdir())
-        return build(config, on_frame=capture), capture
-    from firmware.emulate.rig import emulate
-
-    return emulate(config, show_terminal=show_terminal, seats_on=args.seats,
-                   on_frame=capture), capture
 
 
 def drivers(rig: Rigging, table: Table, demo: bool) -> list[threading.Thread]:
@@ -68,30 +41,6 @@ def drivers(rig: Rigging, table: Table, demo: bool) -> list[threading.Thread]:
                                  name="demo")]
     return keyboard(rig, table.ready)
 
-
-def keyboard(rig: Rigging, ready: threading.Event) -> list[threading.Thread]:
-    """Emulated, with a standard input: the thread that turns keys into presses."""
-    from firmware.emulate.keyboard import read_keys, stdin_is_usable
-    from firmware.emulate.rig import EmulatedRigging
-
-    if isinstance(rig, EmulatedRigging) and stdin_is_usable():
-        return [threading.Thread(target=read_keys, daemon=True, name="keys",
-                                 args=(sys.stdin, rig.hands, ready, rig.loop))]
-    return []
-
-
-def on_signals(loop: Loop) -> list[int]:
-    """SIGTERM, SIGINT and SIGHUP stop the loop (the game is already saved); the list
-    they return says which came, for the exit status (``exit_status``)."""
-    received: list[int] = []
-
-    def stop(signum: int, _frame: object) -> None:
-        received.append(signum)
-        loop.post(loop.stop)
-
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, stop)
-    return received
 
 
 def exit_status(received: list[int]) -> int:
@@ -116,14 +65,16 @@ def run_table(args: argparse.Namespace) -> int:
 
 
 def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
-    config, emulated = config_and_mode(args)
+    config, emulated = config_and_mode(args.config, args.hardware,
+                                       emulate=args.emulate or args.demo, display=args.display)
     if args.seed is not None and not emulated:
         raise ConfigError("--seed is only for emulated demos, never on the table")
     store = Store(folder or state_dir(args.state_dir, emulated))
     store.lock()  # before any pin is opened: a second table stops here, in one line
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(store.directory if show_terminal else None)
-    rig, capture = rigging(config, args, emulated, show_terminal)
+    rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
+                           capture_to=args.capture, seats_on=args.seats)
     loop = rig.loop
     table = Table(config=config, loop=loop, store=store, panel=rig.panel, button=rig.button,
                   seats=rig.seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
@@ -158,14 +109,6 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
     return exit_status(received)
 
 
-def raw_keyboard(wanted: bool) -> contextlib.AbstractContextManager[object]:
-    """The terminal in cbreak mode while the emulated table runs in it, if ``wanted``."""
-    if not wanted:
-        return contextlib.nullcontext()
-    from firmware.emulate.keyboard import RawKeyboard
-
-    return RawKeyboard(sys.stdin)
-
 
 def _watchdog(loop: Loop, notifier: Notifier, period: float) -> None:
     """Ping from the loop's own timers: if the loop hangs, the pings stop."""
@@ -174,15 +117,3 @@ def _watchdog(loop: Loop, notifier: Notifier, period: float) -> None:
         loop.call_later(period, ping)
 
     ping()
-
-
-def start_logging(directory: Path | None) -> None:
-    """Log to stderr (the journal), or beside the saves while the terminal shows the panel."""
-    handler: logging.Handler
-    if directory is None:
-        handler = logging.StreamHandler(sys.stderr)
-    else:
-        directory.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(directory / "table.log", encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)

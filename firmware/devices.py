@@ -32,9 +32,9 @@ from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
 from firmware.display.panels import Interface
 from firmware.errors import HardwareError
-from firmware.table.loop import Loop
-from firmware.table.outputs import Outputs
-from firmware.table.tunes import BUZZER_MID
+from firmware.runtime.loop import Loop
+from firmware.runtime.outputs import Outputs
+from firmware.runtime.tunes import BUZZER_MID
 
 I2C_FUNC_I2C = 0x00000001  # linux/i2c.h: the adapter takes plain I2C messages (i2c_rdwr)
 

@@ -13,8 +13,8 @@ from firmware.display.fonts import Fonts
 from firmware.display.render import essential_page, render
 from firmware.display.screen import Screen
 from firmware.emulate.rig import emulate
+from firmware.runtime.loop import ManualClock, advance
 from firmware.table.die import Die
-from firmware.table.loop import ManualClock, advance
 from firmware.table.store import Store
 from firmware.table.table import Mode, Table
 from robinson_core import Game

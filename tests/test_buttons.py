@@ -8,8 +8,8 @@ import pytest
 from gpiozero import Button, DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
+from firmware.runtime.loop import Loop, ManualClock, advance
 from firmware.table.buttons import Press, RollButton, SeatSwitches
-from firmware.table.loop import Loop, ManualClock, advance
 
 DEBOUNCE, LONG, MENU = 0.02, 1.0, 3.0
 

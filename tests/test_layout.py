@@ -17,16 +17,20 @@ PACKAGES = ("robinson_core", "firmware")
 # the table and the display never reach for the emulator or the tools.
 FORBIDDEN = {
     "robinson_core": ("firmware",),
+    "firmware.runtime": ("firmware.table", "firmware.display", "firmware.devices",
+                         "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.table": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
                        "firmware.cli"),
     "firmware.display": ("firmware.emulate", "firmware.tools", "firmware.table",
                          "firmware.devices", "firmware.config", "firmware.app", "firmware.cli"),
     "firmware.config": ("firmware.table", "firmware.devices", "firmware.emulate",
                         "firmware.tools", "firmware.app", "firmware.cli"),
-    "firmware.devices": ("firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
+    "firmware.devices": ("firmware.table", "firmware.emulate", "firmware.tools", "firmware.app",
+                         "firmware.cli"),
     "firmware.emulate": ("firmware.tools", "firmware.app", "firmware.cli"),
-    "firmware.tools": ("firmware.cli",),
+    "firmware.tools": ("firmware.cli", "firmware.app"),
     "firmware.app": ("firmware.cli", "firmware.tools"),
+    "firmware.startup": ("firmware.cli", "firmware.tools", "firmware.app"),
 }
 
 # What each part may import from outside the tree (top-level names): the standard
@@ -39,11 +43,11 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "robinson_core.texts": PURE | {"importlib"},  # a language's module, by its code
     "firmware.table.machine": PURE,
     "firmware.table.menu": PURE,
-    "firmware.table.tunes": PURE,
+    "firmware.runtime.tunes": PURE,
     "firmware.table.buttons": PURE,
     "firmware.table.die": PURE | {"random", "secrets"},
-    "firmware.table.loop": PURE | {"heapq", "queue", "time"},
-    "firmware.table.outputs": PURE | {"logging"},
+    "firmware.runtime.loop": PURE | {"heapq", "queue", "time"},
+    "firmware.runtime.outputs": PURE | {"logging"},
     "firmware.table.table": PURE | {"logging", "threading"},
     "firmware.table.store": PURE | {"contextlib", "datetime", "errno", "fcntl", "os", "pathlib",
                                     "sqlite3", "stat", "urllib"},
@@ -67,8 +71,10 @@ OUTSIDE: dict[str, frozenset[str]] = {
                               "subprocess", "sys", "tempfile", "threading", "time"},
     "firmware.notify": PURE | {"logging", "os", "socket"},
     "firmware.cli": PURE | {"argparse", "json", "pathlib", "sys"},
-    "firmware.app": PURE | {"argparse", "contextlib", "logging", "os", "pathlib", "signal", "sys",
+    "firmware.app": PURE | {"argparse", "contextlib", "logging", "pathlib", "signal", "sys",
                             "tempfile", "threading"},
+    "firmware.startup": PURE | {"contextlib", "logging", "os", "pathlib", "signal", "sys",
+                                "tempfile", "threading"},
     "firmware.errors": PURE,
     "firmware": PURE,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import threading
 
-from firmware.table.loop import Loop, ManualClock, Timers, advance
+from firmware.runtime.loop import Loop, ManualClock, Timers, advance
 
 
 def test_timers_fire_in_deadline_order_and_only_when_due() -> None:

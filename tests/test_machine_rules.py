@@ -19,10 +19,10 @@ import pytest
 from firmware.config import Config, Timings
 from firmware.display import screens
 from firmware.display.screen import Screen
+from firmware.runtime.tunes import Tune
 from firmware.table import machine as m
 from firmware.table.machine import Press, TimerKind
 from firmware.table.menu import MENU, Row
-from firmware.table.tunes import Tune
 from robinson_core import CHOICES, Choice, Game, Pending, Roll, Status
 from robinson_core import events as ev
 

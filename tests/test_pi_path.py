@@ -175,7 +175,7 @@ def test_an_adapter_without_full_i2c_gets_smbus_block_writes() -> None:
 
 def test_a_panel_that_stays_away_is_retried_ever_more_slowly_and_quietly(
         caplog: pytest.LogCaptureFixture) -> None:
-    from firmware.table.loop import Loop, ManualClock, advance
+    from firmware.runtime.loop import Loop, ManualClock, advance
 
     clock = ManualClock()
     loop = Loop(clock)
@@ -225,19 +225,17 @@ def test_sighup_ends_the_table_with_a_status_systemd_restarts(tmp_path: Path) ->
 
 def test_lgpio_is_told_a_directory_it_can_write(monkeypatch: pytest.MonkeyPatch,
                                                 tmp_path: Path) -> None:
-    import argparse
-
-    from firmware import app
+    from firmware import startup
     from firmware.config import Config
 
     seen: list[str | None] = []
     monkeypatch.delenv("LG_WD", raising=False)
-    monkeypatch.setattr(app, "build", lambda config, on_frame: seen.append(
+    monkeypatch.setattr(startup, "build", lambda config, on_frame: seen.append(
         os.environ.get("LG_WD")))
     os.chdir(tmp_path)
     tmp_path.chmod(0o500)  # the working directory is not writable, as / is for robinson
     try:
-        app.rigging(Config(), argparse.Namespace(capture=None), False, False)
+        startup.rigging(Config(), emulated=False)
     finally:
         tmp_path.chmod(0o700)
         os.chdir(ROOT)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from firmware.config import Config, Pins, Timings
 from firmware.emulate.rig import emulate
-from firmware.table.loop import ManualClock, advance
+from firmware.runtime.loop import ManualClock, advance
 from firmware.tools.selftest import STEP, SelfTest
 
 from .rig import FONTS

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from firmware.notify import Notifier
-from firmware.table.loop import Loop
+from firmware.runtime.loop import Loop
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "robinson-table.service"

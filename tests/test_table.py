@@ -390,8 +390,8 @@ def test_a_won_game_long_press_sets_up_a_new_game(rigs: list[Rig], tmp_path: Pat
 def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> None:
     from firmware.config import Config, Pins
     from firmware.emulate.rig import emulate
+    from firmware.runtime.loop import ManualClock
     from firmware.table.buttons import Press
-    from firmware.table.loop import ManualClock
     from firmware.table.machine import Pressed
     from firmware.table.store import Store
     from firmware.table.table import Table
@@ -457,10 +457,10 @@ def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
     """A death that ends the game chimes twice at once: every note of both is played,
     in order, each for its length (two chimes once shared their timers, and the second
     cut the first short)."""
-    from firmware.table.loop import Loop, ManualClock, Timers, advance
+    from firmware.runtime.loop import Loop, ManualClock, Timers, advance
+    from firmware.runtime.outputs import Outputs
+    from firmware.runtime.tunes import NOTE, Tune
     from firmware.table.machine import TimerKind
-    from firmware.table.outputs import Outputs
-    from firmware.table.tunes import NOTE, Tune
 
     played: list[tuple[float, str | None]] = []
     clock = ManualClock(0.0)
@@ -478,8 +478,8 @@ def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
     loop = Loop(clock)
     timers: Timers[TimerKind] = Timers(loop)
     outputs = Outputs(buzzer=Buzzer())
-    outputs.chime(Tune.DEATH, timers)
-    outputs.chime(Tune.WIN, timers)
+    outputs.chime(Tune.DEATH, timers, TimerKind.NOTE)
+    outputs.chime(Tune.WIN, timers, TimerKind.NOTE)
     advance(loop, clock, 5.0)
     notes = [*Tune.DEATH.value, None, *Tune.WIN.value, None]
     assert [tone for _, tone in played] == notes

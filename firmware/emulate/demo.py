@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from firmware.emulate.hands import TAP, Hands
-from firmware.table.loop import Loop
+from firmware.runtime.loop import Loop
 from firmware.table.machine import Mode
 from firmware.table.table import Table
 from robinson_core import Status

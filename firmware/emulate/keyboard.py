@@ -13,7 +13,7 @@ import time
 from typing import Any, TextIO
 
 from firmware.emulate.hands import TAP, Hands
-from firmware.table.loop import Loop
+from firmware.runtime.loop import Loop
 from robinson_core.numbers import whole_number
 
 

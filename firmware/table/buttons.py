@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from firmware.table.loop import Loop, Timer
+from firmware.runtime.loop import Loop, Timer
 from firmware.table.machine import Press
 
 __all__ = ["Debounced", "Input", "Press", "RollButton", "SeatSwitches"]

@@ -25,8 +25,8 @@ from firmware.config import Config
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
+from firmware.runtime.tunes import Tune
 from firmware.table.menu import MENU, Row, labels
-from firmware.table.tunes import Tune
 from robinson_core import (
     CHOICES,
     MAX_PLAYERS,

@@ -23,12 +23,12 @@ from firmware.display.panel import Panel
 from firmware.display.render import drawn, essential_page, page_count
 from firmware.display.screen import Screen
 from firmware.display.words import Words
+from firmware.runtime.loop import Loop, Timers
+from firmware.runtime.outputs import Outputs
 from firmware.table import machine as m
 from firmware.table.buttons import Input, Press, RollButton, SeatSwitches
 from firmware.table.die import Die
-from firmware.table.loop import Loop, Timers
 from firmware.table.machine import Mode
-from firmware.table.outputs import Outputs
 from firmware.table.store import Store
 from robinson_core import Game
 
@@ -184,7 +184,7 @@ class Table:
                 except OSError as error:
                     self._answers.append(m.Brought(None, error.strerror or str(error)))
             case m.Chime(tune):
-                self.outputs.chime(tune, self.timers)
+                self.outputs.chime(tune, self.timers, m.TimerKind.NOTE)
             case m.Light(seat, seats):
                 self.outputs.light(seat, seats)
             case m.After(kind, seconds):

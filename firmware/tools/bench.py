@@ -24,8 +24,8 @@ from PIL import Image
 from firmware.config import Config
 from firmware.display.panels import Interface
 from firmware.emulate.bus import PanelBus
+from firmware.runtime.loop import ManualClock, advance
 from firmware.table.die import SeededDie
-from firmware.table.loop import ManualClock, advance
 from firmware.table.store import Store
 from firmware.table.table import Mode, Table
 from robinson_core import Game, HouseRules, Pending

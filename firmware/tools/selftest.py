@@ -17,10 +17,10 @@ from firmware.display.fonts import Fonts
 from firmware.display.render import render
 from firmware.display.screen import Screen
 from firmware.display.words import Words
+from firmware.runtime.outputs import Led
+from firmware.runtime.tunes import BUZZER_MID
 from firmware.table.buttons import Debounced
 from firmware.table.die import Die
-from firmware.table.outputs import Led
-from firmware.table.tunes import BUZZER_MID
 from firmware.tools.fairness import Verdict, check
 
 STEP = 0.5  # seconds per output
@@ -124,7 +124,8 @@ class SelfTest:
 
 def run_selftest(args: argparse.Namespace) -> int:
     """``robinson selftest``: every input live on the screen, every output in turn."""
-    from firmware.app import (
+    from firmware.errors import ConfigError
+    from firmware.startup import (
         config_and_mode,
         keyboard,
         on_signals,
@@ -132,17 +133,17 @@ def run_selftest(args: argparse.Namespace) -> int:
         rigging,
         start_logging,
     )
-    from firmware.errors import ConfigError
     from firmware.table.die import SeededDie
     from firmware.table.store import state_dir
 
-    config, emulated = config_and_mode(args)
+    config, emulated = config_and_mode(args.config, args.hardware, emulate=args.emulate)
     if args.seed is not None and not (emulated and args.dice):
         raise ConfigError("--seed is only for --dice when emulated, never on "
                           "the table: it tests the demo die")
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(None if not show_terminal else state_dir(None, emulated))
-    rig, capture = rigging(config, args, emulated, show_terminal)
+    rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
+                           capture_to=args.capture, seats_on=args.seats)
     lang = args.lang or config.language
     try:
         if args.dice:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import collections
 import logging
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from firmware.table.loop import Timers
-from firmware.table.machine import TimerKind
-from firmware.table.tunes import NOTE, Tune
+from firmware.runtime.loop import Timers
+from firmware.runtime.tunes import NOTE, Tune
+
+K = TypeVar("K", bound=Hashable)
 
 log = logging.getLogger("robinson.table")
 
@@ -46,20 +47,21 @@ class Outputs:
         for index, led in enumerate(self.leds, start=1):
             led.value = index == seat and index in seats
 
-    def chime(self, tune: Tune, timers: Timers[TimerKind]) -> None:
-        """Play ``tune`` note by note on ``timers`` (never blocking the loop); a tune that
-        comes while another plays follows it after a rest, never cutting it short."""
+    def chime(self, tune: Tune, timers: Timers[K], key: K) -> None:
+        """Play ``tune`` note by note on ``timers``, under the timer ``key`` (never blocking
+        the loop); a tune that comes while another plays follows it after a rest, never
+        cutting it short."""
         if self.buzzer is None:
             return
         self._notes.extend((*tune.value, None))  # None: silence, the rest after the tune
-        if TimerKind.NOTE not in timers:
-            self._next(timers)
+        if key not in timers:
+            self._next(timers, key)
 
-    def _next(self, timers: Timers[TimerKind]) -> None:
+    def _next(self, timers: Timers[K], key: K) -> None:
         note = self._notes.popleft()
         try:
             self.buzzer.play(note) if note else self.buzzer.stop()  # type: ignore[union-attr]
         except Exception as error:  # a buzzer fault must not stop the game
             log.warning("buzzer: %s", error)
         if self._notes:
-            timers.after(TimerKind.NOTE, NOTE, lambda: self._next(timers))
+            timers.after(key, NOTE, lambda: self._next(timers, key))

@@ -1,0 +1,102 @@
+"""What every command that runs the table's hardware does first and around its loop: the
+config and whether to emulate, the rigging, logging, signals and the emulated keyboard.
+``robinson table`` (``firmware.app``) and ``robinson selftest`` (``firmware.tools``)
+both start here; neither borrows from the other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from firmware.config import Config, default_path, display_option, load
+from firmware.devices import Rigging, build, wants_emulation
+from firmware.emulate.capture import Capture
+from firmware.runtime.loop import Loop
+
+
+def config_and_mode(config_file: str | None, hardware: str | None, *, emulate: bool,
+                    display: str | None = None) -> tuple[Config, bool]:
+    """The config the command line points at (``--config``), and whether to emulate the
+    hardware (``--hardware``, ``--emulate``, or a ``--display`` to try)."""
+    config = load(Path(config_file) if config_file else default_path())
+    choice = hardware or config.hardware
+    if emulate:
+        choice = "emulate"
+    if display:  # a panel to try: emulated, whatever the config says
+        config = dataclasses.replace(config, display=display_option(display))
+        choice = "emulate"
+    terminal = sys.stdin.isatty() or sys.stdout.isatty()
+    systemd = "INVOCATION_ID" in os.environ or "NOTIFY_SOCKET" in os.environ
+    return config, wants_emulation(choice, terminal=terminal, systemd=systemd)
+
+
+def rigging(config: Config, *, emulated: bool, show_terminal: bool = False,
+            capture_to: str | None = None,
+            seats_on: Sequence[int] = ()) -> tuple[Rigging, Capture | None]:
+    """The wired devices, or (emulated) the same devices on stand-ins, with ``seats_on``
+    switched on; and ``--capture``'s frames, if asked for."""
+    capture = Capture(Path(capture_to).absolute()) if capture_to else None
+    if not emulated:
+        # lgpio makes its notification FIFO in LG_WD, else in the working directory,
+        # which `sudo -u robinson robinson selftest` may not be able to write.
+        os.environ.setdefault("LG_WD", tempfile.gettempdir())
+        return build(config, on_frame=capture), capture
+    from firmware.emulate.rig import emulate
+
+    return emulate(config, show_terminal=show_terminal, seats_on=seats_on,
+                   on_frame=capture), capture
+
+
+def keyboard(rig: Rigging, ready: threading.Event) -> list[threading.Thread]:
+    """Emulated, with a standard input: the thread that turns keys into presses."""
+    from firmware.emulate.keyboard import read_keys, stdin_is_usable
+    from firmware.emulate.rig import EmulatedRigging
+
+    if isinstance(rig, EmulatedRigging) and stdin_is_usable():
+        return [threading.Thread(target=read_keys, daemon=True, name="keys",
+                                 args=(sys.stdin, rig.hands, ready, rig.loop))]
+    return []
+
+
+def on_signals(loop: Loop) -> list[int]:
+    """SIGTERM, SIGINT and SIGHUP stop the loop (the game is already saved); the list
+    they return says which came, for the exit status (``exit_status``)."""
+    received: list[int] = []
+
+    def stop(signum: int, _frame: object) -> None:
+        received.append(signum)
+        loop.post(loop.stop)
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, stop)
+    return received
+
+
+def raw_keyboard(wanted: bool) -> contextlib.AbstractContextManager[object]:
+    """The terminal in cbreak mode while the emulated table runs in it, if ``wanted``."""
+    if not wanted:
+        return contextlib.nullcontext()
+    from firmware.emulate.keyboard import RawKeyboard
+
+    return RawKeyboard(sys.stdin)
+
+
+def start_logging(directory: Path | None) -> None:
+    """Log to stderr (the journal), or beside the saves while the terminal shows the panel."""
+    handler: logging.Handler
+    if directory is None:
+        handler = logging.StreamHandler(sys.stderr)
+    else:
+        directory.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(directory / "table.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)

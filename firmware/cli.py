@@ -400,7 +400,8 @@ def _export(args: argparse.Namespace) -> int:
     if args.finished:
         finished = store.finished(args.finished)
         if len(finished) < args.finished:
-            raise UsageError(f"only {len(finished)} games put away in {store.directory}")
+            count = f"{len(finished)} game" + ("" if len(finished) == 1 else "s")
+            raise UsageError(f"only {count} put away in {store.directory}")
         game = finished[-1].game
     else:
         game = store.load().game

@@ -592,3 +592,18 @@ def test_bring_back_skips_a_damaged_game(tmp_path: Path) -> None:
                    "(SELECT max(id) FROM game)")
     store = Store(tmp_path)
     assert store.bring_back() == GAME
+
+
+@pytest.mark.parametrize("kept,said", [(0, "only 0 games put away"),
+                                       (1, "only 1 game put away")])
+def test_export_of_a_game_not_kept_says_how_many_there_are(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], kept: int, said: str) -> None:
+    from firmware.cli import main
+
+    store = Store(tmp_path)
+    for _ in range(kept):
+        store.put_away(None, WON)
+        store.put_away(WON)
+    store.close()
+    assert main(["export", "--state-dir", str(tmp_path), "--finished", "2"]) == 2
+    assert said in capsys.readouterr().err

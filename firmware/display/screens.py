@@ -76,7 +76,7 @@ def turn_screen(w: Words, state: GameState, badge: str = "") -> Screen:
     assert state.to_move is not None
     player = state.player(state.to_move)
     position = player.position or 0
-    body = [w("chips_pot", chips=player.chips, pot=state.pot)]
+    body = [w("ledger", chips=player.chips, pot=state.pot)]
     if player.friday is not None:
         body.append(w("with_friday", friday=w.name(player.friday)))
     if state.pending in ASK_KEYS:

@@ -12,7 +12,7 @@ CAPTIONS = {
     7: "R. nukkuu suuressa puussa",
     8: "R. tuo hylystä aseita ja työkaluja",
     9: "R. sisustaa luolansa",
-    10: "R. ampuu vuohen, karitsa seuraa",
+    10: "R. ampuu vuohen, kili seuraa",
     11: "R. pyydystää kilpikonnan",
     12: "R. makaa kovassa kuumeessa",
     13: "R. istuu aidalla ja miettii",

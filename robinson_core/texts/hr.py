@@ -4,7 +4,7 @@ NAME = "Hrvatski"
 
 CAPTIONS = {
     1: "Robinson napušta dom",
-    2: "Brod plovi nepoznatoj sudbini",
+    2: "Brod plovi prema nepoznatoj sudbini",
     3: "Strašna oluja: R. je bolestan",
     4: "Brod se nasukao",
     5: "Valovi bacaju R. na obalu",

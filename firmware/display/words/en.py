@@ -11,7 +11,6 @@ PANEL = {
     "setup_need": "Switch on 2 to {most} seats",
     "setup_keys": "Short: next starter\nLong: start",
     "turn_title": "{name} · {square}",
-    "chips_pot": "Chips {chips} · Pot {pot}",
     "moved_to": "{name} → {square}",
     "ledger": "{chips:chips} · pot {pot}",
     "next_decides": "▶ {name} decides",

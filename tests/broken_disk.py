@@ -60,7 +60,7 @@ def main(kind: str, folder: Path) -> int:
     if game is None or len(game.actions) != 2 or rig.table.mode is not Mode.PLAY:
         problems.append(f"the game did not go on in memory: {game}")
     text = rig.table.words("save_failed", reason=os.strerror(code))
-    if not rig.showing(screens.message_screen("!", text)):
+    if not rig.showing(screens.message_screen(rig.table.words("notice"), text)):
         problems.append("the screen did not say that saving fails")
     saved = Store(folder / "state", read_only=True).load().game  # as a restart finds it
     if saved is None or len(saved.actions) != 1:

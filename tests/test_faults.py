@@ -96,7 +96,7 @@ def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
     assert rig.rolled == 1  # no roll on wrong money
     assert rig.table.audit_problem is not None
     text = rig.table.words("audit_failed", detail=rig.table.audit_problem)
-    assert rig.showing(screens.message_screen("!", text))
+    assert rig.showing(screens.message_screen(rig.table.words("notice"), text))
     rig.menu()
     rig.short()
     rig.long()

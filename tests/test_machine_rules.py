@@ -318,7 +318,7 @@ def test_a_seat_switched_during_play_is_refused_for_a_while() -> None:
     under = table.state.screen
     effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
     assert draws(effects) == [m.Draw(screens.message_screen(
-        "!", table.w("seats_locked", seat=3)))]
+        table.w("notice"), table.w("seats_locked", seat=3)))]
     assert m.After(TimerKind.FLASH, 4.0) in effects
     assert table.state.game == MOVED
     assert draws(table.fire(TimerKind.FLASH)) == [m.Draw(under)]
@@ -562,7 +562,7 @@ def test_a_write_the_disk_refuses_is_said_once_the_screen_is_out() -> None:
     assert m.After(TimerKind.SAVE_FAILED, 0.0) in effects
     effects = table.fire(TimerKind.SAVE_FAILED)
     assert draws(effects) == [m.Draw(screens.message_screen(
-        "!", table.w("save_failed", reason="disk full")))]
+        table.w("notice"), table.w("save_failed", reason="disk full")))]
     assert m.After(TimerKind.FLASH, 6.0) in effects
 
 
@@ -573,7 +573,7 @@ def test_a_failed_audit_is_said_and_stops_the_rolls(monkeypatch: pytest.MonkeyPa
     effects = table.press()  # resumed: the books are checked first
     assert m.Log("error", "audit failed: the pot is off by 1") in effects
     assert draws(effects)[-1] == m.Draw(screens.message_screen(
-        "!", table.w("audit_failed", detail="the pot is off by 1")))
+        table.w("notice"), table.w("audit_failed", detail="the pot is off by 1")))
     assert m.After(TimerKind.FLASH, 10.0) in effects
     effects = table.press()  # the same problem: not logged again, and no roll
     assert of(m.Log, effects) == [] and of(m.NeedFace, effects) == []
@@ -739,7 +739,8 @@ def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
     assert of(m.BringBack, effects) == [m.BringBack()]
     effects = table(m.Brought(MOVED))
     assert table.state.game == MOVED and table.state.mode is m.Mode.PLAY
-    assert draws(effects)[-1] == m.Draw(screens.message_screen("!", table.w("brought_back")))
+    assert draws(effects)[-1] == m.Draw(screens.message_screen(table.w("notice"),
+                                                               table.w("brought_back")))
     assert table(m.Brought(FRESH)) == []  # not asked for: nothing
 
 
@@ -750,7 +751,7 @@ def test_menu_bring_back_with_nothing_there_or_a_refusing_disk_says_so(reason: s
     menu_at(table, Row.BRING_BACK)
     effects = table(m.Brought(None, reason))
     said = table.w(key) if key else table.w("save_failed", reason=reason)
-    assert draws(effects) == [m.Draw(screens.message_screen("!", said))]
+    assert draws(effects) == [m.Draw(screens.message_screen(table.w("notice"), said))]
     assert table.state.game == MOVED
 
 
@@ -781,7 +782,7 @@ def test_undo_asks_first_and_a_long_press_takes_the_action_back() -> None:
     assert of(m.Save, effects) == [m.Save(MOVED.undo())]
     assert m.Log("info", f"undone: {what}") in effects
     assert table.state.game == MOVED.undo() and table.state.mode is m.Mode.PLAY
-    assert draws(effects)[-1] == m.Draw(screens.message_screen("!", w("undone", what=what)))
+    assert draws(effects)[-1] == m.Draw(screens.message_screen(w("notice"), w("undone", what=what)))
     assert m.After(TimerKind.FLASH, 3.0) in effects
 
 
@@ -836,7 +837,8 @@ def test_undo_with_nothing_done_says_so() -> None:
     table(m.Begin(FRESH))
     effects = menu_at(table, Row.UNDO)
     assert table.state.mode is m.Mode.MENU
-    assert draws(effects) == [m.Draw(screens.message_screen("!", table.w("nothing_to_undo")))]
+    assert draws(effects) == [m.Draw(screens.message_screen(table.w("notice"),
+                                                            table.w("nothing_to_undo")))]
     assert m.After(TimerKind.FLASH, 2.0) in effects
 
 

@@ -295,7 +295,7 @@ def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: 
     rig.seat(5, True)
     assert rig.table.game is not None and rig.table.game.seats == (1, 2, 3)
     from firmware.display.render import render
-    message = screens.message_screen("!", words(rig)("seats_locked", seat=5))
+    message = screens.message_screen(words(rig)("notice"), words(rig)("seats_locked", seat=5))
     assert rig.shown().tobytes() == render(message, rig.table.fonts).tobytes()
     rig.wait(5)
     assert rig.showing(screens.turn_screen(words(rig), rig.table.game.state))
@@ -307,7 +307,7 @@ def test_a_message_stays_up_over_a_paging_screen(rigs: list[Rig], tmp_path: Path
     from firmware.display.render import pages, render
     assert len(pages(rig.table.screen, rig.table.fonts)) > 1
     rig.seat(5, True)
-    message = screens.message_screen("!", words(rig)("seats_locked", seat=5))
+    message = screens.message_screen(words(rig)("notice"), words(rig)("seats_locked", seat=5))
     rig.wait(3.5)  # past a page turn of the screen underneath
     assert rig.shown().tobytes() == render(message, rig.table.fonts).tobytes()
 

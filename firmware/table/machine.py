@@ -657,7 +657,7 @@ class _Moment:
         """Show a message for a while, then what was there."""
         self.cancel(TimerKind.PAGE)  # the screen underneath must not page over the message
         self.set(under=self.state.screen)
-        self.do(Draw(screens.message_screen("!", text)))
+        self.do(Draw(screens.message_screen(self.w("notice"), text)))
         self.after(TimerKind.FLASH, seconds)
 
     def lights(self, seat: int | None) -> None:

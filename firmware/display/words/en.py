@@ -52,6 +52,7 @@ PANEL = {
     "brought_back": "Game brought back",
     "nothing_to_bring_back": "No game to bring back",
     "keys_back": "Press: back",
+    "notice": "Note",  # the head of a message shown for a while
     "recall_badge": "RECALL",
     "recall_turns": "Last turns",
     "recall_games": "Last games",

@@ -52,6 +52,7 @@ PANEL = {
     "brought_back": "Peli palautettu",
     "nothing_to_bring_back": "Ei palautettavaa peliä",
     "keys_back": "Paina: takaisin",
+    "notice": "Huomio",  # the head of a message shown for a while
     "recall_badge": "HISTORIA",
     "recall_turns": "Viimeiset siirrot",
     "recall_games": "Viimeiset pelit",

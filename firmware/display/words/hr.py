@@ -52,6 +52,7 @@ PANEL = {
     "brought_back": "Igra je vraćena",
     "nothing_to_bring_back": "Nema igre za vraćanje",
     "keys_back": "Pritisni: natrag",
+    "notice": "Napomena",  # the head of a message shown for a while
     "recall_badge": "POVIJEST",
     "recall_turns": "Zadnji potezi",
     "recall_games": "Zadnje igre",

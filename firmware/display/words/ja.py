@@ -52,6 +52,7 @@ PANEL = {
     "brought_back": "ゲームをもどした",
     "nothing_to_bring_back": "もどせるゲームがない",
     "keys_back": "おす: もどる",
+    "notice": "お知らせ",  # the head of a message shown for a while
     "recall_badge": "きろく",
     "recall_turns": "さいきんの手",
     "recall_games": "さいきんのゲーム",

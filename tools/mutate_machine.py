@@ -7,7 +7,7 @@ module constants: a comparison turned (``==``/``!=``, ``<``/``<=``, ``is``/``is 
 plus one, a string spoiled), an enum member changed to its neighbour (``Mode.PLAY`` →
 ``Mode.ANIMATE``), a call statement or an early ``return`` left out. The tests that
 guard the machine (``STAGES``, the fastest first) run on it with ``-x``; a failure or
-a time-out kills it.
+a time-out (twice the unmutated run) kills it.
 
 Why our own runner, not mutmut (``tools/mutate.sh``, kept for the engine and the
 store): mutmut 3.8 wraps every function in a trampoline and maps tests to mutants by
@@ -44,13 +44,13 @@ MODULE = "firmware.table.machine"
 SOURCE = ROOT / "firmware" / "table" / "machine.py"
 EQUIVALENT = ROOT / "tools" / "machine_equivalent.txt"
 STAGES = [  # each a pytest run; a mutant that fails one is killed, the rest are not run
-    ["tests/test_machine_rules.py"],  # the machine alone: 1.5 s
-    ["tests/test_table.py", "tests/test_glance.py", "tests/test_emulate.py",
-     "tests/test_screens_reference.py", "tests/test_faults.py", "tests/test_bad_input.py",
-     "tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
-     "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"],
+    ["tests/test_machine_rules.py"],  # the machine alone, each rule: 1.5 s
+    ["tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
+     "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"],  # 10 s
+    ["tests/test_table.py", "tests/test_faults.py", "tests/test_glance.py",  # the rig
+     "--deselect", "tests/test_glance.py::test_no_move_or_count_is_broken_across_rows_in_any_size"],
 ]
-TESTS = [test for stage in STAGES for test in stage]
+TESTS = [test for stage in STAGES for test in stage if test.startswith("tests/")]
 ENUMS = ("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status", "Choice")
 TURN_COMPARE = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt,
                 ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
@@ -290,7 +290,7 @@ def main() -> int:
     if os.waitstatus_to_exitcode(status) != 0:
         print("the tests fail without a mutant: fix that first", file=sys.stderr)
         return 2
-    limit = max(60.0, 3 * baseline)
+    limit = max(30.0, 2 * baseline)
     print(f"{len(everything)} mutants; the tests take {baseline:.1f} s unmutated "
           f"(a mutant that runs {limit:.0f} s is killed)", flush=True)
     verdicts = _run_all(everything, args.jobs, limit)

@@ -355,6 +355,7 @@ def test_a_seat_switch_wakes_the_panel() -> None:
     effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
     assert m.Wake() in effects and table.state.saver is m.Saver.AWAKE
     assert table.state.swallow is False
+    assert m.After(TimerKind.DIM, T.dim_after) in effects  # and the idle time starts again
 
 
 def test_the_picture_shifts_against_burn_in_and_again() -> None:

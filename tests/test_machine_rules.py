@@ -272,8 +272,11 @@ def test_a_short_press_in_setup_passes_first_to_the_next_seat_round() -> None:
     table.fire(TimerKind.BOOT)
     firsts = []
     for _ in range(4):
-        table.press()
+        effects = table.press()
         firsts.append(table.state.first)
+        assert draws(effects)[-1].screen == screens.setup_screen(  # redrawn with the new first
+            table.w, (2, 4, 5), table.state.first, CONFIG.rules, "",
+            wired=len(CONFIG.pins.seats))
     assert firsts == [4, 5, 2, 4]
 
 
@@ -831,6 +834,13 @@ def test_undo_answered_no_goes_back_to_the_menu() -> None:
     effects = table.press()
     assert of(m.Save, effects) == [] and table.state.mode is m.Mode.MENU
     assert table.state.game == MOVED
+
+
+def test_a_game_handed_over_on_the_title_stays_in_play() -> None:
+    table = started()  # the title, on its way to setup
+    effects = table(m.Begin(FRESH))
+    assert m.Cancel(TimerKind.BOOT) in effects and of(m.BeginGame, effects) == [m.BeginGame(FRESH)]
+    assert TimerKind.BOOT not in table.state.armed and table.state.mode is m.Mode.PLAY
 
 
 def test_undo_with_nothing_done_says_so() -> None:

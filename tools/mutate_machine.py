@@ -30,6 +30,7 @@ import argparse
 import ast
 import copy
 import importlib
+import json
 import os
 import select
 import sys
@@ -68,14 +69,20 @@ class Mutant:
 
 
 def mutants(source: str) -> Iterator[Mutant]:
+    """Every mutant, each with its own name: where the same change comes twice on one
+    line ("frame=0, ... or 0"), the second is named "#2"."""
     tree = ast.parse(source)
+    named: dict[str, int] = {}
     for top, qualname, node in _homes(tree):
         for path, change, label in _sites(node):
             mutated = copy.deepcopy(tree)
             home = _follow(mutated, top)
             change(_follow(home, path))
             line = getattr(_follow(node, path), "lineno", node.lineno) - node.lineno
-            yield Mutant(f"{qualname} +{line}: {label}", qualname, mutated)
+            name = f"{qualname} +{line}: {label}"
+            named[name] = named.get(name, 0) + 1
+            yield Mutant(name + (f" #{named[name]}" if named[name] > 1 else ""), qualname,
+                         mutated)
 
 
 def _homes(tree: ast.Module) -> Iterator[tuple[list[object], str, ast.AST]]:
@@ -275,10 +282,16 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", default="", help="mutants whose name holds this")
     parser.add_argument("--list", action="store_true", help="name the mutants, run none")
+    parser.add_argument("--names", type=Path, help="a file of mutant names (one a line, as "
+                        "printed; a name without #n also means its #2, #3…): only those")
     args = parser.parse_args()
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
     everything = [m for m in mutants(SOURCE.read_text()) if args.only in m.name]
+    if args.names:
+        wanted = {line.strip() for line in args.names.read_text().splitlines() if line.strip()}
+        everything = [m for m in everything if m.name in wanted
+                      or m.name.rsplit(" #", 1)[0] in wanted]
     if args.list:
         print("\n".join(m.name for m in everything))
         return 0
@@ -294,6 +307,9 @@ def main() -> int:
     print(f"{len(everything)} mutants; the tests take {baseline:.1f} s unmutated "
           f"(a mutant that runs {limit:.0f} s is killed)", flush=True)
     verdicts = _run_all(everything, args.jobs, limit)
+    kept = ROOT / "mutants" / "machine.json"  # every verdict, for a reader or a rerun
+    kept.parent.mkdir(exist_ok=True)
+    kept.write_text(json.dumps(verdicts, indent=1, ensure_ascii=False) + "\n")
     return _report(everything, verdicts, equivalent, time.monotonic() - started)
 
 

@@ -613,8 +613,9 @@ def test_the_menu_opens_at_its_first_row_and_a_short_press_goes_round() -> None:
     assert draws(effects) == [m.Draw(screens.menu_screen(table.w, labels, 0))]
     rows = []
     for _ in range(len(MENU)):
-        table.press()
+        effects = table.press()
         rows.append(table.state.row)
+        assert draws(effects) == [m.Draw(screens.menu_screen(table.w, labels, table.state.row))]
     assert rows == [*range(1, len(MENU)), 0]
     table.press()
     table.press(Press.MENU)  # the menu press again: back to the game
@@ -657,6 +658,8 @@ def test_menu_brightness_steps_down_then_back_to_the_brightest() -> None:
         effects = menu_at(table, Row.BRIGHTNESS)
         (contrast,) = of(m.Contrast, effects)
         levels.append(contrast.level)
+        assert draws(effects)[-1].screen == screens.menu_screen(  # its new level shown
+            table.w, m.menu_labels(table.state), MENU.index(Row.BRIGHTNESS))
         assert of(m.SavePrefs, effects) == [m.SavePrefs(
             (("language", "en"), ("contrast", str(contrast.level)), ("owed", "")))]
         table.press(Press.MENU)
@@ -756,6 +759,7 @@ def test_menu_bring_back_with_nothing_there_or_a_refusing_disk_says_so(reason: s
     effects = table(m.Brought(None, reason))
     said = table.w(key) if key else table.w("save_failed", reason=reason)
     assert draws(effects) == [m.Draw(screens.message_screen(table.w("notice"), said))]
+    assert m.After(TimerKind.FLASH, 3.0) in effects
     assert table.state.game == MOVED
 
 
@@ -812,14 +816,16 @@ def test_rolls_taken_back_come_again_in_their_order() -> None:
     table.press()
     for _ in range(2):
         menu_at(table, Row.UNDO)
-        table.press(Press.LONG)
+        effects = table.press(Press.LONG)
     assert table.state.owed == (4, 1) and table.state.game == MOVED
+    assert of(m.SavePrefs, effects)[-1].prefs[-1] == ("owed", f"{len(MOVED.actions)}:4 1")
     table.press()
     table.press()
     assert table.state.game == MOVED.play(Roll(1)).play(Roll(4))
 
 
-@pytest.mark.parametrize("saved,owed", [("2:6 3", (6, 3)), ("3:6", ()), ("2:7", ()),
+@pytest.mark.parametrize("saved,owed", [("2:6 3", (6, 3)), ("2:1 2 3 4 5 6", (1, 2, 3, 4, 5, 6)),
+                                        ("3:6", ()), ("2:7", ()),
                                         ("x:6", ()), ("", ())])
 def test_faces_owed_are_kept_over_a_restart_for_their_game_only(
         saved: str, owed: tuple[int, ...]) -> None:

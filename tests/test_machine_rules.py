@@ -584,6 +584,28 @@ def test_a_failed_audit_is_said_and_stops_the_rolls(monkeypatch: pytest.MonkeyPa
     assert m.After(TimerKind.FLASH, 4.0) in effects
 
 
+def test_books_that_balance_again_are_said_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Game, "audit", lambda self: "chips lost")
+    table = started(MOVED, faces=[2], animate=False)
+    table.press()
+    monkeypatch.setattr(Game, "audit", lambda self: None)  # mended by an undo:
+    table.fire(TimerKind.FLASH)
+    menu_at(table, Row.UNDO)
+    effects = table.press(Press.LONG)
+    assert [log.level for log in of(m.Log, effects)] == ["info"]  # "undone", no audit line
+    assert table.state.audit is None
+
+
+def test_an_audit_due_after_the_game_was_put_away_does_nothing() -> None:
+    table = playing(MOVED, animate=False, faces=[2])
+    table.press()
+    assert TimerKind.AUDIT in table.state.armed
+    menu_at(table, Row.NEW)
+    table.press(Press.LONG)  # yes: put away, on to setup
+    assert table.state.game is None
+    assert table.fire(TimerKind.AUDIT) == [] and table.state.mode is m.Mode.SETUP
+
+
 def test_the_audit_due_after_a_result_runs_before_the_next_roll(
         monkeypatch: pytest.MonkeyPatch) -> None:
     table = playing(MOVED, animate=False, faces=[2, 3])
@@ -738,6 +760,7 @@ def test_menu_new_game_asks_then_puts_this_one_away() -> None:
     effects = table.press(Press.LONG)
     assert of(m.PutAway, effects) == [m.PutAway(MOVED)]
     assert table.state.mode is m.Mode.SETUP and table.state.game is None
+    assert of(m.SavePrefs, effects)[-1].prefs[-1] == ("owed", "")  # owed to that game only
 
 
 def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
@@ -746,6 +769,8 @@ def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
     assert of(m.BringBack, effects) == [m.BringBack()]
     effects = table(m.Brought(MOVED))
     assert table.state.game == MOVED and table.state.mode is m.Mode.PLAY
+    assert of(m.SavePrefs, effects)[-1].prefs[-1] == ("owed", "")
+    assert m.After(TimerKind.FLASH, 3.0) in effects
     assert draws(effects)[-1] == m.Draw(screens.message_screen(table.w("notice"),
                                                                table.w("brought_back")))
     assert table(m.Brought(FRESH)) == []  # not asked for: nothing

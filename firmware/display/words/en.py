@@ -48,7 +48,7 @@ PANEL = {
     "undone": "Undone: {what}",
     "nothing_to_undo": "Nothing to undo",
     "abandon_title": "Abandon?",
-    "abandon_what": "The game in progress is put away. The menu can bring it back",
+    "abandon_what": "Put away: the menu can bring it back",
     "brought_back": "Game brought back",
     "nothing_to_bring_back": "No game to bring back",
     "keys_back": "Press: back",

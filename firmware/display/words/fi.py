@@ -48,7 +48,7 @@ PANEL = {
     "undone": "Peruttu: {what}",
     "nothing_to_undo": "Ei mitään peruttavaa",
     "abandon_title": "Hylätäänkö peli?",
-    "abandon_what": "Kesken oleva peli pannaan sivuun. Valikosta sen saa takaisin",
+    "abandon_what": "Sivuun; valikosta saa takaisin",
     "brought_back": "Peli palautettu",
     "nothing_to_bring_back": "Ei palautettavaa peliä",
     "keys_back": "Paina: takaisin",

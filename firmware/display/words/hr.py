@@ -48,7 +48,7 @@ PANEL = {
     "undone": "Poništeno: {what}",
     "nothing_to_undo": "Nema se što poništiti",
     "abandon_title": "Napustiti igru?",
-    "abandon_what": "Igra u tijeku sprema se sa strane. Izbornik je može vratiti",
+    "abandon_what": "Sprema se; izbornik je može vratiti",
     "brought_back": "Igra je vraćena",
     "nothing_to_bring_back": "Nema igre za vraćanje",
     "keys_back": "Pritisni: natrag",

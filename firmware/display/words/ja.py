@@ -48,7 +48,7 @@ PANEL = {
     "undone": "とりけした: {what}",
     "nothing_to_undo": "もどすものがない",
     "abandon_title": "ゲームをやめる？",
-    "abandon_what": "とちゅうのゲームはしまいます。メニューからもどせます",
+    "abandon_what": "しまいます。メニューからもどせます",
     "brought_back": "ゲームをもどした",
     "nothing_to_bring_back": "もどせるゲームがない",
     "keys_back": "おす: もどる",

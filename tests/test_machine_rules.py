@@ -849,6 +849,28 @@ def test_rolls_taken_back_come_again_in_their_order() -> None:
     assert table.state.game == MOVED.play(Roll(1)).play(Roll(4))
 
 
+def test_faces_owed_stay_owed_over_a_restart_after_a_choice() -> None:
+    """A choice to roll and its roll taken back, the other choice made (no roll), then the
+    plug pulled: the face is still owed to the next roll."""
+    game = game_where(lambda g: len(g.actions) >= 2 and isinstance(g.actions[-1], Roll)
+                      and g.actions[-2] in (Choice.ROLL, Choice.AGAIN)
+                      and screens.decider(g.undo().undo().state) == screens.mover(g.undo().undo()))
+    roll = game.actions[-1]
+    assert isinstance(roll, Roll)
+    table = playing(game, animate=False)
+    for _ in range(2):  # the roll, then the choice
+        menu_at(table, Row.UNDO)
+        table.press(Press.LONG)
+        table.fire(TimerKind.FLASH)
+    assert table.state.owed == (roll.face,) and table.state.game == game.undo().undo()
+    effects = table.press(Press.LONG)  # the other choice: no roll
+    assert of(m.NeedFace, effects) == [] and table.state.owed == (roll.face,)
+    (prefs,) = of(m.SavePrefs, effects)
+    restarted = Table()
+    restarted(m.Start(table.state.game, (1, 2), prefs=prefs.prefs))
+    assert restarted.state.owed == (roll.face,)
+
+
 @pytest.mark.parametrize("saved,owed", [("2:6 3", (6, 3)), ("2:1 2 3 4 5 6", (1, 2, 3, 4, 5, 6)),
                                         ("3:6", ()), ("2:7", ()),
                                         ("x:6", ()), ("", ())])

@@ -827,6 +827,8 @@ class _Moment:
         """The game moves on: on disk first (if the disk lets us), then in memory."""
         self.do(Save(game))
         self.set(game=game)
+        if self.state.owed:  # kept by the game's length: say it anew as the game grows
+            self.prefs()
 
     def reveal(self) -> None:
         game = self.game

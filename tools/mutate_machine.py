@@ -363,7 +363,7 @@ def _report(everything: list[Mutant], verdicts: dict[str, str],
     real = [n for n in survivors if n not in equivalent]
     killed = sum(v != "survived" for v in verdicts.values())
     timeouts = sum(v == "timeout" for v in verdicts.values())
-    stale = sorted(set(equivalent) - set(survivors))
+    stale = sorted(n for n in equivalent if verdicts.get(n, "survived") != "survived")
     judged = len(everything) - len(judged_equivalent)
     print(f"\n{len(everything)} mutants of machine.py in {seconds / 60:.1f} min: "
           f"{killed} killed ({timeouts} by time-out), {len(survivors)} survived, "

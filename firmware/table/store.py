@@ -279,11 +279,7 @@ class Store:
         with self._writing() as db:
             if game is not None:
                 self._sync(db, game)
-            current = self._in_play(db)
-            if current is not None and current[1].actions:
-                self._end(db, *current)
-            elif current is not None:
-                self._delete(db, current[0])
+            self._retire(db, self._in_play(db))
             self._current = None
             if then is not None:
                 self._current = (self._insert(db, then, None, None), then)
@@ -302,10 +298,7 @@ class Store:
                             for n in range(keep, len(game.actions))))
             db.execute("UPDATE game SET digest = ? WHERE id = ?", (_digest(game), row))
         else:
-            if current is not None and current[1].actions:
-                self._end(db, current[0], current[1])
-            elif current is not None:
-                self._delete(db, current[0])
+            self._retire(db, current)
             row = self._insert(db, game, None, None)
         self._current = (row, game)
         return row
@@ -321,11 +314,7 @@ class Store:
                     game = self._game(db, row)
                 except _BadRow:
                     continue  # a damaged one stays where it is
-                current = self._in_play(db)
-                if current is not None and current[1].actions:
-                    self._end(db, *current)
-                elif current is not None:
-                    self._delete(db, current[0])
+                self._retire(db, self._in_play(db))
                 db.execute("UPDATE game SET ended = NULL, finished_at = NULL WHERE id = ?",
                            (row,))
                 self._current = (row, game)
@@ -393,6 +382,13 @@ class Store:
         if code == sqlite3.SQLITE_READONLY:
             return errno.EROFS, os.strerror(errno.EROFS)
         return errno.EIO, f"{os.strerror(errno.EIO)} ({error})"
+
+    def _retire(self, db: sqlite3.Connection, current: tuple[int, Game] | None) -> None:
+        """The row in play out of play: put away if it was begun, else deleted."""
+        if current is not None and current[1].actions:
+            self._end(db, *current)
+        elif current is not None:
+            self._delete(db, current[0])
 
     def _end(self, db: sqlite3.Connection, row: int, game: Game) -> None:
         db.execute("UPDATE game SET ended = ?, finished_at = ? WHERE id = ?",

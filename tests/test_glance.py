@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -40,6 +40,12 @@ def reference_game() -> Iterator[Game]:
 
 def squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
+
+
+def ends(pieces: Iterable[str]) -> list[int]:
+    """Where each piece ends in the text they make, counted without white space (so a
+    row's end and a phrase's end compare, however the spaces fell)."""
+    return list(itertools.accumulate(len(squash(piece)) for piece in pieces))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -94,14 +100,9 @@ def phrase_breaks(line: str, rows: list[str], width: int) -> list[str]:
         if re.search(r"\d\Z", before) and re.match(r"(chips?|žeton|merkk)", after):
             found.append(f"{before!r} | {after!r}: a count parted from its chips")
     if japanese:
-        bounds, at = set(), 0
-        for phrase in phrases(line):
-            at += len(phrase.replace(" ", ""))
-            bounds.add(at)
+        bounds = set(ends(phrases(line)))
         long_phrase = any(FONTS.width(p.strip()) > width for p in phrases(line))
-        at = 0
-        for row in rows[:-1]:
-            at += len(row.replace(" ", ""))
+        for row, at in zip(rows[:-1], ends(rows[:-1]), strict=True):
             if at not in bounds and not long_phrase:
                 found.append(f"{row!r}: breaks inside a phrase")
     return found
@@ -236,6 +237,8 @@ def test_a_decision_is_headed_by_who_decides_and_rolling_is_one_press(
 
 
 MOVE = re.compile(r"[^\s:·]+(?: → [^\s:·]+)+")  # 43 → 45 → 41, start → 4, スタート → 4
+COUNT = re.compile(r"\d+ ?(?:" + "|".join(sorted(map(re.escape, chip_nouns()), key=len,
+                                                 reverse=True)) + ")")  # 3 chips, 3枚
 LAYOUTS = {"128x64": CLASSIC, "128x32": Layout(128, 32), "256x64": Layout(256, 64, "RGB", True),
            "128x128": Layout(128, 128, "RGB")}
 
@@ -243,13 +246,9 @@ LAYOUTS = {"128x64": CLASSIC, "128x32": Layout(128, 32), "256x64": Layout(256, 6
 def held_together(line: str, rows: list[str]) -> tuple[list[str], int]:
     """Where ``rows`` (``line`` wrapped) break a move chain or a count from its noun;
     and how many chains and counts the line has."""
-    units = "|".join(sorted(map(re.escape, chip_nouns()), key=len, reverse=True))
     spans = [m.span() for m in itertools.chain(MOVE.finditer(line),
-                                               re.finditer(rf"\d+ ?(?:{units})", line))]
-    bounds, at = set(), 0
-    for row in rows[:-1]:
-        at += len(row.replace(" ", ""))
-        bounds.add(at)
+                                               COUNT.finditer(line))]
+    bounds = ends(rows[:-1])
     found = []
     for start, end in spans:  # in the squashed line's coordinates, as the bounds are
         first, last = len(squash(line[:start])), len(squash(line[:end]))

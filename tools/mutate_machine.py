@@ -172,30 +172,28 @@ def _set_attr(name: str, value: object) -> Callable[[object], None]:
     return change
 
 
+def _become(node: object, other: object) -> None:
+    """``node`` turned into ``other``, in place (its parent keeps pointing at it)."""
+    node.__class__ = other.__class__
+    node.__dict__.clear()
+    node.__dict__.update(other.__dict__)
+
+
 def _replace_with(child: str) -> Callable[[object], None]:
-    """The node becomes its own child (``not x`` -> ``x``), in place."""
-    def change(node: object) -> None:
-        inner = getattr(node, child)
-        node.__class__ = inner.__class__
-        node.__dict__.clear()
-        node.__dict__.update(inner.__dict__)
-    return change
+    """The node becomes its own child (``not x`` -> ``x``)."""
+    return lambda node: _become(node, getattr(node, child))
 
 
 def _replace_node(new: ast.AST) -> Callable[[object], None]:
-    def change(node: object) -> None:
-        node.__class__ = new.__class__
-        node.__dict__.clear()
-        node.__dict__.update(new.__dict__)
-    return change
+    return lambda node: _become(node, new)
 
 
 def _next_member(enum_name: str) -> Callable[[object], None]:
     def change(node: object) -> None:
         members = list(getattr(importlib.import_module(MODULE), enum_name))
-        current = getattr(getattr(importlib.import_module(MODULE), enum_name),
-                          node.attr)  # type: ignore[attr-defined]
-        node.attr = members[(members.index(current) + 1) % len(members)].name  # type: ignore[attr-defined]
+        names = [member.name for member in members]
+        index = names.index(node.attr)  # type: ignore[attr-defined]
+        node.attr = names[(index + 1) % len(names)]  # type: ignore[attr-defined]
     return change
 
 
@@ -238,10 +236,7 @@ def _function(module: types.ModuleType, qualname: str) -> types.FunctionType:
         owner = getattr(owner, part)
     raw = vars(owner)[name] if isinstance(owner, type) else getattr(owner, name)
     raw = raw.fget if isinstance(raw, property) else raw
-    raw = getattr(raw, "__wrapped__", raw)  # functools.lru_cache
-    if hasattr(raw, "cache_clear"):
-        raw.cache_clear()
-    return raw  # type: ignore[no-any-return]
+    return getattr(raw, "__wrapped__", raw)  # functools.lru_cache: run() clears its cache  # type: ignore[no-any-return]
 
 
 def _def(tree: ast.Module, qualname: str) -> ast.FunctionDef:

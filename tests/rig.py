@@ -110,9 +110,9 @@ class Rig:
         table = self.table
         if table.mode is not Mode.PLAY:
             return
-        while table.seen < essential_page(table.screen, FONTS, table.layout):
+        while table.state.seen < essential_page(table.screen, FONTS, table.layout):
             self.wait(self.config.timings.page)
-        if table.ask_next:
+        if table.state.ask_next:
             self.hold(0.1)
 
     def menu(self) -> None:

@@ -94,8 +94,8 @@ def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
     rig.wait(1.0)
     rig.short()
     assert rig.rolled == 1  # no roll on wrong money
-    assert rig.table.audit_problem is not None
-    text = rig.table.words("audit_failed", detail=rig.table.audit_problem)
+    assert rig.table.state.audit is not None
+    text = rig.table.words("audit_failed", detail=rig.table.state.audit)
     assert rig.showing(screens.message_screen(rig.table.words("notice"), text))
     rig.menu()
     rig.short()
@@ -104,7 +104,7 @@ def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
     assert rig.table.game is not None and rig.table.game.actions == ()
     rig.short()  # the roll taken back comes again: the die is not asked
     assert rig.rolled == 1 and rig.game.actions == (Roll(3),)
-    assert rig.table.audit_problem is None
+    assert rig.table.state.audit is None
 
 
 

@@ -176,7 +176,7 @@ def test_on_a_strip_a_quick_press_shows_the_unread_money_first(tmp_path: Path) -
                 break
             before = len(table.game.actions)
             last = essential_page(table.screen, FONTS, table.layout)
-            if table.mode.name == "PLAY" and last >= 1 and not table.ask_next \
+            if table.mode.name == "PLAY" and last >= 1 and not table.state.ask_next \
                     and table.game.state.pending.name == "ROLL":
                 money = sum(len(wrap(line, 128, FONTS))
                             for line in table.screen.body[:table.screen.essential])

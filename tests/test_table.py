@@ -51,7 +51,7 @@ def test_setup_short_press_picks_who_starts_and_long_press_starts(rigs: list[Rig
     rig.wait(2.5)
     rig.short()
     rig.short()
-    assert rig.table.first == 5
+    assert rig.table.state.first == 5
     rig.long()
     game = rig.table.game
     assert game is not None and game.seats == (2, 4, 5) and game.first == 5
@@ -284,7 +284,7 @@ def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path
     for _ in range(3):
         rig.short()  # past New game and Bring back, to Language
     rig.long()
-    assert rig.table.lang == "hr" and rig.store.prefs()["language"] == "hr"
+    assert rig.table.state.lang == "hr" and rig.store.prefs()["language"] == "hr"
     rig.menu()  # a very long press leaves the menu
     assert rig.table.mode is Mode.PLAY
     assert rig.showing(screens.result_screen(words(rig), rig.game))

@@ -99,26 +99,6 @@ class Table:
         return self.state.page
 
     @property
-    def seen(self) -> int:
-        return self.state.seen
-
-    @property
-    def ask_next(self) -> bool:
-        return self.state.ask_next
-
-    @property
-    def first(self) -> int | None:
-        return self.state.first
-
-    @property
-    def lang(self) -> str:
-        return self.state.lang
-
-    @property
-    def audit_problem(self) -> str | None:
-        return self.state.audit
-
-    @property
     def words(self) -> Words:
         return m.words(self.state)
 

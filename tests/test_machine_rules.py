@@ -844,8 +844,8 @@ def test_rolls_taken_back_come_again_in_their_order() -> None:
         effects = table.press(Press.LONG)
     assert table.state.owed == (4, 1) and table.state.game == MOVED
     assert of(m.SavePrefs, effects)[-1].prefs[-1] == ("owed", f"{len(MOVED.actions)}:4 1")
-    table.press()
-    table.press()
+    for still in (f"{len(MOVED.actions) + 1}:4", ""):  # each roll says once what is owed
+        assert [p.prefs[-1] for p in of(m.SavePrefs, table.press())] == [("owed", still)]
     assert table.state.game == MOVED.play(Roll(1)).play(Roll(4))
 
 

@@ -789,8 +789,9 @@ class _Moment:
         if self.state.owed:
             face, owed = self.state.owed[-1], self.state.owed[:-1]
             self.set(owed=owed)
-            self.rolled(face)
-            self.prefs()  # after the roll's save: the owed faces are kept by its count
+            self.rolled(face)  # its commit says the faces still owed, if any
+            if not owed:
+                self.prefs()  # none left: say so once
             return
         self.set(wants_face=True)
         self.do(NeedFace())

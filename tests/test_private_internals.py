@@ -23,9 +23,7 @@ from luma.core.interface.serial import noop
 from firmware.devices import _without_exit_hooks
 from firmware.display.partial import PageWriter
 
-
-def exit_hooks() -> int:
-    return atexit._ncallbacks()  # CPython's own count
+from .test_pi_path import exit_hooks
 
 
 def test_luma_registers_its_exit_hook_through_its_modules_atexit() -> None:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from firmware.config import Config, Timings
 from firmware.display import screens
 from firmware.display.fonts import Fonts
-from firmware.display.layout import CLASSIC
+from firmware.display.layout import CLASSIC, Layout
 from firmware.display.render import essential_page, page_count
 from firmware.display.screen import Screen
 from firmware.table import machine as m
@@ -31,15 +31,21 @@ from robinson_core import Game, Pending
 
 FONTS = Fonts()
 CONFIG = Config(timings=Timings(animation=0.24))
-_measured: dict[Screen, tuple[int, int]] = {}
+_measured: dict[tuple[Layout, Screen], tuple[int, int]] = {}
+STRIP = Layout(128, 32)  # two rows a page: results whose consequences run past page 1
 
 
-def measure(screen: Screen) -> tuple[int, int]:
-    """The real page count and essential page on the 128x64 panel."""
-    if screen not in _measured:
-        _measured[screen] = (page_count(screen, FONTS, CLASSIC),
-                             essential_page(screen, FONTS, CLASSIC))
-    return _measured[screen]
+def measure_on(layout: Layout) -> Callable[[Screen], tuple[int, int]]:
+    """The real page count and essential page on this panel."""
+    def measure(screen: Screen) -> tuple[int, int]:
+        if (layout, screen) not in _measured:
+            _measured[layout, screen] = (page_count(screen, FONTS, layout),
+                                         essential_page(screen, FONTS, layout))
+        return _measured[layout, screen]
+    return measure
+
+
+measure = measure_on(CLASSIC)
 
 
 @dataclasses.dataclass
@@ -101,7 +107,8 @@ def play(data: st.DataObject, failing: bool = False, steps: int = 80) -> World:
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
     seats = tuple(sorted(rng.sample(range(1, 7), rng.randint(0, 5))))
     game = midgame(rng, seats) if len(seats) >= 2 and rng.random() < 0.7 else None
-    world = World(m.initial(m.Fixed(CONFIG, measure)), rng, failing)
+    panel = measure_on(STRIP if rng.random() < 0.5 else CLASSIC)
+    world = World(m.initial(m.Fixed(CONFIG, panel)), rng, failing)
     world.take(m.Start(game, seats, stuck=rng.random() < 0.05))
     for _ in range(steps):
         kind = data.draw(st.sampled_from(INPUTS), label="input")
@@ -208,7 +215,7 @@ def money_seen_before_the_next_action(world: World) -> tuple[list[str], int]:
                   and len(effect.game.actions) > len(game.actions)):
                 checked.add(moment.cause)  # the press's first save: "roll" on 7 rolls too
                 result = screens.result_screen(m.words(moment.cause_before), game)
-                pages, last = measure(result)
+                pages, last = moment.cause_before.fixed.measure(result)
                 need = set(range(last + 1))
                 compared += 1
                 seen = {p % pages for p in drawn.get(_shown(result), set())}
@@ -276,11 +283,12 @@ def test_the_properties_compared_thousands_of_cases() -> None:
     if not any(COUNTS.values()):
         pytest.skip("run with the property test before it")
     # The play is derandomized: the same 250 sequences each run (613, 390, 147, 31 and
-    # 25,546 cases compared when this was written).
-    assert COUNTS["saved before shown"] >= 500, COUNTS
+    # 25,546 cases compared when this was written; with issue 22's pages, a result
+    # has fewer pages and fewer quick presses meet one: 478-496, 388-393, 145-156, 23-24).
+    assert COUNTS["saved before shown"] >= 400, COUNTS
     assert COUNTS["saved games are the engine's"] >= 300, COUNTS
     assert COUNTS["money seen before the next action"] >= 120, COUNTS
-    assert COUNTS["undo asked first"] >= 25, COUNTS
+    assert COUNTS["undo asked first"] >= 18, COUNTS
     assert COUNTS["timers end with their mode"] >= 20000, COUNTS
 
 

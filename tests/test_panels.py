@@ -161,7 +161,7 @@ def test_a_blank_tft_turns_its_backlight_off(tmp_path: Path) -> None:
 
 
 def test_on_a_strip_a_quick_press_shows_the_unread_money_first(tmp_path: Path) -> None:
-    from firmware.display.render import essential_page, page_count, wrap
+    from firmware.display.render import essential_page, page_count, shown
 
     rig = Rig(tmp_path, config=Config(display=display_option("ssd1306:128x32")),
               seats_on=(1, 2, 3), faces=[6, 3, 5, 4, 1, 2, 6, 6, 3, 4] * 20, animate=False)
@@ -178,9 +178,8 @@ def test_on_a_strip_a_quick_press_shows_the_unread_money_first(tmp_path: Path) -
             last = essential_page(table.screen, FONTS, table.layout)
             if table.mode.name == "PLAY" and last >= 1 and not table.state.ask_next \
                     and table.game.state.pending.name == "ROLL":
-                money = sum(len(wrap(line, 128, FONTS))
-                            for line in table.screen.body[:table.screen.essential])
-                assert last == money - 1  # a row a page: the money, not the prompt after it
+                rows = [len(p.rows) for p in shown(table.screen, FONTS, table.layout)]
+                assert max(rows) == 2  # two rows a page
                 assert page_count(table.screen, FONTS, table.layout) > last  # then the prompt
                 for page in range(1, last + 1):  # each press: the next page of money
                     rig.short(read=False)

@@ -12,8 +12,9 @@ from robinson_core.texts import LANGUAGES, caption, instruction, texts, ui
 from robinson_core.texts import en as english
 
 # What each UI text may be given; the test fills every one.
-SAMPLE = {"n": 5, "seat": 3, "name": "Ana", "other": "Ben", "friday": "Cid", "face": 4, "start": 14,
-          "end": 18, "amount": 2, "asked": 3, "pot": 30, "number": 7, "players": 3, "stake": 10,
+SAMPLE = {"but": "", "change": "+2", "n": 5, "seat": 3, "name": "Ana", "other": "Ben",
+          "friday": "Cid", "face": 4, "start": 14, "end": 18, "amount": 2, "asked": 3,
+          "pot": 30, "number": 7, "players": 3, "stake": 10,
           "position": 12, "chips": 9, "square": 14, "list": "Ana 9, Ben 12", "short": "again",
           "long": "pass", "what": "Ana 4", "language": "English", "level": 3, "when": "12:00",
           "version": "1.0", "path": "/var/lib/x", "packages": "fonts-misaki", "reason": "full",
@@ -61,7 +62,7 @@ def test_every_ui_text_fills_its_placeholders(lang: str) -> None:
     for key in keys:
         text = words(key, **SAMPLE)
         assert "{" not in text and "}" not in text and text.strip()
-    assert len(keys) == 145
+    assert len(keys) == 150
 
 
 def test_every_text_is_used_somewhere() -> None:

@@ -15,6 +15,7 @@ import enum
 from dataclasses import dataclass
 
 LINE = 12  # pixels per text row (the fonts are drawn to it)
+STRIP_LINE = 10  # on a strip: two rows under the title in 32 pixels (see Layout.line)
 
 
 class Size(enum.Enum):
@@ -54,6 +55,13 @@ class Layout:
         if self.height < 96:
             return Size.WIDE if self.width >= 256 else Size.CLASSIC
         return Size.SQUARE
+
+    @property
+    def line(self) -> int:
+        """Pixels per text row. A strip packs Terminus 12 at 10: its glyphs' ink spans
+        12 rows only where a descender meets a capital's accent below it (g over Š),
+        which then share a row; everything else keeps a row of space between."""
+        return STRIP_LINE if self.size is Size.STRIP else LINE
 
     @property
     def scale(self) -> int:
@@ -96,6 +104,6 @@ class Layout:
 CLASSIC = Layout()
 
 
-def rows_fitting(height: int) -> int:
-    """Text rows in ``height`` pixels."""
-    return (height - 2) // LINE
+def rows_fitting(height: int, line: int = LINE) -> int:
+    """Text rows of ``line`` pixels in ``height`` pixels."""
+    return (height - 2) // line

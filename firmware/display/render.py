@@ -43,6 +43,12 @@ class Box:
 
     width: int = CLASSIC.width
     height: int = CLASSIC.height
+    line: int = LINE  # pixels per text row
+
+    @property
+    def compact(self) -> bool:
+        """Rows closer than the classic page's (a strip): a thinner title bar."""
+        return self.line < LINE
 
 
 def box(layout: Layout, screen: Screen, fonts: Fonts) -> Box:
@@ -51,10 +57,10 @@ def box(layout: Layout, screen: Screen, fonts: Fonts) -> Box:
     width, height = layout.column
     room = layout.board_height
     if room and screen.board:
-        shown = Box(width, height - room)
+        shown = Box(width, height - room, layout.line)
         if len(pages(screen, fonts, shown)) == 1:
             return shown
-    return Box(width, height)
+    return Box(width, height, layout.line)
 
 
 def fit(screen: Screen, layout: Layout) -> Screen:
@@ -62,7 +68,7 @@ def fit(screen: Screen, layout: Layout) -> Screen:
     prompt, two lines at a time (the story is dropped; a menu keeps its cursor)."""
     if layout.size is not Size.STRIP:
         return screen
-    if not screen.title:  # a menu: the cursor's row and the next (or the one before)
+    if screen.cursor >= 0:  # a menu: the cursor's row and the next (or the one before)
         rows = screen.body
         at = max(0, screen.cursor)
         start = max(0, min(at, len(rows) - 2))
@@ -72,12 +78,12 @@ def fit(screen: Screen, layout: Layout) -> Screen:
     die = screen.picture.value if screen.picture and isinstance(screen.picture.value, int) \
         else screen.die  # a tumbling die: small, in the title bar
     return replace(screen, title=title, big="", picture=None, die=die,
-                   body=(*body, *footer_rows(screen)), footer="",
+                   body=(*body, *footer_rows(screen)), footer="", more="",
                    essential=len(body) if screen.essential else 0)  # the prompt may be skipped
 
 
 def body_rows(screen: Screen, where: Box = Box()) -> int:
-    rows = rows_fitting(where.height)
+    rows = rows_fitting(where.height, where.line)
     return rows - bool(screen.title) - len(footer_rows(screen)) - (2 if screen.big else 0)
 
 
@@ -122,11 +128,30 @@ def _fit(text: str, width: int, fonts: Fonts) -> int:
     return 0
 
 
-def pages(screen: Screen, fonts: Fonts, where: Box = Box()) -> list[list[str]]:
-    """The body, wrapped, in pages of as many rows as fit."""
-    rows = [r for line in screen.body for r in wrap(line, body_width(screen, where), fonts)]
+def paged(screen: Screen, fonts: Fonts, where: Box = Box()) -> list[list[tuple[int, str]]]:
+    """The body, wrapped, in pages: each row with the index of the body line it is from.
+
+    A page ends only between lines: a line (a sentence: a move, a payment, a
+    standing) that does not fit the rest of a page starts the next one whole. Only
+    a line longer than a whole page is parted across pages."""
     per_page = max(1, body_rows(screen, where))
-    return [rows[i:i + per_page] for i in range(0, len(rows), per_page)] or [[]]
+    width = body_width(screen, where)
+    all_pages: list[list[tuple[int, str]]] = [[]]
+    for index, line in enumerate(screen.body):
+        rows = wrap(line, width, fonts)
+        page = all_pages[-1]
+        if page and len(page) + len(rows) > per_page:
+            all_pages.append(page := [])
+        for row in rows:
+            if len(page) == per_page:
+                all_pages.append(page := [])
+            page.append((index, row))
+    return all_pages
+
+
+def pages(screen: Screen, fonts: Fonts, where: Box = Box()) -> list[list[str]]:
+    """The body, wrapped, in pages of as many rows as fit (``paged``'s rows)."""
+    return [[row for _, row in page] for page in paged(screen, fonts, where)]
 
 
 def page_count(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> int:
@@ -138,16 +163,43 @@ def page_count(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> int:
 def essential_page(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> int:
     """The last page holding one of the body's ``essential`` lines (0: the first)."""
     screen = fit(screen, layout)
+    return _essential_page(screen, fonts, box(layout, screen, fonts))
+
+
+def _essential_page(screen: Screen, fonts: Fonts, where: Box) -> int:
     if not screen.essential:
         return 0
+    return max(n for n, page in enumerate(paged(screen, fonts, where))
+               if any(index < screen.essential for index, _ in page))
+
+
+def page_footer(screen: Screen, page: int, fonts: Fonts, where: Box) -> list[str]:
+    """The footer of one page: the prompt, or (on a page before the last one a press
+    must not skip, where a press only turns the page) the word for "more"."""
+    if screen.more and page < _essential_page(screen, fonts, where):
+        return [screen.more]
+    return footer_rows(screen)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page as the panel draws it: its title, body rows and footer rows."""
+
+    title: str
+    rows: tuple[str, ...]
+    footer: tuple[str, ...]
+
+
+def shown(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[Page]:
+    """Every page of ``screen`` on this panel, as text: what ``render`` draws."""
+    screen = fit(screen, layout)
     where = box(layout, screen, fonts)
-    return (_essential_rows(screen, fonts, where) - 1) // max(1, body_rows(screen, where))
-
-
-def _essential_rows(screen: Screen, fonts: Fonts, where: Box) -> int:
-    """How many rows the body's ``essential`` lines take, wrapped."""
-    return sum(len(wrap(line, body_width(screen, where), fonts))
-               for line in screen.body[:screen.essential])
+    all_pages = pages(screen, fonts, where)
+    bar = _title_bar(screen, fonts, len(all_pages), where.width)
+    title = _clip(screen.title, bar.room, fonts) if screen.title else screen.big
+    return [Page(title, tuple(rows), tuple(_clip(row, where.width, fonts)
+                                           for row in page_footer(screen, n, fonts, where)))
+            for n, rows in enumerate(all_pages)]
 
 
 def render(screen: Screen, fonts: Fonts, page: int = 0, layout: Layout = CLASSIC,
@@ -193,34 +245,34 @@ def _finish(canvas: Image.Image, layout: Layout) -> Image.Image:
 
 def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: int,
                  where: Box, dim: bool) -> None:
-    width, height = where.width, where.height
+    width, height, line = where.width, where.height, where.line
     all_pages = pages(screen, fonts, where)
     page %= len(all_pages)
     y = 0
     if screen.title:
         bar = SEAT_INK + screen.seat if screen.seat else INK
-        draw.rectangle((0, 0, width - 1, LINE), fill=bar)
+        up = 2 if where.compact else 0  # a strip's bar: rows 0-9, its text 2 higher
+        draw.rectangle((0, 0, width - 1, line - 1 if up else LINE), fill=bar)
         layout = _title_bar(screen, fonts, len(all_pages), width)
         if screen.badge:
-            fonts.draw(draw, layout.badge, 1, screen.badge, fill=BACK)
+            fonts.draw(draw, layout.badge, 1 - up, screen.badge, fill=BACK)
         if layout.dots is not None:  # dots, not "1/4": no number beside the title's numbers
-            _dots(draw, layout.dots, 5, len(all_pages), page, fill=BACK, back=bar)
+            _dots(draw, layout.dots, 5 - up // 2, len(all_pages), page, fill=BACK, back=bar)
         if layout.die is not None:
-            _small_die(draw, layout.die, screen.die)
-        fonts.draw(draw, 2, 1, _clip(screen.title, layout.room, fonts), fill=BACK, bold=True)
-        y = LINE + 2
+            _small_die(draw, layout.die, screen.die, 1 - up)
+        fonts.draw(draw, 2, 1 - up, _clip(screen.title, layout.room, fonts), fill=BACK,
+                   bold=True)
+        y = line if up else LINE + 2
     if screen.big:
         big = fonts.big
         big_width = int(big.font.getlength(screen.big))
         draw.text(((width - big_width) // 2, y + big.dy), screen.big, font=big.font, fill=INK)
         y += 2 * LINE + 2
-    per_page = max(1, body_rows(screen, where))
-    essential_rows = _essential_rows(screen, fonts, where)
-    for n, row in enumerate(all_pages[page]):  # the story after a result's money: dimmer
-        story = dim and screen.essential and page * per_page + n >= essential_rows
+    for index, row in paged(screen, fonts, where)[page]:  # the story after the money: dimmer
+        story = dim and screen.essential and index >= screen.essential
         fonts.draw(draw, 0, y, row, fill=DIM if story else INK)
-        y += LINE
-    footer = footer_rows(screen)
+        y += line
+    footer = page_footer(screen, page, fonts, where)
     if footer:
         top = height - LINE * len(footer) - 1
         draw.line((0, top - 1, width - 1, top - 1), fill=INK)
@@ -296,11 +348,11 @@ def _dots(draw: ImageDraw.ImageDraw, right: int, y: int, count: int, page: int,
                        outline=fill)
 
 
-def _small_die(draw: ImageDraw.ImageDraw, right: int, face: int) -> None:
+def _small_die(draw: ImageDraw.ImageDraw, right: int, face: int, top: int = 1) -> None:
     left = right - DIE + 1
-    draw.rounded_rectangle((left, 1, right, DIE), radius=2, fill=BACK)
+    draw.rounded_rectangle((left, top, right, top + DIE - 1), radius=2, fill=BACK)
     for col, row in _PIPS[face]:
-        x, y = left + 2 + col * 3, 3 + row * 3
+        x, y = left + 2 + col * 3, top + 2 + row * 3
         draw.rectangle((x, y, x + 1, y + 1), fill=INK)
 
 

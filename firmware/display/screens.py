@@ -107,21 +107,75 @@ def decider(state: GameState) -> int | None:
 
 
 _MONEY = (ev.Won, ev.Transfer, ev.Shared)
-_NEXT = (ev.Decided, ev.SatOut, ev.WillSitOut, ev.FridaySworn, ev.BondEnded, ev.Swapped,
-         ev.NoNeighbour, ev.Parrot, ev.NoWinner)
+_NEXT = (ev.Eliminated, ev.Decided, ev.SatOut, ev.WillSitOut, ev.FridaySworn, ev.BondEnded,
+         ev.Swapped, ev.NoNeighbour, ev.Parrot, ev.NoWinner)
+
+
+def nets(events: Sequence[ev.Event]) -> dict[int, int]:
+    """Each seat's chips gained (+) or lost (−) by these events, in the order first met."""
+    change: dict[int, int] = {}
+
+    def add(seat: int | None, amount: int) -> None:
+        if seat is not None:
+            change[seat] = change.get(seat, 0) + amount
+
+    for event in events:
+        if isinstance(event, ev.Transfer):
+            add(event.payer, -event.amount)
+            add(event.payee, event.amount)
+        elif isinstance(event, ev.Won):
+            add(event.seat, event.pot)
+        elif isinstance(event, ev.Shared):
+            add(event.winner, -event.amount)
+            add(event.partner, event.amount)
+    return {seat: amount for seat, amount in change.items() if amount}
+
+
+ALIKE_EXCEPT = 2  # players left out of "everyone pays alike" the line can still name
+
+
+def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[str, bool]:
+    """All the money of one action in one line, for when it moved more than once, and
+    whether that line says it all (who paid whom needs no more words): "Everyone −1"
+    (the players in the game paid the bank alike), "Ben +7 (others −1)" (the others
+    paid one player alike), each naming the one or two whose chips did not change
+    ("…, Cid 0"); else each player's gain or loss, gains first ("Ana +2 · Ben −1 ·
+    Cid −1"). ("", False) for one payment or none."""
+    if sum(isinstance(e, _MONEY) for e in events) < 2:
+        return "", False
+    change = nets(events)
+    playing = [p.seat for p in state.players if p.position is not None]
+    gains = [seat for seat, amount in change.items() if amount > 0]
+    lost = {amount for amount in change.values() if amount < 0}
+    left_out = [seat for seat in playing if seat not in change]
+    if len(lost) == 1 and len(gains) <= 1 and len(left_out) <= ALIKE_EXCEPT \
+            and len(change) - len(gains) >= 2 and set(change) <= set(playing):
+        but = "".join(w("money_zero", name=w.name(seat)) for seat in left_out)
+        if not gains:
+            return w("money_everyone", amount=-min(lost), but=but), True
+        return w("money_others", name=w.name(gains[0]), change=_signed(change[gains[0]]),
+                 amount=-min(lost), but=but), True
+    ordered = sorted(change.items(), key=lambda item: item[1] < 0)
+    return " · ".join(w("money_one", name=w.name(seat), change=_signed(amount))
+                      for seat, amount in ordered), False
+
+
+def _signed(amount: int) -> str:
+    return f"+{amount}" if amount > 0 else f"\u2212{-amount}"
 
 
 def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     """What the last action did, the important things first, the same in every language.
 
     The title is who moved and the square their token ends on (after any bounce,
-    chain or swap); the body begins with their chips and the pot, then every chip
-    that moved, then what changes for the next turns (or, if nothing did, what the
-    square says to do). Those are the screen's ``essential`` rows: a press does not
-    act until they have been on the panel. The square's rule in general words, the
-    path and the story come after. The footer
-    says who is next (a decision by another player: a press first shows their
-    screen, headed by them)."""
+    chain or swap). The body begins with their chips and the pot, then all the money
+    in one line if more than one purse changed (else the one payment), then what
+    changes for the next turns (a death and why, a turn missed, a Friday sworn) or,
+    if nothing did, what the square says to do. Those are the screen's ``essential``
+    lines, all on the first page: a press does not act until they have been on the
+    panel, and until then the footer says there is more. Each payment, the path and
+    the story come after. The footer says who is next (a decision by another player:
+    a press first shows their screen, headed by them)."""
     state, events = game.state, game.events
     seat = mover(game)
     if seat is None:  # no action yet: whose turn it is
@@ -137,18 +191,19 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             title = w("dead_title", name=w.name(event.seat))
         elif isinstance(event, ev.Won):
             title = w("won_title", name=w.name(event.seat))
-    body += [describe(e, w.lang, w.name) for e in events if isinstance(e, _MONEY)]
+    paid = [describe(e, w.lang, w.name) for e in events if isinstance(e, _MONEY)]
+    summed, whole = money_line(w, state, events)
+    body += [summed] if summed else paid
     body += [describe(e, w.lang, w.name) for e in events if isinstance(e, _NEXT)]
     landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
                   None)
     dead = any(isinstance(e, ev.Eliminated) for e in events)
     told = instruction(w.lang, landed.end, game.rules) if landed and not dead else ""
-    said = len(body) > 1  # what the square did, said with the names and the chips
-    if told and not said:  # else the square's rule in general words comes later
+    if told and len(body) == 1:  # what the square did, unless said with names and chips
         body.append(told)
     essential = len(body)
-    if told and said:
-        body.append(told)
+    if summed and not whole:
+        body += paid  # who paid whom
     if landed is not None:  # the path, and any move the square made (25 → 14, to start)
         body += [describe(e, w.lang, w.name) for e in events if isinstance(e, ev.Moved)]
         if landed.end and not dead:
@@ -160,7 +215,7 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     footer = (w("next_decides", name=w.name(next_up)) if next_up is not None and next_up != seat
               else prompt(w, state))
     return Screen(title=title, body=tuple(body), footer=footer, badge=badge, die=face,
-                  essential=essential, **around(w, state, seat))
+                  essential=essential, more=w("more"), **around(w, state, seat))
 
 
 def balances(w: Words, state: GameState) -> str:

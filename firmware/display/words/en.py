@@ -13,6 +13,11 @@ PANEL = {
     "turn_title": "{name} · {square}",
     "moved_to": "{name} → {square}",
     "ledger": "{chips:chips} · pot {pot}",
+    "more": "more ▼",  # the footer while a press only turns the page
+    "money_everyone": "Everyone −{amount}{but}",
+    "money_one": "{name} {change}",
+    "money_others": "{name} {change} (others −{amount}{but})",
+    "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name} decides",
     "next_roll": "▶ {name}: press ROLL",
     "keys_choice": "Short: {short}\nLong: {long}",

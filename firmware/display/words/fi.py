@@ -12,7 +12,12 @@ PANEL = {
     "setup_keys": "Lyhyt: aloittaja\nPitkä: aloita",
     "turn_title": "{name} · {square}",
     "moved_to": "{name} → {square}",
-    "ledger": "{chips:chips} · kassa {pot}",
+    "ledger": "{chips:chips}, kassa {pot}",  # a comma: 21 letters fit a row
+    "more": "lisää ▼",  # the footer while a press only turns the page
+    "money_everyone": "Kaikki −{amount}{but}",
+    "money_one": "{name} {change}",
+    "money_others": "{name} {change} (muut −{amount}{but})",
+    "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name} päättää",
     "next_roll": "▶ {name}: heitä",
     "keys_choice": "Lyhyt: {short}\nPitkä: {long}",

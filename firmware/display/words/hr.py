@@ -13,6 +13,11 @@ PANEL = {
     "turn_title": "{name} · {square}",
     "moved_to": "{name} → {square}",
     "ledger": "{chips:chips} · ulog {pot}",
+    "more": "dalje ▼",  # the footer while a press only turns the page
+    "money_everyone": "Svi −{amount}{but}",
+    "money_one": "{name} {change}",
+    "money_others": "{name} {change} (ostali −{amount}{but})",
+    "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ Odlučuje {name}",
     "next_roll": "▶ {name}: baci",
     "keys_choice": "Kratko: {short}\nDugo: {long}",

@@ -13,6 +13,11 @@ PANEL = {
     "turn_title": "{name} · {square}",
     "moved_to": "{name} → {square}",
     "ledger": "{chips:chips} · 場{pot}枚",
+    "more": "つづく ▼",  # the footer while a press only turns the page
+    "money_everyone": "全員 −{amount}{but}",
+    "money_one": "{name}{change}",
+    "money_others": "{name}{change}（他は各−{amount}{but}）",
+    "money_zero": "、{name} 0",  # one left out of the above
     "next_decides": "▶ {name}が決める",
     "next_roll": "▶ {name}: ふる",
     "keys_choice": "短く: {short}\n長く: {long}",

@@ -1,0 +1,170 @@
+"""The glance rules, checked on one result's pages as the panel shows them.
+
+A result is read in a moment, between two rolls, so its pages must be
+readable one by one:
+
+- **sentence**: a page ends only where a line ends (a line is a sentence: a
+  payment, a move, a standing), unless the line is longer than a whole page;
+- **number**: no move chain leaves its arrow (``43 → 45 → 41``), no count its
+  chips, no square number the word before it (checked on the rows, so across
+  pages too);
+- **fragment**: no page holds only the tail of a line begun on the page before;
+- **money**: every player whose chips changed is named on page 1, in a line
+  with a number, whole on that page (the mover by the chips in their own line,
+  everybody at once by the line that says all paid alike);
+- **footer**: a page a press only turns says so (the word for "more"), and the
+  page where a press acts shows the prompt.
+
+Written against the pages as text (``render.shown``) and the body's lines,
+not against how the render makes them, so it can judge any pager (the one
+before this one was judged by it too).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from robinson_core import Game
+from robinson_core import events as ev
+from robinson_core.texts import chip_nouns
+
+MOVE = re.compile(r"[^\s:·]+(?: → [^\s:·]+)+")  # 43 → 45 → 41, start → 4, スタート → 4
+COUNT = re.compile(r"\d+ ?(?:" + "|".join(sorted(map(re.escape, chip_nouns()), key=len,
+                                                 reverse=True)) + ")")  # 3 chips, 3枚
+RULES = ("sentence", "number", "fragment", "money", "footer")
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def ends(pieces: Sequence[str]) -> list[int]:
+    """Where each piece ends in the text they make, counted without white space (so a
+    row's end and a phrase's end compare, however the spaces fell)."""
+    return list(itertools.accumulate(len(squash(piece)) for piece in pieces))
+
+
+def held_together(line: str, rows: Sequence[str]) -> tuple[list[str], int]:
+    """Where ``rows`` (``line`` wrapped) break a move chain or a count from its noun;
+    and how many chains and counts the line has."""
+    spans = [m.span() for m in itertools.chain(MOVE.finditer(line), COUNT.finditer(line))]
+    bounds = ends(rows[:-1])
+    found = []
+    for start, end in spans:  # in the squashed line's coordinates, as the bounds are
+        first, last = len(squash(line[:start])), len(squash(line[:end]))
+        if any(first < b < last for b in bounds):
+            found.append(f"{line[start:end]!r} broken in {list(rows)!r}")
+    return found, len(spans)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One result as its reader sees it.
+
+    ``wrapped`` is each body line's rows; ``pages`` each page's (title, rows,
+    footer); ``essential`` how many of the first lines a press must not skip;
+    ``prompt`` the footer rows where a press acts (empty: the panel has no footer);
+    ``more`` the footer of a page a press only turns; ``per_page`` the rows a page
+    holds."""
+
+    wrapped: tuple[tuple[str, ...], ...]
+    pages: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
+    essential: int
+    prompt: tuple[str, ...]
+    more: str
+    per_page: int
+
+
+@dataclass(frozen=True)
+class Money:
+    """Who must be seen on page 1: the players whose chips changed (besides the mover,
+    whose own line says their chips), and the line that says everyone paid alike."""
+
+    mover_line: str
+    others: tuple[str, ...]  # their names
+    everyone: str  # the words that cover them all at once ("Everyone −1"), or ""
+
+
+def line_pages(seen: Seen) -> list[list[int]]:
+    """For each body line, the pages its rows are on (the rows must be the pages' rows,
+    in order: a pager may not lose, add or change a row)."""
+    flat = [(n, row) for n, (_, rows, _) in enumerate(seen.pages) for row in rows]
+    assert [row for _, row in flat] == [r for rows in seen.wrapped for r in rows], \
+        "the pages are not the wrapped lines"
+    where, at = [], 0
+    for rows in seen.wrapped:
+        where.append([n for n, _ in flat[at:at + len(rows)]])
+        at += len(rows)
+    return where
+
+
+def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
+    """Each broken rule: (rule, what)."""
+    on = line_pages(seen)
+    lines = ["".join(rows) for rows in seen.wrapped]
+    for line, rows, pages in zip(lines, seen.wrapped, on, strict=True):
+        if len(set(pages)) > 1 and len(rows) <= seen.per_page:
+            yield "sentence", f"{list(rows)!r} parted over pages {sorted(set(pages))}"
+        for found in held_together(line, rows)[0]:
+            yield "number", found
+    for n, (_, rows, _) in enumerate(seen.pages):
+        owners = {i for i, pages in enumerate(on) if n in pages}
+        if rows and all(min(on[i]) < n for i in owners):
+            yield "fragment", f"page {n + 1} holds only {list(rows)!r}"
+    if money is not None:
+        first = " ".join(squash(line) for line, pages in zip(lines, on, strict=True)
+                         if set(pages) == {0} and re.search(r"\d", line))
+        if money.mover_line and squash(money.mover_line) not in first:
+            yield "money", f"the mover's chips {money.mover_line!r} not on page 1"
+        if not (money.everyone and squash(money.everyone) in first):
+            for name in money.others:
+                if squash(name) not in first:
+                    yield "money", f"{name}'s money not on page 1"
+    if seen.prompt:
+        last = max((max(pages) for pages in on[:seen.essential] if pages), default=0)
+        for n, (_, _, footer) in enumerate(seen.pages):
+            if n < last and footer != (seen.more,):
+                yield "footer", f"page {n + 1} of {len(seen.pages)} says {footer!r}; a press " \
+                                "turns the page"
+            if n >= last and footer != seen.prompt:
+                yield "footer", f"page {n + 1} says {footer!r}, not the prompt"
+
+
+Covering = Callable[[int | None, int, int, Sequence[int]], str]
+
+
+def money_of(game: Game, name: Callable[[int], str], mover_line: str,
+             covering: Covering) -> Money:
+    """Who must be seen on page 1 after ``game``'s last action (see ``Money``).
+
+    ``covering(gainer, gain, n, unchanged)`` is the line allowed to stand for them
+    all where every loser lost n alike, at most one player gained (``gainer``, or
+    None) and at most two players still in the game were left out (named, 0)."""
+    change: dict[int, int] = {}
+    for event in game.events:
+        if isinstance(event, ev.Transfer):
+            for seat, amount in ((event.payer, -event.amount), (event.payee, event.amount)):
+                if seat is not None:
+                    change[seat] = change.get(seat, 0) + amount
+        elif isinstance(event, ev.Won):
+            change[event.seat] = change.get(event.seat, 0) + event.pot
+        elif isinstance(event, ev.Shared):
+            change[event.winner] = change.get(event.winner, 0) - event.amount
+            change[event.partner] = change.get(event.partner, 0) + event.amount
+    change = {seat: amount for seat, amount in change.items() if amount}
+    mover = next(e.seat for e in game.events if isinstance(e, ev.Rolled | ev.Decided
+                                                           | ev.SatOut))
+    named = tuple(name(seat) for seat in change if seat != mover)
+    playing = [p.seat for p in game.state.players if p.position is not None]
+    lost = {amount for amount in change.values() if amount < 0}
+    gainers = [seat for seat, amount in change.items() if amount > 0]
+    losers = [seat for seat, amount in change.items() if amount < 0]
+    unchanged = [seat for seat in playing if seat not in change]
+    alike = (len(lost) == 1 and len(gainers) <= 1 and len(losers) >= 2
+             and len(unchanged) <= 2 and set(change) <= set(playing))
+    gainer = gainers[0] if gainers else None
+    line = covering(gainer, change.get(gainer or 0, 0), -min(lost), unchanged) if alike else ""
+    return Money(mover_line, named, line)

@@ -142,6 +142,11 @@ def build_parser() -> argparse.ArgumentParser:
     script.add_argument("--script-file", metavar="FILE",
                         help="the script from a file (- = standard input), for long scripts")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument("--pages", action="store_true",
+                        help="print every result's screen as the panel shows it, page by page")
+    replay.add_argument("--display", metavar="NAME[:WxH]",
+                        help=f"with --pages: this panel ({', '.join(PANELS)}; "
+                             "default ssd1306:128x64)")
     _add_lang(replay)
 
     rules = commands.add_parser("rules", help="print the board and the house rules")
@@ -270,7 +275,21 @@ def _script(args: argparse.Namespace) -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    if args.display and not args.pages:
+        raise UsageError("--display is for --pages: which panel to show the pages on")
     game = replay_game(args.seats, args.first, args.rule, _script(args))
+    if args.pages:
+        from firmware.config import Display, display_option
+        from firmware.tools import pages  # Pillow and the fonts load only for the pages
+
+        display = display_option(args.display) if args.display else Display()
+        shown = pages.results(game, args.lang, display.layout)
+        if args.json:
+            print(json.dumps({"screens": list(shown)}, ensure_ascii=False))
+        else:
+            for screen in shown:
+                print("\n".join(pages.as_text(screen)))
+        return 0
     if args.json:
         print(json.dumps(summary(game), ensure_ascii=False))
     else:

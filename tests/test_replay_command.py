@@ -240,3 +240,58 @@ def test_a_script_file_too_long_for_any_game_is_refused(capsys: pytest.CaptureFi
     path.write_text("1 " * 2_000_001, encoding="utf-8")
     code, _, err = replay(capsys, "--players", "2", "--script-file", str(path))
     assert code == 2 and "longer than 4,000,000 characters" in err
+
+
+# -- replay --pages: every result's screen as text ---------------------------------------
+
+
+def test_pages_prints_every_result_page_by_page_as_drawn(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware.display import screens
+    from firmware.display.layout import CLASSIC
+    from firmware.display.render import shown
+    from firmware.display.words import Words
+    from robinson_core import Game, parse_action
+
+    from .rig import FONTS
+
+    script = "3 1 4 1 5 6"
+    code, out, err = replay(capsys, "--players", "3", "--script", script, "--pages",
+                            "--lang", "hr")
+    assert code == 0, err
+    game, w, expected = Game((1, 2, 3)), Words("hr"), []
+    for number, token in enumerate(script.split(), start=1):
+        game = game.play(parse_action(token))
+        pages = shown(screens.result_screen(w, game), FONTS, CLASSIC)
+        expected.append(f"{number}. {token} (roll)")
+        for n, page in enumerate(pages, start=1):
+            expected.append(f"  ┌ {page.title}" + (f"   [{n}/{len(pages)}]" if len(pages) > 1
+                                                   else ""))
+            expected += [f"  │ {row}".replace("\u00a0", " ") for row in page.rows]
+            expected += [f"  └ {row}" for row in page.footer]
+    assert out.splitlines() == expected
+    assert len(expected) > 6 * 4
+
+
+def test_pages_json_has_a_screen_per_action(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = replay(capsys, "--players", "2", "--script", "6 2 5 3 3 1 6 1",
+                            "--pages", "--json", "--display", "ssd1306:128x32")
+    assert code == 0, err
+    result = json.loads(out)
+    assert list(result) == ["screens"]
+    screens = result["screens"]
+    assert [s["action"] for s in screens] == list(range(1, 10))  # "again" was put in
+    assert [s["token"] for s in screens][-2:] == ["again", "1"]
+    assert [s["kind"] for s in screens][-2:] == ["decision", "roll"]
+    for screen in screens:
+        assert set(screen) == {"action", "token", "kind", "pages"}
+        for page in screen["pages"]:
+            assert set(page) == {"title", "lines", "footer"}
+            assert 1 <= len(page["lines"]) <= 2 and page["footer"] == ""  # the strip
+    assert sum(len(s["pages"]) for s in screens) > len(screens)
+
+
+def test_display_without_pages_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = replay(capsys, "--players", "2", "--script", "3", "--display",
+                            "ssd1306:128x32")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--pages" in err

@@ -31,7 +31,7 @@ from robinson_core import (
 )
 from robinson_core.errors import HouseRuleError, quote
 from robinson_core.house_rules import NAMES, allowed_values, format_value, split_rule
-from robinson_core.narrate import account
+from robinson_core.narrate import account, seat_names
 from robinson_core.numbers import MAX_DIGITS, whole_number
 from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, ui
 
@@ -222,6 +222,15 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--database", metavar="FILE",
                         help="a consistent copy of the whole database (a backup)")
     export.add_argument("--output", "-o", metavar="FILE", help="write here, not to stdout")
+
+    names = commands.add_parser("names", help="name the players (kept in the state folder; "
+                                              "the table must be stopped)")
+    names.add_argument("names", nargs="*", metavar="SEAT=NAME",
+                       help="e.g. 1=Ana 2=Ben; SEAT= gives a seat its default name back")
+    names.add_argument("--clear", action="store_true", help="every seat its default name")
+    names.add_argument("--state-dir", type=_directory, metavar="DIR",
+                       help="where games are saved")
+    _add_lang(names)
 
     import_ = commands.add_parser("import", help="make a file from robinson export the game "
                                                  "in play (the table must be stopped)")
@@ -468,9 +477,52 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _names(args: argparse.Namespace) -> int:
+    from firmware.devices import on_raspberry_pi
+    from firmware.table import names
+
+    given: dict[int, str] = {}
+    for text in args.names:
+        seat, equals, name = text.partition("=")
+        number = whole_number(seat)
+        if not equals or number is None:
+            raise UsageError(f"give names as SEAT=NAME, e.g. 1=Ana, not {quote(text)}")
+        if name and (why := names.problem(number, name)):
+            raise UsageError(why)
+        if number not in SEATS:
+            raise UsageError(f"seat {number} is not one of {SEATS.start}-{SEATS.stop - 1}")
+        given[number] = name
+    store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
+    changing = bool(given) or args.clear
+    if changing:
+        store.lock()  # not beside a running table: it would not see them until it starts
+    try:
+        kept, wrong = names.from_pref(store.prefs().get(names.PREF, ""))
+        for why in wrong:
+            _say(f"robinson names: left out: {why}")
+        now = {} if args.clear else dict(kept)
+        now.update(given)
+        now = {seat: name for seat, name in now.items() if name}
+        if changing:
+            store.save_prefs({names.PREF: names.to_pref(tuple(now.items()))})
+    except OSError as error:
+        raise UsageError(f"cannot save in {store.directory}: {error.strerror}") from None
+    finally:
+        store.close()
+        store.unlock()
+    for seat, name in sorted(now.items()):
+        print(f"{seat}  {name}")
+    if not now:
+        print(f"no names kept: the config's [table] names, else {seat_names(args.lang)(1)}, "
+              f"{seat_names(args.lang)(2)} …")
+    if changing:
+        print("the table shows them from its next start")
+    return 0
+
+
 _COMMANDS = {"replay": _replay, "rules": _rules, "table": _table, "selftest": _selftest,
              "state": _state, "history": _history, "export": _export, "import": _import,
-             "sim": _sim, "bench": _bench}
+             "sim": _sim, "bench": _bench, "names": _names}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

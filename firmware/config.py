@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from firmware.display.breaks import wide
 from firmware.display.layout import Layout
 from firmware.display.panels import PANELS, Interface, PanelKind
 from firmware.errors import ConfigError
@@ -24,12 +25,18 @@ SDA, SCL = 2, 3  # the I2C bus the panel is on (BCM numbers)
 CE1, CE0, MISO, MOSI, SCLK = 7, 8, 9, 10, 11  # SPI
 I2C_PINS = {SDA: "I2C SDA", SCL: "I2C SCL"}
 SPI_PINS = {CE1: "SPI CE1", CE0: "SPI CE0", MISO: "SPI MISO", MOSI: "SPI MOSI", SCLK: "SPI SCLK"}
-NAME_LETTERS = 12  # the longest seat name
+NAME_LETTERS = 12  # the longest seat name, in letters (Japanese: 9 characters, as wide)
 DISPLAYS = tuple(PANELS)
 SPI_SPEEDS_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)  # as luma takes
 HARDWARE = ("auto", "pi", "emulate")
 
 SEARCH_PATH = ("/etc/robinson-table/config.toml",)
+
+
+def name_fits(name: str) -> bool:
+    """Whether ``name`` is short enough for every title and prompt: 12 letters, or 9
+    Japanese characters (8 pixels wide to a letter's 6), or a mix as wide."""
+    return sum(4 if wide(c) else 3 for c in name) <= NAME_LETTERS * 3
 
 
 @dataclass(frozen=True)
@@ -368,9 +375,9 @@ class _Reader:
     def strings(self, table: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
         value = table.get(key, [])
         if not isinstance(value, list) or len(value) > most \
-                or not all(isinstance(v, str) and len(v) <= NAME_LETTERS for v in value):
+                or not all(isinstance(v, str) and name_fits(v.strip()) for v in value):
             raise self.error(key, f"must be a list of at most {most} names of up to "
-                             f"{NAME_LETTERS} letters",
+                             f"{NAME_LETTERS} letters (Japanese: {NAME_LETTERS * 3 // 4})",
                              value)
         for index, name in enumerate(value, start=1):
             if not name.isprintable():

@@ -8,22 +8,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from . import events as ev
 from .actions import Choice, Pending
 from .board import START
 from .game import Game
 from .state import GameState, Player, Status
-from .texts import caption, instruction, ui
+from .texts import Name, caption, instruction, ui
 
 Names = Callable[[int], str]
 
 
 def seat_names(lang: str, names: dict[int, str] | None = None) -> Names:
-    """A seat's name from ``names``, else "Seat 3" in ``lang``."""
+    """A seat's name from ``names``, else the language's default ("Player 3", "Igrač 3"):
+    a ``Name``, which knows its cases ("igraču 3", "igraču Ana")."""
     given = names or {}
-    return lambda seat: given.get(seat) or ui(lang, "seat", seat=seat)
+
+    def name(seat: int) -> str:
+        chosen = given.get(seat)
+        return Name(chosen) if chosen else Name(ui(lang, "seat", seat=seat), str(seat))
+
+    return name
 
 
 _CHOICE_KEYS = {
@@ -39,8 +45,23 @@ _MOVE_KEYS = {
 }
 
 
-def describe(event: ev.Event, lang: str, name: Names | None = None) -> str:
-    """One line saying what ``event`` was."""
+def describe_each(events: Sequence[ev.Event], lang: str,
+                  name: Names | None = None) -> list[str]:
+    """``describe`` of each event, a Friday's payment saying whose Friday pays or collects
+    (the player whose square payment it follows: "Cid (Ana's Friday) collects 1")."""
+    master = None
+    lines = []
+    for event in events:
+        if isinstance(event, ev.Transfer) and event.why is ev.Why.SQUARE:
+            master = event.payer if event.payer is not None else event.payee
+        lines.append(describe(event, lang, name, master))
+    return lines
+
+
+def describe(event: ev.Event, lang: str, name: Names | None = None,
+             master: int | None = None) -> str:
+    """One line saying what ``event`` was (a Friday's payment: whose Friday, if
+    ``master`` is given)."""
     name = name or seat_names(lang)
     if isinstance(event, ev.Rolled):
         return ui(lang, "rolled", name=name(event.seat), face=event.face)
@@ -51,7 +72,7 @@ def describe(event: ev.Event, lang: str, name: Names | None = None) -> str:
         start = ui(lang, "start") if event.start == START else event.start  # never "0"
         return ui(lang, key, name=name(event.seat), start=start, end=event.end)
     if isinstance(event, ev.Transfer):
-        return _transfer(event, lang, name)
+        return _transfer(event, lang, name, master)
     if isinstance(event, ev.Decided):
         if event.choice is Choice.STAY:  # stay is an option in the tree (7) and the canoe (23)
             key = "choice_stay_tree" if event.square == 7 else "choice_stay_boat"
@@ -81,16 +102,20 @@ def describe(event: ev.Event, lang: str, name: Names | None = None) -> str:
     return ui(lang, "no_winner", pot=event.pot)
 
 
-def _transfer(event: ev.Transfer, lang: str, name: Names) -> str:
+def _transfer(event: ev.Transfer, lang: str, name: Names, master: int | None) -> str:
     short = event.amount < event.asked
     if event.why is ev.Why.DEAD_CHIPS:
         assert event.payer is not None
         return ui(lang, "dead_chips", name=name(event.payer), amount=event.amount)
     if event.why is ev.Why.FRIDAY:
-        if event.payer is None:
-            assert event.payee is not None
-            return ui(lang, "friday_collects", name=name(event.payee), amount=event.amount)
-        return ui(lang, "friday_pays", name=name(event.payer), amount=event.amount)
+        collects = event.payer is None
+        friday = event.payee if collects else event.payer
+        assert friday is not None
+        if master is None:
+            key = "friday_collects" if collects else "friday_pays"
+            return ui(lang, key, name=name(friday), amount=event.amount)
+        key = "friday_collects_for" if collects else "friday_pays_for"
+        return ui(lang, key, name=name(friday), master=name(master), amount=event.amount)
     if event.payer is None:
         assert event.payee is not None
         key = "collects_bank_short" if short else "collects_bank"
@@ -111,8 +136,7 @@ def account(game: Game, lang: str, name: Names | None = None) -> list[str]:
     lines = [ui(lang, "setup", players=len(game.seats), stake=rules.stake, pot=start.pot)]
     for number, (_, events) in enumerate(game.history[1:], start=1):
         lines.append(ui(lang, "turn", number=number))
-        for event in events:
-            line = describe(event, lang, name)
+        for event, line in zip(events, describe_each(events, lang, name), strict=True):
             if isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL and event.end:
                 told = [caption(lang, event.end), instruction(lang, event.end, rules)]
                 line += "  (" + " — ".join(t for t in told if t) + ")"

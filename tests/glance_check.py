@@ -84,7 +84,7 @@ class Money:
     whose own line says their chips), and the line that says everyone paid alike."""
 
     mover_line: str
-    others: tuple[str, ...]  # their names
+    others: tuple[tuple[str, ...], ...]  # their names, each in the forms it may take
     everyone: str  # the words that cover them all at once ("Everyone −1"), or ""
 
 
@@ -120,9 +120,9 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
         if money.mover_line and squash(money.mover_line) not in first:
             yield "money", f"the mover's chips {money.mover_line!r} not on page 1"
         if not (money.everyone and squash(money.everyone) in first):
-            for name in money.others:
-                if squash(name) not in first:
-                    yield "money", f"{name}'s money not on page 1"
+            for forms in money.others:
+                if not any(squash(form) in first for form in forms):
+                    yield "money", f"{forms[0]}'s money not on page 1"
     if seen.prompt:
         last = max((max(pages) for pages in on[:seen.essential] if pages), default=0)
         for n, (_, _, footer) in enumerate(seen.pages):
@@ -136,9 +136,10 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
 Covering = Callable[[int | None, int, int, Sequence[int]], str]
 
 
-def money_of(game: Game, name: Callable[[int], str], mover_line: str,
+def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
              covering: Covering) -> Money:
-    """Who must be seen on page 1 after ``game``'s last action (see ``Money``).
+    """Who must be seen on page 1 after ``game``'s last action (see ``Money``): each by
+    one of its ``forms`` (a name, or a case of it: "Igrač 4", "igraču 4").
 
     ``covering(gainer, gain, n, unchanged)`` is the line allowed to stand for them
     all where every loser lost n alike, at most one player gained (``gainer``, or
@@ -157,7 +158,7 @@ def money_of(game: Game, name: Callable[[int], str], mover_line: str,
     change = {seat: amount for seat, amount in change.items() if amount}
     mover = next(e.seat for e in game.events if isinstance(e, ev.Rolled | ev.Decided
                                                            | ev.SatOut))
-    named = tuple(name(seat) for seat in change if seat != mover)
+    named = tuple(tuple(forms(seat)) for seat in change if seat != mover)
     playing = [p.seat for p in game.state.players if p.position is not None]
     lost = {amount for amount in change.values() if amount < 0}
     gainers = [seat for seat, amount in change.items() if amount > 0]

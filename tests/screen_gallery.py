@@ -60,10 +60,11 @@ def games() -> dict[str, Game]:
     return {name: play_script(Game(seats), script) for name, script in MOMENTS.items()}
 
 
-def gallery() -> Iterator[tuple[str, Screen]]:
-    """Every screen worth pinning down: each result kind, and each page of it."""
+def gallery(names: dict[str, dict[int, str]] | None = None) -> Iterator[tuple[str, Screen]]:
+    """Every screen worth pinning down: each result kind, and each page of it (the
+    players named ``names[lang]``, or NAMES)."""
     for lang in LANGUAGES:
-        w = Words(lang, NAMES)
+        w = Words(lang, (names or {}).get(lang, NAMES))
         yield f"{lang}-title", screens.title_screen(w, True)
         yield f"{lang}-setup", screens.setup_screen(w, (1, 2, 3), 2, HouseRules())
         yield f"{lang}-turn", screens.turn_screen(w, Game((1, 2, 3)).state)

@@ -42,6 +42,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "robinson_core": PURE,
     "robinson_core.texts": PURE | {"importlib"},  # a language's module, by its code
     "firmware.table.machine": PURE,
+    "firmware.table.names": PURE | {"json"},
     "firmware.table.menu": PURE,
     "firmware.runtime.tunes": PURE,
     "firmware.table.buttons": PURE,

@@ -90,8 +90,8 @@ def test_a_won_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_readable_account_in_every_language(capsys: pytest.CaptureFixture[str]) -> None:
-    for lang, word in (("en", "Seat 1 rolls 3"), ("hr", "Mjesto 1 baca 3"),
-                       ("fi", "Paikka 1 heittää 3"), ("ja", "1番席は3")):
+    for lang, word in (("en", "Player 1 rolls 3"), ("hr", "Igrač 1 baca 3"),
+                       ("fi", "Pelaaja 1 heittää 3"), ("ja", "プレイヤー1は3")):
         code, out, _ = replay(capsys, "--players", "2", "--script", "3", "--lang", lang)
         assert code == 0 and word in out
 

@@ -12,9 +12,9 @@ from robinson_core.texts import LANGUAGES, caption, instruction, texts, ui
 from robinson_core.texts import en as english
 
 # What each UI text may be given; the test fills every one.
-SAMPLE = {"but": "", "change": "+2", "n": 5, "seat": 3, "name": "Ana", "other": "Ben",
-          "friday": "Cid", "face": 4, "start": 14, "end": 18, "amount": 2, "asked": 3,
-          "pot": 30, "number": 7, "players": 3, "stake": 10,
+SAMPLE = {"but": "", "change": "+2", "master": "Dan", "n": 5, "seat": 3, "name": "Ana",
+          "other": "Ben", "friday": "Cid", "face": 4, "start": 14, "end": 18, "amount": 2,
+          "asked": 3, "pot": 30, "number": 7, "players": 3, "stake": 10,
           "position": 12, "chips": 9, "square": 14, "list": "Ana 9, Ben 12", "short": "again",
           "long": "pass", "what": "Ana 4", "language": "English", "level": 3, "when": "12:00",
           "version": "1.0", "path": "/var/lib/x", "packages": "fonts-misaki", "reason": "full",
@@ -62,7 +62,7 @@ def test_every_ui_text_fills_its_placeholders(lang: str) -> None:
     for key in keys:
         text = words(key, **SAMPLE)
         assert "{" not in text and "}" not in text and text.strip()
-    assert len(keys) == 150
+    assert len(keys) == 152
 
 
 def test_every_text_is_used_somewhere() -> None:
@@ -127,10 +127,10 @@ def test_no_player_is_given_a_gender_and_no_word_is_the_wrong_one(lang: str) -> 
     assert checked == len(players) * len(FIXED[lang]) > 100
 
 
-@pytest.mark.parametrize("lang,said", [("en", "Seat 1: at start, 10 chips"),
-                                       ("hr", "Mjesto 1: na startu, 10 žetona"),
-                                       ("fi", "Paikka 1: lähtöruudussa, 10 merkkiä"),
-                                       ("ja", "1番席: スタート 10枚")])
+@pytest.mark.parametrize("lang,said", [("en", "Player 1: at start, 10 chips"),
+                                       ("hr", "Igrač 1: na startu, 10 žetona"),
+                                       ("fi", "Pelaaja 1: lähtöruudussa, 10 merkkiä"),
+                                       ("ja", "プレイヤー1: スタート 10枚")])
 def test_standings_say_start_not_square_0(lang: str, said: str) -> None:
     from robinson_core import Game, Roll
     from robinson_core.narrate import standings
@@ -169,5 +169,5 @@ def test_a_standing_with_one_chip_says_chip() -> None:
     from robinson_core.narrate import standings
 
     state = Game((1, 2), rules=HouseRules(purse=11, stake=10)).play(Roll(2)).state
-    assert standings(state, "en")[0] == "Seat 1: square 2, 1 chip"
-    assert standings(state, "hr")[0] == "Mjesto 1: polje 2, 1 žeton"
+    assert standings(state, "en")[0] == "Player 1: square 2, 1 chip"
+    assert standings(state, "hr")[0] == "Igrač 1: polje 2, 1 žeton"

@@ -19,7 +19,7 @@ from robinson_core import (
     Status,
 )
 from robinson_core import events as ev
-from robinson_core.narrate import ASK_KEYS, describe
+from robinson_core.narrate import ASK_KEYS, describe, describe_each
 from robinson_core.texts import caption, instruction
 
 
@@ -58,15 +58,19 @@ def setup_screen(w: Words, seats: Sequence[int], first: int | None, rules: House
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or first is None:
         return Screen(title=w("setup_title"), badge=badge,
                       body=(w("setup_need", most=min(wired, MAX_PLAYERS)),
-                            w("setup_players", seats=_seats(seats))))
+                            w("setup_players", seats=_seats(w, seats))))
     return Screen(title=w("setup_title"), badge=badge, footer=w("setup_keys"), body=(
-        w("setup_players", seats=_seats(seats)),
+        w("setup_players", seats=_seats(w, seats)),
         w("setup_first", name=w.name(first)),
         w("setup_stake", stake=rules.stake, pot=rules.stake * len(seats))))
 
 
-def _seats(seats: Sequence[int]) -> str:
-    return " ".join(map(str, seats)) or "–"
+def _seats(w: Words, seats: Sequence[int]) -> str:
+    """The seats switched on: their numbers, or their names if any has a chosen one
+    ("Ana, Ben, Player 3")."""
+    if not any(seat in w.given for seat in seats):
+        return " ".join(map(str, seats)) or "–"
+    return ", ".join(w.name(seat) for seat in seats)
 
 
 def turn_screen(w: Words, state: GameState, badge: str = "") -> Screen:
@@ -109,6 +113,11 @@ def decider(state: GameState) -> int | None:
 _MONEY = (ev.Won, ev.Transfer, ev.Shared)
 _NEXT = (ev.Eliminated, ev.Decided, ev.SatOut, ev.WillSitOut, ev.FridaySworn, ev.BondEnded,
          ev.Swapped, ev.NoNeighbour, ev.Parrot, ev.NoWinner)
+
+
+def _nothing_for_friday(event: ev.Event) -> bool:
+    """A Friday's 1 from a pot that ran dry: the master's line said the pot is empty."""
+    return isinstance(event, ev.Transfer) and event.why is ev.Why.FRIDAY and not event.amount
 
 
 def nets(events: Sequence[ev.Event]) -> dict[int, int]:
@@ -191,7 +200,8 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             title = w("dead_title", name=w.name(event.seat))
         elif isinstance(event, ev.Won):
             title = w("won_title", name=w.name(event.seat))
-    paid = [describe(e, w.lang, w.name) for e in events if isinstance(e, _MONEY)]
+    paid = [line for e, line in zip(events, describe_each(events, w.lang, w.name), strict=True)
+            if isinstance(e, _MONEY) and not _nothing_for_friday(e)]
     summed, whole = money_line(w, state, events)
     body += [summed] if summed else paid
     body += [describe(e, w.lang, w.name) for e in events if isinstance(e, _NEXT)]

@@ -27,6 +27,8 @@ from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.runtime.tunes import Tune
 from firmware.table.menu import MENU, Row, labels
+from firmware.table.names import PREF as NAMES_PREF
+from firmware.table.names import from_pref as kept_names
 from robinson_core import (
     CHOICES,
     MAX_PLAYERS,
@@ -147,6 +149,7 @@ class TableState:
     wants_recall: bool = False
     wants_back: bool = False  # the store is bringing a game back
     owed: tuple[int, ...] = ()  # faces of rolls taken back: the next rolls show them, last first
+    names: tuple[tuple[int, str], ...] = ()  # set with robinson names: before the config's
     asked_from: Mode = Mode.TITLE  # where "no" to abandoning goes back to
 
 
@@ -401,9 +404,9 @@ def _words(lang: str, names: tuple[tuple[int, str], ...]) -> Words:
 
 
 def words(state: TableState) -> Words:
-    """The table's language and the seats' names."""
-    config = state.fixed.config
-    names = tuple((seat, n) for seat in SEATS if (n := config.seat_name(seat)))
+    """The table's language and the seats' names (kept ones first, then the config's)."""
+    config, kept = state.fixed.config, dict(state.names)
+    names = tuple((seat, n) for seat in SEATS if (n := kept.get(seat) or config.seat_name(seat)))
     return _words(state.lang, names)
 
 
@@ -495,8 +498,11 @@ class _Moment:
         fixed, prefs = self.state.fixed, dict(start.prefs)
         saved = prefs.get("language", "")
         lang = fixed.lang or (saved if saved in LANGUAGES else fixed.config.language)
+        names, wrong = kept_names(prefs.get(NAMES_PREF, ""))
         self.set(game=start.game, seats=start.seats, lang=lang, contrast=start.contrast,
-                 owed=owed_faces(prefs.get("owed", ""), start.game))
+                 owed=owed_faces(prefs.get("owed", ""), start.game), names=names)
+        for why in wrong:
+            self.do(Log("warning", f"kept names: {why}"))
         contrast = whole_number(prefs.get("contrast", ""))
         if contrast is not None and 1 <= contrast <= 255:
             self.set(contrast=contrast)

@@ -48,7 +48,8 @@ DATABASE = "robinson.db"
 SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's own, kept with the database
 KEEP_FINISHED = 100
 LOCK_FILE = "table.lock"
-PREF_KEYS = ("language", "contrast", "owed")  # owed: faces of rolls taken back (machine)
+PREF_KEYS = ("language", "contrast", "owed", "names")
+"""owed: faces of rolls taken back (the machine); names: firmware.table.names."""
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
 
 SCHEMA = """
@@ -536,6 +537,12 @@ class Store:
         os.ftruncate(descriptor, 0)
         os.write(descriptor, f"{os.getpid()}\n".encode())
         self._lock = descriptor  # held, not closed: the lock lasts as long as the process
+
+    def unlock(self) -> None:
+        """Let the state directory go (``lock``): for a command done with it."""
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def close(self) -> None:
         if self._db is not None:

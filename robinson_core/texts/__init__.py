@@ -117,9 +117,29 @@ _PLURAL_RULES: dict[str, Callable[[int], str]] = {
 }
 
 
+class Name(str):
+    """A player's name as the texts use it: itself, and what its cases are made of.
+
+    ``ident`` is what follows the case's noun: the seat number of a default name
+    ("Igrač 2", to him "igraču 2"), the name itself otherwise ("igraču Ana")."""
+
+    ident: str
+
+    def __new__(cls, text: str, ident: str | None = None) -> Name:
+        made = super().__new__(cls, text)
+        made.ident = text if ident is None else ident
+        return made
+
+
+CASES = ("gen", "dat", "all", "abl")
+"""The cases a template may ask of a name: ``{other:dat}``. Each language's CASES table
+says how it makes them (English has a genitive; Japanese uses particles, no case)."""
+
+
 class _Counts(string.Formatter):
     """str.format, plus the ``chips`` format: a count and its noun, from the language's
-    CHIPS table (keyed by plural category)."""
+    CHIPS table (keyed by plural category); and a name's case (``CASES``), from the
+    language's CASES table."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -128,5 +148,9 @@ class _Counts(string.Formatter):
         if format_spec == "chips" and isinstance(value, int):
             forms: dict[str, str] = texts(self.lang).CHIPS
             return forms[plural(self.lang, value)].format(n=value)
+        if format_spec in CASES:
+            made: dict[str, str] = texts(self.lang).CASES
+            ident = value.ident if isinstance(value, Name) else str(value)
+            return made.get(format_spec, "{name}").format(name=value, id=ident)
         formatted: str = super().format_field(value, format_spec)
         return formatted

@@ -73,10 +73,11 @@ INSTRUCTIONS = {
 }
 
 CHIPS = {"one": "{n} chip", "other": "{n} chips"}
+CASES = {"gen": "{name}'s"}  # a name's cases (robinson_core.texts.CASES)
 """A count of chips, by plural category (robinson_core.texts.plural)."""
 
 UI = {
-    "seat": "Seat {seat}",
+    "seat": "Player {seat}",
     "start": "start",
     "rolled": "{name} rolls {face}",
     "moved": "{name}: {start} → {end}",
@@ -92,7 +93,9 @@ UI = {
     "pays_player_short": "{name} pays {amount} of {asked} to {other}",
     "friday_pays": "Friday {name} pays the bank {amount}",
     "friday_collects": "Friday {name} collects {amount}",
-    "dead_chips": "{name}'s {amount:chips} go into the pot",
+    "friday_pays_for": "{name} ({master:gen} Friday) pays the bank {amount}",
+    "friday_collects_for": "{name} ({master:gen} Friday) collects {amount}",
+    "dead_chips": "{name:gen} {amount:chips} go into the pot",
     "choice_roll": "{name} climbs down to roll",
     "choice_stay_tree": "{name} stays in the tree",
     "choice_again": "{name} rolls again",

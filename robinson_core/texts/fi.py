@@ -73,10 +73,11 @@ INSTRUCTIONS = {
 }
 
 CHIPS = {"one": "{n} merkki", "other": "{n} merkkiä"}
+CASES = {"gen": "pelaajan {id}", "all": "pelaajalle {id}", "abl": "pelaajalta {id}"}
 """A count of chips, by plural category (robinson_core.texts.plural)."""
 
 UI = {
-    "seat": "Paikka {seat}",
+    "seat": "Pelaaja {seat}",
     "start": "lähtö",
     "rolled": "{name} heittää {face}",
     "moved": "{name}: {start} → {end}",
@@ -87,12 +88,14 @@ UI = {
     "pays_bank": "{name} maksaa kassaan {amount}",
     "pays_bank_short": "{name} maksaa kassaan vain {amount}, ei {asked}",
     "collects_bank": "{name} saa kassasta {amount}",
-    "collects_bank_short": "{name} saa kassasta vain {amount}, ei {asked}: kassa on tyhjä",
-    "pays_player": "{name} maksaa {amount} pelaajalle {other}",
-    "pays_player_short": "{name} maksaa vain {amount}, ei {asked}, pelaajalle {other}",
+    "collects_bank_short": "{name} saa {amount}, ei {asked}: kassa on tyhjä",
+    "pays_player": "{name} maksaa {amount} {other:all}",
+    "pays_player_short": "{name} maksaa vain {amount}, ei {asked}, {other:all}",
     "friday_pays": "Perjantai {name} maksaa kassaan {amount}",
     "friday_collects": "Perjantai {name} saa {amount}",
-    "dead_chips": "{amount:chips} pelaajalta {name} kassaan",
+    "friday_pays_for": "{name} ({master:gen} Perjantai) maksaa kassaan {amount}",
+    "friday_collects_for": "{name} ({master:gen} Perjantai) saa {amount}",
+    "dead_chips": "{amount:chips} {name:abl} kassaan",
     "choice_roll": "{name} laskeutuu ja heittää",
     "choice_stay_tree": "{name} jää puuhun",
     "choice_again": "{name} heittää uudestaan",

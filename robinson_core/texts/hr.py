@@ -53,7 +53,7 @@ CAPTIONS = {
 INSTRUCTIONS = {
     "everyone_pays": "Svi plaćaju blagajni {n}",
     "collect_bank": "Uzmi {n} od blagajne",
-    "shipwreck": "Natrag na početak",
+    "shipwreck": "Natrag na start",
     "shipwreck_off": "Ostaješ ovdje (kućno pravilo)",
     "tree": "Ovdje smiješ ostati i idući put",
     "pay_bank": "Plati blagajni {n}",
@@ -73,26 +73,29 @@ INSTRUCTIONS = {
 }
 
 CHIPS = {"one": "{n} žeton", "few": "{n} žetona", "other": "{n} žetona"}
+CASES = {"gen": "igrača\u00a0{id}", "dat": "igraču\u00a0{id}"}  # "igraču 2", "igraču Ana"
 """A count of chips, by plural category (robinson_core.texts.plural)."""
 
 UI = {
-    "seat": "Mjesto {seat}",
-    "start": "početak",
+    "seat": "Igrač {seat}",
+    "start": "start",
     "rolled": "{name} baca {face}",
     "moved": "{name}: {start} → {end}",
     "moved_bounce": "{name}: {start} → 45 → {end}",
-    "move_shipwreck": "{name} se vraća na početak",
+    "move_shipwreck": "{name} se vraća na start",
     "move_go_back": "{name} bježi natrag na {end}",
     "move_jump": "{name} plovi na {end}",
     "pays_bank": "{name} plaća blagajni {amount}",
     "pays_bank_short": "{name} plaća blagajni {amount} od {asked}",
     "collects_bank": "{name} uzima {amount} od blagajne",
     "collects_bank_short": "{name} uzima {amount} od {asked}: blagajna je prazna",
-    "pays_player": "{name} plaća {amount} igraču\u00a0{other}",
-    "pays_player_short": "{name} plaća {amount} od {asked} igraču\u00a0{other}",
+    "pays_player": "{name} plaća {amount} {other:dat}",
+    "pays_player_short": "{name} plaća {amount} od {asked} {other:dat}",
     "friday_pays": "Petak {name} plaća blagajni {amount}",
     "friday_collects": "Petak {name} uzima {amount}",
-    "dead_chips": "{amount:chips} igrača\u00a0{name} u ulog",
+    "friday_pays_for": "{name} (Petak {master:gen}) plaća blagajni {amount}",
+    "friday_collects_for": "{name} (Petak {master:gen}) uzima {amount}",
+    "dead_chips": "{amount:chips} {name:gen} u ulog",
     "choice_roll": "{name} silazi i baca",
     "choice_stay_tree": "{name} ostaje na drvetu",
     "choice_again": "{name} baca još jednom",
@@ -130,7 +133,7 @@ UI = {
     "rule_purse": "žetoni svakog igrača na početku",
     "rule_stake": "žetoni koje svatko stavlja u ulog",
     "rule_debt": "stanje smije pasti ispod nule",
-    "rule_restart_on_4": "4 vraća figuru na početak",
+    "rule_restart_on_4": "4 vraća figuru na start",
     "rule_chain_25_to_14": "vraćen s 25, uzmi na 14",
     "rule_dead_chips": "žetoni mrtvog igrača: keep ili pot",
     "rule_share_with": "s kim pobjednik bez Petka dijeli",

@@ -73,10 +73,11 @@ INSTRUCTIONS = {
 }
 
 CHIPS = {"other": "{n}枚"}
+CASES: dict[str, str] = {}  # particles, not cases: "{name}に", "{name}の"
 """A count of chips, by plural category (robinson_core.texts.plural)."""
 
 UI = {
-    "seat": "{seat}番席",
+    "seat": "プレイヤー{seat}",
     "start": "スタート",
     "rolled": "{name}は{face}を出した",
     "moved": "{name}: {start} → {end}",
@@ -92,6 +93,8 @@ UI = {
     "pays_player_short": "{name}は{other}に{asked}枚のうち{amount}枚だけ払う",
     "friday_pays": "フライデーの{name}は会計係に{amount}枚払う",
     "friday_collects": "フライデーの{name}は{amount}枚もらう",
+    "friday_pays_for": "{name}（{master}のフライデー）は会計係に{amount}枚払う",
+    "friday_collects_for": "{name}（{master}のフライデー）は{amount}枚もらう",
     "dead_chips": "{name}の{amount}枚は場へ",
     "choice_roll": "{name}は木をおりてふる",
     "choice_stay_tree": "{name}は木にのこる",

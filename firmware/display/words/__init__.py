@@ -37,6 +37,7 @@ class Words:
 
     def __init__(self, lang: str, names: dict[int, str] | None = None) -> None:
         self.lang = lang
+        self.given = dict(names or {})  # the names chosen (config, robinson names)
         self.name = seat_names(lang, names)
         self._panel = panel_texts(lang)
 

@@ -18,8 +18,8 @@ PANEL = {
     "money_one": "{name} {change}",
     "money_others": "{name} {change} (others −{amount}{but})",
     "money_zero": ", {name} 0",  # one left out of the above
-    "next_decides": "▶ {name} decides",
-    "next_roll": "▶ {name}: press ROLL",
+    "next_decides": "▶ {name}'s call",
+    "next_roll": "▶ {name}: ROLL",
     "keys_choice": "Short: {short}\nLong: {long}",
     "opt_roll": "roll",
     "opt_stay": "stay",

@@ -18,7 +18,7 @@ PANEL = {
     "money_one": "{name} {change}",
     "money_others": "{name} {change} (ostali −{amount}{but})",
     "money_zero": ", {name} 0",  # one left out of the above
-    "next_decides": "▶ Odlučuje {name}",
+    "next_decides": "▶ {name} bira",
     "next_roll": "▶ {name}: baci",
     "keys_choice": "Kratko: {short}\nDugo: {long}",
     "opt_roll": "baci",
@@ -29,7 +29,7 @@ PANEL = {
     "opt_stay_boat": "ostani",
     "rolling": "{name} baca…",
     "dead_title": "{name} ispada",
-    "won_title": "{name} pobjeđuje!",
+    "won_title": "{name} slavi!",
     "over_title": "Kraj igre",
     "keys_new_game": "Dugo: nova igra",
     "balances": "Žetoni: {list}",

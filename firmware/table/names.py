@@ -1,0 +1,56 @@
+"""The players' names the table keeps (``robinson names 1=Ana 2=Ben``), in its prefs.
+
+A name set here goes before the config's ``[table] names`` and the language's
+default ("Player 3", "Igrač 3"). Kept as one pref, a JSON object from seat to
+name; a damaged or stale entry (a seat that cannot be, a name too long for the
+panel) is left out and said, never a reason not to start.
+"""
+
+from __future__ import annotations
+
+import json
+
+from firmware.config import NAME_LETTERS, name_fits
+from robinson_core import SEATS
+
+PREF = "names"
+
+Names = tuple[tuple[int, str], ...]
+
+
+def problem(seat: int, name: str) -> str:
+    """Why ``name`` cannot be seat ``seat``'s, or ''."""
+    if seat not in SEATS:
+        return f"seat {seat} is not one of {SEATS.start}-{SEATS.stop - 1}"
+    if not name.isprintable() or name != name.strip():
+        return f"the name of seat {seat} must be printable letters, without spaces around"
+    if not name_fits(name):
+        return (f"the name of seat {seat} is longer than {NAME_LETTERS} letters "
+                f"({NAME_LETTERS * 3 // 4} Japanese characters): {name!r}")
+    return ""
+
+
+def from_pref(text: str) -> tuple[Names, list[str]]:
+    """The names kept in the pref, and what was wrong with any left out."""
+    if not text:
+        return (), []
+    try:
+        kept = json.loads(text)
+    except ValueError:
+        return (), ["the kept names are not readable: set them again with robinson names"]
+    if not isinstance(kept, dict):
+        return (), ["the kept names are not readable: set them again with robinson names"]
+    names, wrong = [], []
+    for key, name in kept.items():
+        seat = int(key) if isinstance(key, str) and key.isdigit() and len(key) < 3 else 0
+        why = problem(seat, name) if isinstance(name, str) else f"seat {key}: not a name"
+        if why:
+            wrong.append(why)
+        else:
+            names.append((seat, name))
+    return tuple(sorted(names)), wrong
+
+
+def to_pref(names: Names) -> str:
+    """The pref that keeps ``names``."""
+    return json.dumps({str(seat): name for seat, name in sorted(names)}, ensure_ascii=False)

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 from firmware.config import HARDWARE
 from firmware.display.panels import PANELS
 from firmware.errors import TableError, UsageError
-from firmware.table.store import KEEP_FINISHED, Store, state_dir
+from firmware.table.store import KEEP_FINISHED, Finished, Store, state_dir
 from firmware.tools.summary import replay_args, summary
 from robinson_core import (
     BOARD,
@@ -26,6 +26,7 @@ from robinson_core import (
     Game,
     HouseRules,
     RobinsonError,
+    Status,
     play_script,
     reference,
 )
@@ -398,19 +399,25 @@ def _state(args: argparse.Namespace) -> int:
 
 
 def _history(args: argparse.Namespace) -> int:
+    from firmware.table.store import ending
+
     store = _reader(args.state_dir)
     games = store.finished(args.last)
+    over = store.load().game  # a game over but not yet put away: finished too
+    if over is not None and over.state.status is not Status.PLAYING:
+        games = [Finished(over, ending(over), None, 0), *games][:args.last]
     if args.json:
         print(json.dumps({"games": [
-            {"ended": f.ended, "winner": f.winner,
+            {"ended": f.ended, "winner": f.winner, "put_away": bool(f.number),
              "actions": [a.token for a in f.game.actions], "replay_args": replay_args(f.game),
              "finished_at": f.finished_at.isoformat() if f.finished_at else None}
             for f in games]}, ensure_ascii=False))
         return 0
     if not games:
-        print(f"no games put away in {store.directory}")
+        print(f"no games finished in {store.directory}")
     for f in games:
-        when = f.finished_at.strftime("%Y-%m-%d %H:%M") if f.finished_at else "?"
+        when = (f.finished_at.strftime("%Y-%m-%d %H:%M") if f.finished_at
+                else "on the table    " if not f.number else "?")
         who = f"seat {f.winner} won" if f.winner is not None else f.ended.replace("_", " ")
         print(f"{when}  seats {','.join(map(str, f.game.seats))}  "
               f"{len(f.game.actions)} actions  {who}")
@@ -468,12 +475,14 @@ def _import(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: {error}") from None
     store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
     store.lock()  # not beside a running table: it would not know
+    replaced = store.load().game
     try:
         store.import_game(game)
     except OSError as error:
         raise UsageError(f"cannot save in {store.directory}: {error.strerror}") from None
-    print(f"imported: seats {','.join(map(str, game.seats))}, {len(game.actions)} actions; "
-          "the game in play before it was put away")
+    print(f"imported: seats {','.join(map(str, game.seats))}, {len(game.actions)} actions: "
+          "the game in play now" + ("; the one it replaced is put away (robinson history)"
+                                    if replaced is not None else ""))
     return 0
 
 

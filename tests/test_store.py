@@ -224,6 +224,8 @@ def test_export_then_import_moves_a_game_to_another_table(tmp_path: Path) -> Non
     run = subprocess.run([ROBINSON, "import", str(exported), "--state-dir",
                           str(tmp_path / "b")], capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
+    assert run.stdout == (f"imported: seats 1,2, {len(GAME.actions)} actions: the game in play "
+                          "now; the one it replaced is put away (robinson history)\n")
     b = Store(tmp_path / "b")
     assert b.load().game == GAME and [f.game for f in b.finished()] == [WON]
 
@@ -260,11 +262,26 @@ def test_history_json_has_the_promised_shape(tmp_path: Path) -> None:
     games = json.loads(run.stdout)["games"]
     assert [(g["ended"], g["winner"], len(g["actions"])) for g in games] == [
         ("abandoned", None, 2), ("won", WON.state.winner, len(WON.actions))]
-    assert all(set(g) == {"ended", "winner", "actions", "replay_args", "finished_at"}
-               for g in games)
+    assert all(set(g) == {"ended", "winner", "put_away", "actions", "replay_args",
+                          "finished_at"} for g in games)
     replay = subprocess.run([ROBINSON, "replay", *games[1]["replay_args"], "--json"],
                             capture_output=True, text=True, check=True)
     assert json.loads(replay.stdout)["winner"] == WON.state.winner
+
+
+def test_history_lists_a_won_game_at_once_not_when_the_next_begins(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save(WON)  # won, still on the table: no new game begun yet
+    store.close()
+    run = subprocess.run([ROBINSON, "history", "--state-dir", str(tmp_path)],
+                         capture_output=True, text=True, check=True)
+    assert run.stdout.startswith("on the table ") and f"seat {WON.state.winner} won" in run.stdout
+    run = subprocess.run([ROBINSON, "history", "--json", "--state-dir", str(tmp_path)],
+                         capture_output=True, text=True, check=True)
+    import json
+
+    [game] = json.loads(run.stdout)["games"]
+    assert (game["ended"], game["put_away"], game["finished_at"]) == ("won", False, None)
 
 
 # -- in-process checks of each part (mutation testing sees only in-process calls) --------

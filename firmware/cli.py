@@ -34,7 +34,7 @@ from robinson_core.errors import HouseRuleError, quote
 from robinson_core.house_rules import NAMES, allowed_values, format_value, split_rule
 from robinson_core.narrate import account, seat_names
 from robinson_core.numbers import MAX_DIGITS, whole_number
-from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, ui
+from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, texts, ui
 
 MAX_SCRIPT_BYTES = 4_000_000
 """The longest script read from a file: far beyond any game (100,000 actions are ~600 KB)."""
@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="print the board and the house rules")
     rules.add_argument("--format", choices=("text", "markdown"), default="text",
-                       help="markdown: the full rules reference (RULES.md), in English")
+                       help="markdown: the full rules reference (RULES.md), in English only")
     _add_lang(rules)
 
     table = commands.add_parser("table", help="run the table (emulated where there is no Pi)")
@@ -309,6 +309,10 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _rules(args: argparse.Namespace) -> int:
     if args.format == "markdown":
+        if args.lang != DEFAULT:
+            raise UsageError(f"the full rules reference (--format markdown) is in English only; "
+                             f"robinson rules --lang {args.lang} says the board, how a game "
+                             "goes and the house rules in that language")
         print(reference.markdown(), end="")
         return 0
     lang = args.lang
@@ -317,6 +321,10 @@ def _rules(args: argparse.Namespace) -> int:
         told = instruction(lang, square.number)
         line = f"{square.number:>3}  {caption(lang, square.number)}"
         print(line + (f" — {told}" if told else ""))
+    print()
+    print(texts(lang).HOW_TITLE)
+    for said in texts(lang).HOW:
+        print(f"  {said}")
     print()
     print(ui(lang, "house_rules_title"))
     default = HouseRules()

@@ -158,6 +158,32 @@ def test_rules_lists_every_square_and_house_rule(capsys: pytest.CaptureFixture[s
     assert "  debt: balances may go below zero (default false)" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("lang,said", [
+    ("en", ["How a game goes", "In turn, each rolls", "Exact finish", "your Friday pays 1",
+            "half to the player the house rule share_with names"]),
+    ("hr", ["Kako teče igra", "redom bacaju kocku", "Točan dolazak", "tvoj Petak plati 1",
+            "polovinu igraču kojeg određuje kućno pravilo share_with"]),
+    ("fi", ["Näin peli etenee", "Vuorotellen jokainen heittää", "Tarkka maaliintulo",
+            "Perjantaisi maksaa 1", "puolet pelaajalle, jonka kotisääntö share_with nimeää"]),
+    ("ja", ["ゲームの流れ", "順番にサイコロをふり", "ぴったりゴール", "フライデーも1枚払い",
+            "ハウスルールshare_withで決まる人に半分"]),
+])
+def test_rules_say_how_turns_the_finish_friday_and_the_share_out_work(
+        capsys: pytest.CaptureFixture[str], lang: str, said: list[str]) -> None:
+    assert main(["rules", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert [text for text in said if text not in out] == []
+    assert out.index(said[0]) < out.index("share_with: ")  # before the house rules
+
+
+@pytest.mark.parametrize("lang", ["hr", "fi", "ja"])
+def test_rules_in_markdown_in_another_language_is_one_line(
+        capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    assert main(["rules", "--format", "markdown", "--lang", lang]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "English only" in err
+
+
 def test_the_installed_command_runs_and_fails_cleanly() -> None:
     ok = subprocess.run([ROBINSON, "replay", "--players", "2", "--script", "1", "--json"],
                         capture_output=True, text=True, check=False)

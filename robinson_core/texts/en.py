@@ -139,3 +139,19 @@ UI = {
     "rule_share_with": "who shares the win if no Friday",
     "rule_square_33": "who collects on 33: mover or friday",
 }
+
+HOW_TITLE = "How a game goes"
+HOW = (  # how a game goes, for robinson rules: turns, the exact finish, Friday, share-out
+    "Each player puts the stake into the pot. In turn, each rolls the die and moves that many "
+    "squares; the square the token stops on is carried out.",
+    "Exact finish: a roll that would pass 45 counts back from 45 by the excess (from 43, a 5 "
+    "ends on 42).",
+    "Friday: on 29 your right-hand neighbour pays you 2 and becomes your Friday. Whenever the "
+    "board has you pay the bank, your Friday pays 1 as well; whenever it has you collect from "
+    "the bank, your Friday collects 1 as well.",
+    "On 42 a 6 hangs you: you are out of the game, and your Friday bonds end.",
+    "The first home on 45 wins the pot and shares it: a third to their Friday, or without one, "
+    "half to the player the house rule share_with names.",
+    "The table is the banker: a player pays what they have (unless the house rule debt), and "
+    "collects what the pot holds.",
+)

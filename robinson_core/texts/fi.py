@@ -139,3 +139,20 @@ UI = {
     "rule_share_with": "kenen kanssa voitto jaetaan",
     "rule_square_33": "kuka saa ruudussa 33: mover tai friday",
 }
+
+HOW_TITLE = "Näin peli etenee"
+HOW = (  # how a game goes, for robinson rules: turns, the exact finish, Friday, share-out
+    "Aluksi jokainen maksaa osuutensa kassaan. Vuorotellen jokainen heittää noppaa ja siirtää "
+    "nappulaansa silmäluvun verran; ruutu, johon nappula pysähtyy, toteutetaan.",
+    "Tarkka maaliintulo: heitto, joka veisi yli 45:n, lasketaan ylimenevältä osalta 45:stä "
+    "takaisin (43:sta viitonen vie ruutuun 42).",
+    "Perjantai: ruudussa 29 oikea naapurisi maksaa sinulle 2 ja hänestä tulee Perjantaisi. Aina"
+    " kun lauta käskee sinun maksaa kassaan, Perjantaisi maksaa 1; aina kun saat kassasta, "
+    "Perjantaisi saa 1.",
+    "Ruudussa 42 kuutonen vie hirsipuuhun: pelaaja putoaa pelistä, ja hänen Perjantai-siteensä "
+    "päättyvät.",
+    "Ensimmäisenä ruutuun 45 ehtinyt voittaa kassan ja jakaa sen: kolmanneksen Perjantailleen, "
+    "tai jos Perjantaita ei ole, puolet pelaajalle, jonka kotisääntö share_with nimeää.",
+    "Pöytä on kassanhoitaja: pelaaja maksaa sen, mitä hänellä on (paitsi kotisäännöllä debt), "
+    "ja saa sen, mitä kassassa on.",
+)

@@ -139,3 +139,19 @@ UI = {
     "rule_share_with": "s kim pobjednik bez Petka dijeli",
     "rule_square_33": "tko uzima na 33: mover ili friday",
 }
+
+HOW_TITLE = "Kako teče igra"
+HOW = (  # how a game goes, for robinson rules: turns, the exact finish, Friday, share-out
+    "Na početku svatko stavlja svoj dio u ulog. Igrači redom bacaju kocku i pomiču figuru za "
+    "toliko polja; izvršava se polje na kojem figura stane.",
+    "Točan dolazak: bacanje koje bi prešlo 45 broji se od 45 natrag za višak (s 43 petica vodi "
+    "na 42).",
+    "Petak: na 29 susjed zdesna plaća ti 2 i postaje tvoj Petak. Kad god ti ploča kaže da "
+    "platiš blagajni, tvoj Petak plati 1; kad god ti kaže da uzmeš od blagajne, tvoj Petak uzme"
+    " 1.",
+    "Na 42 šestica znači vješala: igrač ispada iz igre, a njegove veze s Petkom prestaju.",
+    "Tko prvi stigne na 45, osvaja ulog i dijeli ga: trećinu svom Petku, a bez Petka polovinu "
+    "igraču kojeg određuje kućno pravilo share_with.",
+    "Stol je blagajnik: igrač plaća koliko ima (osim uz kućno pravilo debt) i uzima koliko ima "
+    "u ulogu.",
+)

@@ -80,6 +80,10 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
                   seats=rig.seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
                   outputs=rig.outputs, lang=args.lang, animate=not args.no_animation,
                   badge="DEMO" if args.demo or args.seed is not None else "")
+    if emulated and not show_terminal:  # piped: each page as text on stdout
+        from firmware.emulate.textview import TextView
+
+        table.on_page = TextView(sys.stdout, table.fonts, table.layout)
     if capture is not None:
         capture.note = lambda: "actions=" + ",".join(
             a.token for a in (table.game.actions if table.game else ()))
@@ -92,7 +96,7 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
         _watchdog(loop, notifier, notifier.watchdog / 2)
     threads = drivers(rig, table, args.demo) if emulated else []
     try:
-        with raw_keyboard(show_terminal and not args.demo):
+        with raw_keyboard(sys.stdin.isatty() and not args.demo):
             for thread in threads:
                 thread.start()
             loop.run()

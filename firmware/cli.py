@@ -295,10 +295,11 @@ def _replay(args: argparse.Namespace) -> int:
         display = display_option(args.display) if args.display else Display()
         shown = pages.results(game, args.lang, display.layout)
         if args.json:
-            print(json.dumps({"screens": list(shown)}, ensure_ascii=False))
+            print(json.dumps({"screens": [pages.as_json(*result) for result in shown]},
+                             ensure_ascii=False))
         else:
-            for screen in shown:
-                print("\n".join(pages.as_text(screen)))
+            for result in shown:
+                print("\n".join(pages.as_text(*result)))
         return 0
     if args.json:
         print(json.dumps(summary(game), ensure_ascii=False))

@@ -66,21 +66,21 @@ def on_raspberry_pi() -> bool:
     return pi_revision() is not None
 
 
-def wants_emulation(choice: str, *, terminal: bool, systemd: bool) -> bool:
+def wants_emulation(choice: str, *, systemd: bool) -> bool:
     """Whether to run emulated: ``choice`` is the config's or --hardware's auto, pi or emulate.
 
-    auto takes the Pi where there is one; elsewhere it emulates only for a
-    person at a terminal, never under systemd: a service that finds no board
-    must say so and fail, not run a table nobody sees.
+    auto takes the Pi where there is one; elsewhere it emulates, at a terminal or
+    piped (the keys from stdin, the pages as text on stdout), but never under
+    systemd: a service that finds no board must say so and fail, not run a table
+    nobody sees.
     """
     if choice == "emulate":
         return True
     if on_raspberry_pi():
         return False
-    if choice == "auto" and terminal and not systemd:
+    if choice == "auto" and not systemd:
         return True
-    where = "--hardware pi" if choice == "pi" else (
-        "under systemd" if systemd else "without a terminal")
+    where = "--hardware pi" if choice == "pi" else "under systemd"
     raise HardwareError(
         f"no Raspberry Pi found ({where}): gpiozero reads the board from /proc/device-tree "
         "or the Revision line of /proc/cpuinfo, and neither names one; "

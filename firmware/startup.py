@@ -34,9 +34,8 @@ def config_and_mode(config_file: str | None, hardware: str | None, *, emulate: b
     if display:  # a panel to try: emulated, whatever the config says
         config = dataclasses.replace(config, display=display_option(display))
         choice = "emulate"
-    terminal = sys.stdin.isatty() or sys.stdout.isatty()
     systemd = "INVOCATION_ID" in os.environ or "NOTIFY_SOCKET" in os.environ
-    return config, wants_emulation(choice, terminal=terminal, systemd=systemd)
+    return config, wants_emulation(choice, systemd=systemd)
 
 
 def rigging(config: Config, *, emulated: bool, show_terminal: bool = False,

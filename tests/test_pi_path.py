@@ -7,6 +7,7 @@ from __future__ import annotations
 import atexit
 import configparser
 import errno
+import itertools
 import os
 import signal
 import socket
@@ -43,9 +44,18 @@ def test_a_service_that_finds_no_pi_says_so_and_fails(tmp_path: Path) -> None:
     assert "--hardware emulate" in run.stderr
 
 
-def test_without_a_terminal_auto_does_not_emulate(tmp_path: Path) -> None:
-    run = table("--state-dir", str(tmp_path))
-    assert run.returncode == 2 and "no Raspberry Pi found (without a terminal)" in run.stderr
+def test_piped_off_a_pi_auto_emulates_and_prints_each_page_as_text(tmp_path: Path) -> None:
+    """The README's pipe example with its output piped too (| tee log, a script): the
+    keys come from stdin, each page the panel shows goes to stdout as text, once."""
+    run = subprocess.run([ROBINSON, "table", "--state-dir", str(tmp_path), "--seats", "1,2"],
+                         input="h h    q", capture_output=True, text=True, timeout=60,
+                         check=False, env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
+    assert run.returncode == 0, run.stderr
+    pages = run.stdout.split("\n\n")
+    assert pages[0] == "┌ ROBINSON\n│ Setting up…"
+    assert "┌ New game   [1/2]\n│ Players: 1 2\n" in run.stdout
+    assert "┌ Player 1 rolls…" in pages or "┌ Player 2 rolls…" in pages
+    assert all(a != b for a, b in itertools.pairwise(pages))  # a page once, not per frame
 
 
 def test_hardware_pi_on_no_pi_is_one_line(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from firmware.display.board import draw_board
 from firmware.display.breaks import chunks, cut_at
-from firmware.display.fonts import Fonts
+from firmware.display.fonts import NO_BREAK, Fonts
 from firmware.display.layout import (
     BACK,
     CLASSIC,
@@ -188,6 +188,13 @@ class Page:
     title: str
     rows: tuple[str, ...]
     footer: tuple[str, ...]
+
+    def framed(self, number: int = 1, count: int = 1) -> list[str]:
+        """The page as lines of text, page ``number`` of ``count`` (a no-break space
+        is a space, as drawn)."""
+        head = f"┌ {self.title}" + (f"   [{number}/{count}]" if count > 1 else "")
+        lines = [head, *(f"│ {row}" for row in self.rows), *(f"└ {row}" for row in self.footer)]
+        return [line.replace(NO_BREAK, " ") for line in lines]
 
 
 def shown(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[Page]:

@@ -53,7 +53,8 @@ class Table:
                  button: Input, seats: Sequence[Input],
                  die: Die | None = None,
                  fonts: Fonts | None = None, outputs: Outputs | None = None,
-                 lang: str | None = None, animate: bool = True, badge: str = "") -> None:
+                 lang: str | None = None, animate: bool = True, badge: str = "",
+                 on_page: Callable[[Screen, int], None] | None = None) -> None:
         self.config = config
         self.loop = loop
         self.store = store
@@ -61,6 +62,7 @@ class Table:
         self.die = die or Die()
         self.fonts = fonts or Fonts()
         self.layout = config.display.layout  # the panel's size class
+        self.on_page = on_page
         self.outputs = outputs or Outputs()
         self.timers: Timers[m.TimerKind] = Timers(loop)
         self.ready = threading.Event()  # set whenever a press would be taken (emulator pacing)
@@ -148,6 +150,8 @@ class Table:
         match effect:
             case m.Draw(screen, page):
                 self.panel.show(drawn(screen, self.fonts, page, self.layout))
+                if self.on_page is not None:  # a text view of the panel (emulated, piped)
+                    self.on_page(screen, page)
             case m.Save(game):
                 self._write(self.store.save, game)
             case m.BeginGame(game):

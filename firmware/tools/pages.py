@@ -14,7 +14,7 @@ from typing import Any
 from firmware.display import screens
 from firmware.display.fonts import NO_BREAK, Fonts
 from firmware.display.layout import Layout
-from firmware.display.render import shown
+from firmware.display.render import Page, shown
 from firmware.display.words import Words
 from robinson_core import Game, Roll
 from robinson_core import events as ev
@@ -36,29 +36,30 @@ def kind(game: Game) -> str:
 
 
 def results(game: Game, lang: str, layout: Layout,
-            names: dict[int, str] | None = None) -> Iterator[dict[str, Any]]:
-    """Each action of ``game`` and the pages of its result on ``layout``."""
+            names: dict[int, str] | None = None) -> Iterator[tuple[dict[str, Any], list[Page]]]:
+    """Each action of ``game`` (its number, token and kind) and its result's pages."""
     fonts, words = Fonts(), Words(lang, names)
     played = Game(game.seats, game.first, game.rules)
     for number, action in enumerate(game.actions, start=1):
         played = played.play(action)
-        pages = shown(screens.result_screen(words, played), fonts, layout)
-        yield {"action": number, "token": action.token, "kind": kind(played),
-               "pages": [{"title": _drawn(p.title), "lines": [_drawn(r) for r in p.rows],
-                          "footer": _drawn("\n".join(p.footer))} for p in pages]}
+        yield ({"action": number, "token": action.token, "kind": kind(played)},
+               shown(screens.result_screen(words, played), fonts, layout))
+
+
+def as_json(head: dict[str, Any], pages: list[Page]) -> dict[str, Any]:
+    """One result as ``--json`` prints it: the lines exactly as drawn."""
+    return {**head, "pages": [{"title": _drawn(p.title), "lines": [_drawn(r) for r in p.rows],
+                               "footer": _drawn("\n".join(p.footer))} for p in pages]}
+
+
+def as_text(head: dict[str, Any], pages: list[Page]) -> list[str]:
+    """One result's pages as plain lines: a head, then each page framed."""
+    lines = [f"{head['action']}. {head['token']} ({head['kind']})"]
+    for number, page in enumerate(pages, start=1):
+        lines += ["  " + line for line in page.framed(number, len(pages))]
+    return lines
 
 
 def _drawn(text: str) -> str:
     """A text as the panel draws it: a no-break space is a space."""
     return text.replace(NO_BREAK, " ")
-
-
-def as_text(screen: dict[str, Any]) -> list[str]:
-    """One result's pages as plain lines: a head, then each page framed."""
-    count = len(screen["pages"])
-    lines = [f"{screen['action']}. {screen['token']} ({screen['kind']})"]
-    for n, page in enumerate(screen["pages"], start=1):
-        lines.append(f"  ┌ {page['title']}" + (f"   [{n}/{count}]" if count > 1 else ""))
-        lines += [f"  │ {row}" for row in page["lines"]]
-        lines += [f"  └ {row}" for row in page["footer"].split("\n") if row]
-    return lines

@@ -73,8 +73,8 @@ INSTRUCTIONS = {
 }
 
 CHIPS = {"one": "{n} chip", "other": "{n} chips"}
-CASES = {"gen": "{name}'s"}  # a name's cases (robinson_core.texts.CASES)
 """A count of chips, by plural category (robinson_core.texts.plural)."""
+CASES = {"gen": "{name}'s"}  # a name's cases (robinson_core.texts.CASES)
 
 UI = {
     "seat": "Player {seat}",

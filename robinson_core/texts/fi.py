@@ -54,7 +54,7 @@ INSTRUCTIONS = {
     "everyone_pays": "Jokainen maksaa kassaan {n}",
     "collect_bank": "Saat kassasta {n}",
     "shipwreck": "Takaisin lähtöön",
-    "shipwreck_off": "Jäät tähän (talon sääntö)",
+    "shipwreck_off": "Jäät tähän (kotisääntö)",
     "tree": "Saat jäädä tähän seuraavillakin vuoroilla",
     "pay_bank": "Maksa kassaan {n}",
     "pay_neighbour": "Maksa oikealle naapurille {n}",
@@ -73,8 +73,8 @@ INSTRUCTIONS = {
 }
 
 CHIPS = {"one": "{n} merkki", "other": "{n} merkkiä"}
-CASES = {"gen": "pelaajan {id}", "all": "pelaajalle {id}", "abl": "pelaajalta {id}"}
 """A count of chips, by plural category (robinson_core.texts.plural)."""
+CASES = {"gen": "pelaajan {id}", "all": "pelaajalle {id}", "abl": "pelaajalta {id}"}
 
 UI = {
     "seat": "Pelaaja {seat}",
@@ -102,8 +102,8 @@ UI = {
     "choice_pass": "{name} ei heitä uudestaan",
     "choice_jump": "{name} lähtee pirogilla",
     "choice_stay_boat": "{name} jää ruutuun 23",
-    "will_sit_out": "{name}: seuraava vuoro väliin",
-    "sat_out": "{name} ei heitä nyt",
+    "will_sit_out": "{name}: seuraava heitto väliin",
+    "sat_out": "{name}: heitto väliin",
     "parrot": "Kaikki: ”Raukka Robinson!”",
     "no_neighbour": "Muita ei ole jäljellä",
     "friday_sworn": "{name} saa Perjantain: {friday}",
@@ -134,7 +134,7 @@ UI = {
     "rule_stake": "merkit, jotka kukin laittaa kassaan",
     "rule_debt": "saldo saa mennä alle nollan",
     "rule_restart_on_4": "4 vie nappulan lähtöön",
-    "rule_chain_25_to_14": "25:stä 14:ään, saat siellä",
+    "rule_chain_25_to_14": "25:stä 14:ään: saat siellä 2",
     "rule_dead_chips": "kuolleen merkit: keep tai pot",
     "rule_share_with": "kenen kanssa voitto jaetaan",
     "rule_square_33": "kuka saa ruudussa 33: mover tai friday",

@@ -5,7 +5,7 @@ NAME = "Hrvatski"
 CAPTIONS = {
     1: "Robinson napušta dom",
     2: "Brod plovi prema nepoznatoj sudbini",
-    3: "Strašna oluja: R. je bolestan",
+    3: "Strašna oluja: R. je morski bolestan",
     4: "Brod se nasukao",
     5: "Valovi bacaju R. na obalu",
     6: "R. je spašen",
@@ -13,7 +13,7 @@ CAPTIONS = {
     8: "R. spašava puške i alat s olupine",
     9: "R. uređuje svoju špilju",
     10: "R. ubija kozu, jare ga prati",
-    11: "R. je ulovio kornjaču",
+    11: "R. lovi kornjaču",
     12: "R. leži u teškoj groznici",
     13: "R. sjedi na ogradi i razmišlja",
     14: "R. nalazi grožđe i dinje",
@@ -29,7 +29,7 @@ CAPTIONS = {
     24: "Gozba sa svim prijateljima",
     25: "R. vidi otisak stopala",
     26: "R. nalazi kosti na obali",
-    27: "Stižu ljudožderi; R. ih gleda",
+    27: "Stižu ljudožderi; R. ih promatra",
     28: "R. spašava Petka",
     29: "Petak se zaklinje na vjernost",
     30: "R. poučava Petka",
@@ -73,8 +73,8 @@ INSTRUCTIONS = {
 }
 
 CHIPS = {"one": "{n} žeton", "few": "{n} žetona", "other": "{n} žetona"}
-CASES = {"gen": "igrača\u00a0{id}", "dat": "igraču\u00a0{id}"}  # "igraču 2", "igraču Ana"
 """A count of chips, by plural category (robinson_core.texts.plural)."""
+CASES = {"gen": "igrača\u00a0{id}", "dat": "igraču\u00a0{id}"}  # "igraču 2", "igraču Ana"
 
 UI = {
     "seat": "Igrač {seat}",
@@ -134,7 +134,7 @@ UI = {
     "rule_stake": "žetoni koje svatko stavlja u ulog",
     "rule_debt": "stanje smije pasti ispod nule",
     "rule_restart_on_4": "4 vraća figuru na start",
-    "rule_chain_25_to_14": "vraćen s 25, uzmi na 14",
+    "rule_chain_25_to_14": "s 25 natrag na 14: uzmi ondje 2",
     "rule_dead_chips": "žetoni mrtvog igrača: keep ili pot",
     "rule_share_with": "s kim pobjednik bez Petka dijeli",
     "rule_square_33": "tko uzima na 33: mover ili friday",

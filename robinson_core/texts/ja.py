@@ -7,7 +7,7 @@ CAPTIONS = {
     2: "船は知らない運命へ",
     3: "ひどいあらしで船よい",
     4: "船が難破する",
-    5: "波が岸へ打ち上げる",
+    5: "波がロビンソンを岸へ打ち上げる",
     6: "ロビンソンは助かった",
     7: "大きな木の上でねむる",
     8: "難破船から鉄砲や道具をはこぶ",
@@ -73,8 +73,8 @@ INSTRUCTIONS = {
 }
 
 CHIPS = {"other": "{n}枚"}
-CASES: dict[str, str] = {}  # particles, not cases: "{name}に", "{name}の"
 """A count of chips, by plural category (robinson_core.texts.plural)."""
+CASES: dict[str, str] = {}  # particles, not cases: "{name}に", "{name}の"
 
 UI = {
     "seat": "プレイヤー{seat}",
@@ -134,7 +134,7 @@ UI = {
     "rule_stake": "ひとりが場に出すチップ",
     "rule_debt": "持ちチップがマイナスでもよい",
     "rule_restart_on_4": "4番でスタートにもどる",
-    "rule_chain_25_to_14": "25番から14番でもらう",
+    "rule_chain_25_to_14": "25番から14番にもどったら2枚もらう",
     "rule_dead_chips": "死んだ人のチップ: keep か pot",
     "rule_share_with": "フライデーがいないとき分ける相手",
     "rule_square_33": "33番でもらう人: mover か friday",

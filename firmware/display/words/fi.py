@@ -9,7 +9,7 @@ PANEL = {
     "setup_first": "Aloittaa: {name}",
     "setup_stake": "Kukin {stake} → kassa {pot}",
     "setup_need": "Kytke päälle 2–{most} paikkaa",
-    "setup_keys": "Lyhyt: aloittaja\nPitkä: aloita",
+    "setup_keys": "Lyhyt: uusi aloittaja\nPitkä: aloita",
     "turn_title": "{name} · {square}",
     "moved_to": "{name} → {square}",
     "ledger": "{chips:chips}, kassa {pot}",  # a comma: 21 letters fit a row

@@ -63,9 +63,16 @@ def box(layout: Layout, screen: Screen, fonts: Fonts) -> Box:
     return Box(width, height, layout.line)
 
 
-def fit(screen: Screen, layout: Layout) -> Screen:
+def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
     """The screen as the size class tells: on a strip, the essentials and then the
-    prompt, two lines at a time (the story is dropped; a menu keeps its cursor)."""
+    prompt, two lines at a time (the story is dropped; a menu keeps its cursor). With
+    ``fonts``, a body that would page, or wrap a line, is replaced by its ``compact``
+    form, if any."""
+    if fonts is not None and screen.compact:
+        full = fit(replace(screen, compact=()), layout)
+        rows = pages(full, fonts, box(layout, full, fonts))
+        whole = len(rows) == 1 and len(rows[0]) == len(full.body)
+        screen = replace(screen, body=screen.body if whole else screen.compact, compact=())
     if layout.size is not Size.STRIP:
         return screen
     if screen.cursor >= 0:  # a menu: the cursor's row and the next (or the one before)
@@ -156,13 +163,13 @@ def pages(screen: Screen, fonts: Fonts, where: Box = Box()) -> list[list[str]]:
 
 def page_count(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> int:
     """How many pages the screen has on this layout."""
-    shown = fit(screen, layout)
+    shown = fit(screen, layout, fonts)
     return len(pages(shown, fonts, box(layout, shown, fonts)))
 
 
 def essential_page(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> int:
     """The last page holding one of the body's ``essential`` lines (0: the first)."""
-    screen = fit(screen, layout)
+    screen = fit(screen, layout, fonts)
     return _essential_page(screen, fonts, box(layout, screen, fonts))
 
 
@@ -199,7 +206,7 @@ class Page:
 
 def shown(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[Page]:
     """Every page of ``screen`` on this panel, as text: what ``render`` draws."""
-    screen = fit(screen, layout)
+    screen = fit(screen, layout, fonts)
     where = box(layout, screen, fonts)
     all_pages = pages(screen, fonts, where)
     bar = _title_bar(screen, fonts, len(all_pages), where.width)
@@ -216,7 +223,7 @@ def render(screen: Screen, fonts: Fonts, page: int = 0, layout: Layout = CLASSIC
     canvas = Image.new("L", layout.canvas, BACK)
     draw = ImageDraw.Draw(canvas)
     draw.fontmode = "1"  # bitmap fonts, never smoothed: a lit pixel or not
-    shown = fit(screen, layout)
+    shown = fit(screen, layout, fonts)
     where = box(layout, shown, fonts)
     _draw_screen(draw, shown, fonts, page, where, dim=layout.mode != "1")
     if layout.size is Size.WIDE and screen.side:
@@ -329,7 +336,7 @@ def _title_bar(screen: Screen, fonts: Fonts, page_count: int, width: int = 128) 
 
 def clipped(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[str]:
     """The texts of ``screen`` that would be cut short with "…" (a design fault)."""
-    screen = fit(screen, layout)
+    screen = fit(screen, layout, fonts)
     where = box(layout, screen, fonts)
     cut = []
     if screen.title and fonts.width(screen.title, bold=True) > _title_bar(

@@ -46,3 +46,4 @@ class Screen:
     side_title: str = ""  # the standings, for a panel with room beside the screen (WIDE)
     side: tuple[str, ...] = ()
     cursor: int = -1  # a body row that must stay in view (a menu's ▶)
+    compact: tuple[str, ...] = ()  # the body where ``body`` would take more than one page

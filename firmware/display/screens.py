@@ -115,8 +115,21 @@ _NEXT = (ev.Eliminated, ev.Decided, ev.SatOut, ev.WillSitOut, ev.FridaySworn, ev
          ev.Swapped, ev.NoNeighbour, ev.Parrot, ev.NoWinner)
 
 
-def _nothing_for_friday(event: ev.Event) -> bool:
-    """A Friday's 1 from a pot that ran dry: the master's line said the pot is empty."""
+def _oath(events: Sequence[ev.Event]) -> tuple[ev.Transfer, ev.FridaySworn] | None:
+    """Square 29's payment from the new Friday to the master, and the oath, if both."""
+    sworn = next((e for e in events if isinstance(e, ev.FridaySworn)), None)
+    if sworn is None:
+        return None
+    payment = next((e for e in events if isinstance(e, ev.Transfer)
+                    and (e.payer, e.payee) == (sworn.friday, sworn.master)), None)
+    return None if payment is None else (payment, sworn)
+
+
+def _nothing_moved(event: ev.Event) -> bool:
+    """A Friday's 1 from a pot that ran dry (the master's line said the pot is empty),
+    or a share of a pot of nothing: no line."""
+    if isinstance(event, ev.Shared):
+        return not event.amount
     return isinstance(event, ev.Transfer) and event.why is ev.Why.FRIDAY and not event.amount
 
 
@@ -200,11 +213,17 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             title = w("dead_title", name=w.name(event.seat))
         elif isinstance(event, ev.Won):
             title = w("won_title", name=w.name(event.seat))
-    paid = [line for e, line in zip(events, describe_each(events, w.lang, w.name), strict=True)
-            if isinstance(e, _MONEY) and not _nothing_for_friday(e)]
+    said = dict(zip(events, describe_each(events, w.lang, w.name), strict=True))
+    oath = _oath(events)
+    if oath is not None:  # square 29: the 2 paid and the oath, said once
+        payment, sworn = oath
+        said[payment] = w("friday_sworn_paid", friday=w.name(sworn.friday),
+                          name=w.name(sworn.master), amount=payment.amount)
+        del said[sworn]
+    paid = [said[e] for e in events if isinstance(e, _MONEY) and not _nothing_moved(e)]
     summed, whole = money_line(w, state, events)
     body += [summed] if summed else paid
-    body += [describe(e, w.lang, w.name) for e in events if isinstance(e, _NEXT)]
+    body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
     landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
                   None)
     dead = any(isinstance(e, ev.Eliminated) for e in events)
@@ -244,9 +263,15 @@ def over_screen(w: Words, state: GameState, badge: str = "") -> Screen:
 
 
 def standings_screen(w: Words, state: GameState) -> Screen:
-    """Everyone at a glance: a row per player (square, chips), the pot in the title."""
+    """Everyone at a glance: a row per player (square, chips), the pot in the title; no
+    footer (any press goes back), and where that takes more than a page, the rows
+    without the chips' noun or the Fridays: four players on one 128x64 page."""
+    compact = tuple(w("standing_row_short", name=w.name(p.seat), chips=p.chips,
+                      square=w("square_out_short") if p.position is None
+                      else w.square(p.position))
+                    for p in state.players)
     return Screen(title=w("standings_title", pot=state.pot), body=tuple(table_rows(w, state)),
-                  footer=w("keys_back"), board=board(state))
+                  compact=compact, board=board(state))
 
 
 def board(state: GameState) -> tuple[tuple[int, int], ...]:

@@ -109,7 +109,7 @@ UI = {
     "friday_sworn": "{name} saa Perjantain: {friday}",
     "bond_ended": "{name}: {friday} ei ole enää Perjantai",
     "swapped": "{name} ja {other} vaihtavat: 36 ↔ 41",
-    "eliminated": "{name} hirtetään ruudussa 42",
+    "eliminated": "{name}: hirsipuu (42)",
     "won": "{name} on kotona ja saa kassan: {pot}",
     "shared_friday": "Perjantai {other} saa kolmanneksen: {amount}",
     "shared": "{other} saa puolet: {amount}",

@@ -17,6 +17,7 @@ PANEL = {
     "money_everyone": "Everyone −{amount}{but}",
     "money_one": "{name} {change}",
     "money_others": "{name} {change} (others −{amount}{but})",
+    "friday_sworn_paid": "{friday} pays {amount}, now {name:gen} Friday",  # 29: paid and sworn
     "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name}'s call",
     "next_roll": "▶ {name}: ROLL",
@@ -38,6 +39,8 @@ PANEL = {
     "square_n": "{n}",
     "standings_title": "Standings · pot {pot}",
     "standing_row": "{name}: {square} · {chips:chips}",
+    "standing_row_short": "{name}: {square} · {chips}",  # where the above would page
+    "square_out_short": "out",  # out of the game, in the row above
     "square_out": "out",
     "menu_standings": "Standings",
     "menu_recall": "Recall",

@@ -17,6 +17,7 @@ PANEL = {
     "money_everyone": "Kaikki −{amount}{but}",
     "money_one": "{name} {change}",
     "money_others": "{name} {change} (muut −{amount}{but})",
+    "friday_sworn_paid": "{name} saa {amount} ja Perjantain: {friday}",  # 29: paid and sworn
     "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name}: päätä",
     "next_roll": "▶ {name}: heitä",
@@ -38,6 +39,8 @@ PANEL = {
     "square_n": "{n}",
     "standings_title": "Tilanne · kassa {pot}",
     "standing_row": "{name}: {square} · {chips:chips}",
+    "standing_row_short": "{name}: {square} · {chips}",  # where the above would page
+    "square_out_short": "pois",  # out of the game, in the row above
     "square_out": "pudonnut",
     "menu_standings": "Tilanne",
     "menu_recall": "Historia",

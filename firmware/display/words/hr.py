@@ -17,6 +17,7 @@ PANEL = {
     "money_everyone": "Svi −{amount}{but}",
     "money_one": "{name} {change}",
     "money_others": "{name} {change} (ostali −{amount}{but})",
+    "friday_sworn_paid": "{friday} plaća {amount}, sad je Petak {name:gen}",  # 29: paid and sworn
     "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name} bira",
     "next_roll": "▶ {name}: baci",
@@ -38,6 +39,8 @@ PANEL = {
     "square_n": "{n}",
     "standings_title": "Stanje · ulog {pot}",
     "standing_row": "{name}: {square} · {chips:chips}",
+    "standing_row_short": "{name}: {square} · {chips}",  # where the above would page
+    "square_out_short": "van",  # out of the game, in the row above
     "square_out": "izvan igre",
     "menu_standings": "Stanje",
     "menu_recall": "Povijest",

@@ -17,6 +17,7 @@ PANEL = {
     "money_everyone": "全員 −{amount}{but}",
     "money_one": "{name}{change}",
     "money_others": "{name}{change}（他は各−{amount}{but}）",
+    "friday_sworn_paid": "{friday}が{amount}枚払い、{name}のフライデーになる",  # 29: paid and sworn
     "money_zero": "、{name} 0",  # one left out of the above
     "next_decides": "▶ {name}が決める",
     "next_roll": "▶ {name}: ふる",
@@ -38,6 +39,8 @@ PANEL = {
     "square_n": "{n}番",
     "standings_title": "じょうきょう · 場{pot}枚",
     "standing_row": "{name}: {square} · {chips:chips}",
+    "standing_row_short": "{name}: {square} · {chips}",  # where the above would page
+    "square_out_short": "脱落",  # out of the game, in the row above
     "square_out": "脱落",
     "menu_standings": "じょうきょう",
     "menu_recall": "きろく",

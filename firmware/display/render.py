@@ -70,8 +70,8 @@ def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
     form, if any."""
     if fonts is not None and screen.compact:
         full = fit(replace(screen, compact=()), layout)
-        rows = pages(full, fonts, box(layout, full, fonts))
-        whole = len(rows) == 1 and len(rows[0]) == len(full.body)
+        laid = pages(full, fonts, box(layout, full, fonts))
+        whole = len(laid) == 1 and len(laid[0]) == len(full.body)
         screen = replace(screen, body=screen.body if whole else screen.compact, compact=())
     if layout.size is not Size.STRIP:
         return screen

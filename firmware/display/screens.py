@@ -161,8 +161,9 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
     whether that line says it all (who paid whom needs no more words): "Everyone −1"
     (the players in the game paid the bank alike), "Ben +7 (others −1)" (the others
     paid one player alike), each naming the one or two whose chips did not change
-    ("…, Cid 0"); else each player's gain or loss, gains first ("Ana +2 · Ben −1 ·
-    Cid −1"). ("", False) for one payment or none."""
+    ("…, Cid 0"); else each player's gain or loss, gains first, a Friday marked as
+    such ("Ana +2 · Ben −1 · Cid −1", "Ana +3 · Cid (Ana's Friday) +1"): all said if
+    the bank was the other side of every payment. ("", False) for one payment or none."""
     if sum(isinstance(e, _MONEY) for e in events) < 2:
         return "", False
     change = nets(events)
@@ -178,8 +179,28 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
         return w("money_others", name=w.name(gains[0]), change=_signed(change[gains[0]]),
                  amount=-min(lost), but=but), True
     ordered = sorted(change.items(), key=lambda item: item[1] < 0)
-    return " · ".join(w("money_one", name=w.name(seat), change=_signed(amount))
-                      for seat, amount in ordered), False
+    masters = _masters(events)
+    banked = all(isinstance(e, ev.Transfer) and None in (e.payer, e.payee)
+                 for e in events if isinstance(e, _MONEY))
+    return w("money_and").join(
+        w("money_friday", name=w.name(seat), master=w.name(masters[seat]),
+          change=_signed(amount)) if seat in masters
+        else w("money_one", name=w.name(seat), change=_signed(amount))
+        for seat, amount in ordered), banked
+
+
+def _masters(events: Sequence[ev.Event]) -> dict[int, int]:
+    """Each Friday paid or paying by the Friday rule here, and whose Friday (the player
+    whose payment with the bank the Friday's follows)."""
+    found, master = {}, None
+    for event in events:
+        if isinstance(event, ev.Transfer) and event.why is ev.Why.SQUARE:
+            master = event.payer if event.payer is not None else event.payee
+        elif isinstance(event, ev.Transfer) and event.why is ev.Why.FRIDAY and master:
+            friday = event.payer if event.payer is not None else event.payee
+            if friday is not None:
+                found[friday] = master
+    return found
 
 
 def _signed(amount: int) -> str:

@@ -18,6 +18,8 @@ PANEL = {
     "money_one": "{name} {change}",
     "money_others": "{name} {change} (others −{amount}{but})",
     "friday_sworn_paid": "{friday} pays {amount}, now {name:gen} Friday",  # 29: paid and sworn
+    "money_friday": "{name} ({master:gen} Friday) {change}",  # a Friday's +1/-1
+    "money_and": " · ",  # between the players of a money line
     "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name}'s call",
     "next_roll": "▶ {name}: ROLL",

@@ -18,6 +18,8 @@ PANEL = {
     "money_one": "{name} {change}",
     "money_others": "{name} {change} (muut −{amount}{but})",
     "friday_sworn_paid": "{name} saa {amount} ja Perjantain: {friday}",  # 29: paid and sworn
+    "money_friday": "{name} (Perjantai) {change}",  # a Friday's +1/-1 (the master: beside)
+    "money_and": " · ",  # between the players of a money line
     "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name}: päätä",
     "next_roll": "▶ {name}: heitä",

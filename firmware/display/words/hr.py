@@ -18,6 +18,8 @@ PANEL = {
     "money_one": "{name} {change}",
     "money_others": "{name} {change} (ostali −{amount}{but})",
     "friday_sworn_paid": "{friday} plaća {amount}, sad je Petak {name:gen}",  # 29: paid and sworn
+    "money_friday": "{name} (Petak {master:gen}) {change}",  # a Friday's +1/-1
+    "money_and": " · ",  # between the players of a money line
     "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name} bira",
     "next_roll": "▶ {name}: baci",

@@ -624,3 +624,32 @@ def test_export_of_a_game_not_kept_says_how_many_there_are(
     store.close()
     assert main(["export", "--state-dir", str(tmp_path), "--finished", "2"]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_the_file_says_whose_it_is_and_which_schema_in_its_header(tmp_path: Path) -> None:
+    """The header's application id (offset 68) and user version (offset 60), as any
+    SQLite tool reads them: the bytes are the promise, so they are pinned as bytes."""
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.close()
+    header = (tmp_path / "robinson.db").read_bytes()[:100]
+    assert header[68:72] == b"Robi" and int.from_bytes(header[60:64], "big") == 1
+
+
+def test_a_foreign_sqlite_file_is_set_aside_never_written_into(tmp_path: Path) -> None:
+    """Another program's database (application id 0, tables of its own) where ours
+    belongs: moved to damaged/ untouched, and a database of ours begun beside it."""
+    foreign = tmp_path / "robinson.db"
+    db = sqlite3.connect(foreign)
+    db.execute("CREATE TABLE notes (text TEXT)")
+    db.execute("INSERT INTO notes VALUES ('mine')")
+    db.commit()
+    db.close()
+    before = foreign.read_bytes()
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.close()
+    kept = tmp_path / "damaged" / "robinson.db.1"
+    assert kept.read_bytes() == before
+    assert any("not a Robinson Table database" in p for p in store.problems)
+    assert Store(tmp_path, read_only=True).load().game == GAME

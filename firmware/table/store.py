@@ -180,19 +180,20 @@ class Store:
 
     def _check(self, db: sqlite3.Connection) -> sqlite3.Connection:
         """The database is whole and ours; an empty one gets the schema. Raises _Unusable."""
-        try:
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
+        try:  # only read until it is known to be ours: WAL mode rewrites the header
             app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
                             for name in ("application_id", "user_version"))
             tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-            if app == 0 and version == 0 and tables == 0:
+            empty = (app, version, tables) == (0, 0, 0)
+            if not empty and app != APPLICATION_ID:
+                raise _Unusable("not a Robinson Table database")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            if empty:
                 db.executescript(f"BEGIN IMMEDIATE; {SCHEMA}"  # all of it, or none
                                  f"PRAGMA application_id = {APPLICATION_ID};"
                                  f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
                 return db
-            if app != APPLICATION_ID:
-                raise _Unusable("not a Robinson Table database")
             if version > SCHEMA_VERSION:
                 raise _Unusable(f"made by a newer version (schema {version}): "
                                 "update the software to read it")

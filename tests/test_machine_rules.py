@@ -914,3 +914,33 @@ def test_the_seats_names_come_from_the_config() -> None:
     w = m.words(table.state)
     assert (w.name(1), w.name(3)) == ("Ana", "Ivo")
     assert w.name(2) == m.words(Table().state).name(2)
+
+
+# -- found unguarded by mutation testing of the old table (issue 26) -------------------
+
+
+def test_back_after_a_new_game_stays_in_setup_never_resumes_the_game_put_away() -> None:
+    table = playing(MOVED)
+    menu_at(table, Row.NEW)
+    table.press(Press.LONG)  # yes: put it away
+    assert table.state.mode is m.Mode.SETUP
+    effects = menu_at(table, Row.BACK)
+    assert table.state.mode is m.Mode.SETUP and table.state.game is None
+    assert not of(m.Save, effects) and not of(m.BeginGame, effects)
+    table.press(Press.LONG)  # the new game begins: nothing of the old one in it
+    assert table.state.game is not None and table.state.game.actions == ()
+
+
+@pytest.mark.parametrize("seats", [(1, 2), tuple(range(1, 9))])
+def test_two_to_eight_seats_start_and_the_starter_shown_is_the_one_used(
+        seats: tuple[int, ...]) -> None:
+    table = started(seats=seats)
+    table.fire(TimerKind.BOOT)
+    for presses in range(len(seats) + 1):  # round the seats, and round again to the first
+        expected = seats[presses % len(seats)]
+        assert table.state.screen == screens.setup_screen(
+            table.w, seats, expected, CONFIG.rules, "", wired=len(CONFIG.pins.seats))
+        if presses < len(seats):
+            table.press()
+    effects = table.press(Press.LONG)
+    assert of(m.BeginGame, effects) == [m.BeginGame(Game(seats, seats[0], CONFIG.rules))]

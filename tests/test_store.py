@@ -428,6 +428,9 @@ def test_read_only_refuses_what_is_not_ours_and_writes_nothing(tmp_path: Path) -
 
 
 def test_each_thing_set_aside_gets_its_own_number(tmp_path: Path) -> None:
+    (tmp_path / "damaged").mkdir()  # what a person left there counts for nothing
+    for name in ("notes", "robinson.db.old", "robinson.db.123456789"):
+        (tmp_path / "damaged" / name).write_text("mine")
     for n in range(1, 4):
         (tmp_path / "robinson.db").write_bytes(b"junk %d" % n)
         (tmp_path / "robinson.db-wal").write_bytes(b"wal %d" % n)
@@ -436,8 +439,9 @@ def test_each_thing_set_aside_gets_its_own_number(tmp_path: Path) -> None:
         store.close()
         assert f"kept in damaged/ as robinson.db.{n}" in (loaded.problem or "")
     kept = sorted(p.name for p in (tmp_path / "damaged").iterdir())
-    assert kept == ["robinson.db-wal.1", "robinson.db-wal.2", "robinson.db-wal.3",
-                    "robinson.db.1", "robinson.db.2", "robinson.db.3"]
+    assert kept == ["notes", "robinson.db-wal.1", "robinson.db-wal.2", "robinson.db-wal.3",
+                    "robinson.db.1", "robinson.db.123456789", "robinson.db.2", "robinson.db.3",
+                    "robinson.db.old"]
     assert (tmp_path / "damaged" / "robinson.db-wal.2").read_bytes() == b"wal 2"
 
 

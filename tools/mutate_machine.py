@@ -1,4 +1,5 @@
-"""Mutation testing of the table's machine (``firmware/table/machine.py``).
+"""Mutation testing of the table's machine (``firmware/table/machine.py``), and of the
+config (``--target config``; ``TARGETS`` says which tests judge each).
 
 Each mutant is one small change to one function of the machine or to one of its
 module constants: a comparison turned (``==``/``!=``, ``<``/``<=``, ``is``/``is not``,
@@ -6,7 +7,7 @@ module constants: a comparison turned (``==``/``!=``, ``<``/``<=``, ``is``/``is 
 (``+``/``-``, ``|``/``&``, ``%``/``*``), a constant moved (``True``/``False``, a number
 plus one, a string spoiled), an enum member changed to its neighbour (``Mode.PLAY`` →
 ``Mode.ANIMATE``), a call statement or an early ``return`` left out. The tests that
-guard the machine (``STAGES``, the fastest first) run on it with ``-x``; a failure or
+guard the module (``TARGETS``, the fastest first) run on it with ``-x``; a failure or
 a time-out (twice the unmutated run) kills it.
 
 Why our own runner, not mutmut (``tools/mutate.sh``, kept for the engine and the
@@ -21,7 +22,8 @@ runs pytest in-process.
 Equivalent mutants (no test could tell them apart: the program does the same) are
 named with the reason in ``tools/machine_equivalent.txt`` and left out of the score.
 
-Usage: .venv/bin/python tools/mutate_machine.py [--jobs N] [--only TEXT] [--list]
+Usage: .venv/bin/python tools/mutate_machine.py [--target machine|config] [--jobs N]
+       [--only TEXT] [--list]
 """
 
 from __future__ import annotations
@@ -41,18 +43,53 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULE = "firmware.table.machine"
-SOURCE = ROOT / "firmware" / "table" / "machine.py"
-EQUIVALENT = ROOT / "tools" / "machine_equivalent.txt"
-STAGES = [  # each a pytest run; a mutant that fails one is killed, the rest are not run
-    ["tests/test_machine_rules.py"],  # the machine alone, each rule: 1.5 s
-    ["tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
-     "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"],  # 10 s
-    ["tests/test_table.py", "tests/test_faults.py", "tests/test_glance.py",  # the rig
-     "--deselect", "tests/test_glance.py::test_no_move_or_count_is_broken_across_rows_in_any_size"],
-]
-TESTS = [test for stage in STAGES for test in stage if test.startswith("tests/")]
-ENUMS = ("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status", "Choice")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A module to mutate, and the tests that judge it (each stage a pytest run; a
+    mutant that fails one is killed, the rest are not run)."""
+
+    module: str
+    stages: tuple[tuple[str, ...], ...]
+    enums: tuple[str, ...] = ()  # enum classes whose members a mutant may turn
+    caches: tuple[str, ...] = ()  # module functions whose lru_cache a mutant must clear
+
+    @property
+    def source(self) -> Path:
+        return ROOT / (self.module.replace(".", "/") + ".py")
+
+    @property
+    def name(self) -> str:
+        return self.module.rpartition(".")[2]
+
+    @property
+    def equivalent(self) -> Path:
+        """The equivalent mutants, named with why: tools/<name>_equivalent.txt."""
+        return ROOT / "tools" / f"{self.name}_equivalent.txt"
+
+    @property
+    def tests(self) -> list[str]:
+        return [test for stage in self.stages for test in stage if test.startswith("tests/")]
+
+
+TARGETS = {
+    "machine": Target(
+        "firmware.table.machine",
+        (("tests/test_machine_rules.py",),  # the machine alone, each rule: 1.5 s
+         ("tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
+          "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"),  # 10 s
+         ("tests/test_table.py", "tests/test_faults.py", "tests/test_glance.py")),  # the rig
+        enums=("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status",
+               "Choice"),
+        caches=("_words",)),
+    "config": Target(
+        "firmware.config",
+        (("tests/test_config.py",),  # each setting and bound: 0.8 s
+         ("tests/test_bad_input.py", "tests/test_names.py", "tests/test_panels.py")),
+        enums=("Interface",)),
+}
+TARGET = TARGETS["machine"]  # main() sets the one asked for
 TURN_COMPARE = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt,
                 ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
                 ast.In: ast.NotIn, ast.NotIn: ast.In}
@@ -130,7 +167,7 @@ def _sites(home: ast.AST) -> Iterator[tuple[list[object], Callable[[object], Non
             elif isinstance(value, str) and value:
                 yield path, _set_attr("value", f"XX{value}XX"), f"{value!r} spoiled"
         elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-              and node.value.id in ENUMS):
+              and node.value.id in TARGET.enums):
             yield path, _next_member(node.value.id), f"{node.value.id}.{node.attr} -> next"
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             yield path, _set_attr("value", ast.Constant(None)), "call left out"
@@ -190,7 +227,7 @@ def _replace_node(new: ast.AST) -> Callable[[object], None]:
 
 def _next_member(enum_name: str) -> Callable[[object], None]:
     def change(node: object) -> None:
-        members = list(getattr(importlib.import_module(MODULE), enum_name))
+        members = list(getattr(importlib.import_module(TARGET.module), enum_name))
         names = [member.name for member in members]
         index = names.index(node.attr)  # type: ignore[attr-defined]
         node.attr = names[(index + 1) % len(names)]  # type: ignore[attr-defined]
@@ -202,22 +239,22 @@ def _next_member(enum_name: str) -> Callable[[object], None]:
 
 def install(mutant: Mutant) -> None:
     """Put the mutant into the imported module, in place."""
-    module = importlib.import_module(MODULE)
+    module = importlib.import_module(TARGET.module)
     ast.fix_missing_locations(mutant.tree)
     if mutant.target.startswith("="):
         name = mutant.target[1:]
         node = next(n for n in mutant.tree.body if isinstance(n, ast.Assign)
                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name)
-        value = eval(compile(ast.Expression(node.value), str(SOURCE), "eval"),
+        value = eval(compile(ast.Expression(node.value), str(TARGET.source), "eval"),
                      module.__dict__)
         setattr(module, name, value)
         return
-    code = compile(mutant.tree, str(SOURCE), "exec")
+    code = compile(mutant.tree, str(TARGET.source), "exec")
     found = {c.co_qualname: c for c in _codes(code)}
     function = _function(module, mutant.target)
     function.__code__ = found[mutant.target]
     node = _def(mutant.tree, mutant.target)
-    defaults = [eval(compile(ast.Expression(d), str(SOURCE), "eval"),
+    defaults = [eval(compile(ast.Expression(d), str(TARGET.source), "eval"),
                      module.__dict__) for d in node.args.defaults]
     function.__defaults__ = tuple(defaults) or None
 
@@ -259,10 +296,11 @@ def run(mutant: Mutant | None, quiet: bool = True) -> int:
             os.dup2(null, 2)
         if mutant is not None:
             install(mutant)
-            clear = importlib.import_module(MODULE)._words.cache_clear
-            clear()
+            module = importlib.import_module(TARGET.module)
+            for cached in TARGET.caches:
+                getattr(module, cached).cache_clear()
         import pytest
-        for stage in STAGES:
+        for stage in TARGET.stages:
             code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-W",
                                 "ignore::pytest.PytestAssertRewriteWarning", *stage])
             if code != 0:
@@ -274,6 +312,8 @@ def run(mutant: Mutant | None, quiet: bool = True) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--target", choices=TARGETS, default="machine",
+                        help="which module to mutate (default: the machine)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", default="", help="mutants whose name holds this")
     parser.add_argument("--list", action="store_true", help="name the mutants, run none")
@@ -282,7 +322,9 @@ def main() -> int:
     args = parser.parse_args()
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
-    everything = [m for m in mutants(SOURCE.read_text()) if args.only in m.name]
+    global TARGET
+    TARGET = TARGETS[args.target]
+    everything = [m for m in mutants(TARGET.source.read_text()) if args.only in m.name]
     if args.names:
         wanted = {line.strip() for line in args.names.read_text().splitlines() if line.strip()}
         everything = [m for m in everything if m.name in wanted
@@ -302,7 +344,7 @@ def main() -> int:
     print(f"{len(everything)} mutants; the tests take {baseline:.1f} s unmutated "
           f"(a mutant that runs {limit:.0f} s is killed)", flush=True)
     verdicts = _run_all(everything, args.jobs, limit)
-    kept = ROOT / "mutants" / "machine.json"  # every verdict, for a reader or a rerun
+    kept = ROOT / "mutants" / f"{TARGET.name}.json"  # every verdict, for a reader or a rerun
     kept.parent.mkdir(exist_ok=True)
     kept.write_text(json.dumps(verdicts, indent=1, ensure_ascii=False) + "\n")
     return _report(everything, verdicts, equivalent, time.monotonic() - started)
@@ -311,7 +353,7 @@ def main() -> int:
 def _warm() -> None:
     """Import once in the parent what every child would import again."""
     import pytest  # noqa: F401
-    for test in {t.split("::")[0] for t in TESTS}:
+    for test in {t.split("::")[0] for t in TARGET.tests}:
         importlib.import_module(test.removesuffix(".py").replace("/", "."))
 
 
@@ -344,7 +386,9 @@ def _run_all(everything: list[Mutant], jobs: int, limit: float) -> dict[str, str
 def _equivalent() -> dict[str, str]:
     """Mutant names judged equivalent, with why."""
     named = {}
-    for line in EQUIVALENT.read_text(encoding="utf-8").splitlines():
+    if not TARGET.equivalent.exists():
+        return {}
+    for line in TARGET.equivalent.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             name, _, why = line.partition("  # ")
             named[name.strip()] = why.strip()
@@ -360,7 +404,7 @@ def _report(everything: list[Mutant], verdicts: dict[str, str],
     timeouts = sum(v == "timeout" for v in verdicts.values())
     stale = sorted(n for n in equivalent if verdicts.get(n, "survived") != "survived")
     judged = len(everything) - len(judged_equivalent)
-    print(f"\n{len(everything)} mutants of machine.py in {seconds / 60:.1f} min: "
+    print(f"\n{len(everything)} mutants of {TARGET.source.name} in {seconds / 60:.1f} min: "
           f"{killed} killed ({timeouts} by time-out), {len(survivors)} survived, "
           f"{len(judged_equivalent)} of them equivalent")
     print(f"raw score {100 * killed / len(everything):.1f}%; "

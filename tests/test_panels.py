@@ -17,6 +17,7 @@ from PIL import Image
 
 from firmware.config import Config, Display, display_option, parse
 from firmware.display.layout import Layout, Size
+from firmware.display.panels import PANELS
 from firmware.display.render import fit, render
 from firmware.display.screens import result_screen
 from firmware.display.words import Words
@@ -209,3 +210,22 @@ def test_a_frame_already_on_a_panel_is_not_sent_again(option: str) -> None:
     assert writer.display(first.copy()) == 0 and bus.sent == sent  # the Panel skips it
     assert writer.display(render(screens["en-plain"], FONTS, 0, display.layout)) > 0
     assert bus.sent > sent
+
+
+WRITERS = {"ssd1306": "PageWriter", "ssd1315": "PageWriter", "ssd1316": "PageWriter",
+           "sh1106": "PageWriter", "ssd1309": "PageWriter", "sh1107": "PageWriter",
+           "ssd1322": "LumaWriter", "ssd1351": "LumaWriter", "st7735": "LumaWriter",
+           "ili9341": "LumaWriter", "st7789": "WindowWriter"}
+"""Which writer each panel gets: ours for the page memories (luma's own sends whole
+pages), luma's own where its driver tracks changes, a window where it does not (ST7789)."""
+
+
+def test_each_panel_gets_the_writer_that_sends_least() -> None:
+    from firmware.display.partial import writer_for
+    from firmware.emulate.rig import emulated_device, wire_for
+
+    got = {}
+    for name in PANELS:
+        display = display_option(name)
+        got[name] = type(writer_for(emulated_device(display, wire_for(display)))).__name__
+    assert got == WRITERS

@@ -944,3 +944,25 @@ def test_two_to_eight_seats_start_and_the_starter_shown_is_the_one_used(
             table.press()
     effects = table.press(Press.LONG)
     assert of(m.BeginGame, effects) == [m.BeginGame(Game(seats, seats[0], CONFIG.rules))]
+
+
+@pytest.mark.parametrize("choice", ["short", "long"])
+def test_a_decision_is_saved_before_it_is_shown(choice: str) -> None:
+    """Issue 26: only rolls had a save-before-show test; a stay or a pass is an action too."""
+    game = pending(Pending.AGAIN)
+    table = playing(game, faces=[3], animate=False)  # "again" rolls at once
+    effects = table.press(Press.LONG if choice == "long" else Press.SHORT)
+    saves = [n for n, e in enumerate(effects) if isinstance(e, m.Save)]
+    shown = [n for n, e in enumerate(effects) if isinstance(e, m.Draw)]
+    assert saves and shown and saves[0] < shown[0]
+    assert of(m.Save, effects)[0].game.actions[len(game.actions)] in CHOICES[Pending.AGAIN]
+
+
+def test_menu_back_from_setup_stays_in_setup() -> None:
+    """Issue 26: Menu -> Back during setup crashed the old table."""
+    table = started(seats=(1, 2, 3))
+    table.fire(TimerKind.BOOT)
+    assert table.state.mode is m.Mode.SETUP
+    before = table.state.screen
+    menu_at(table, Row.BACK)
+    assert table.state.mode is m.Mode.SETUP and table.state.screen == before

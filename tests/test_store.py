@@ -694,3 +694,44 @@ def test_any_one_page_scribbled_is_set_aside_or_read_right_never_a_crash(
             read_right += 1
     print(f"\n{pages} pages scribbled: {set_aside} set aside, {read_right} read right")
     assert pages >= 5 and set_aside + read_right == pages and set_aside >= 1
+
+
+def test_old_files_with_games_put_away_but_none_in_play_are_imported(tmp_path: Path) -> None:
+    """Issue 26: an install whose last game had been put away (archive/, no game.txt)
+    crashed every start when the check of the game in play read 'or' for 'and'."""
+    (tmp_path / "archive").mkdir()
+    (tmp_path / "archive" / "20261101-120000-00000.txt").write_text(WON.save())
+    store = Store(tmp_path)
+    loaded = store.load()
+    assert loaded.game is None and not loaded.problem
+    assert [f.game for f in store.finished()] == [WON]
+    store.close()
+
+
+def test_a_won_game_whose_winning_save_failed_is_put_away_won(tmp_path: Path) -> None:
+    """The table holds the win; the disk holds the game a roll before (that save
+    failed). Put away, it is kept as won, with its winning roll."""
+    store = Store(tmp_path)
+    store.save(WON.undo())
+    store.put_away(WON)
+    [kept] = store.finished()
+    assert kept.ended == "won" and kept.game == WON
+    store.close()
+
+
+def test_an_error_that_is_not_sqlites_during_a_write_is_not_swallowed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a refused write becomes SaveFailed; anything else reaches the caller, and
+    nothing half done is committed."""
+    store = Store(tmp_path)
+    store.save(GAME.undo())
+
+    def broken(*args: object) -> int:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(Store, "_sync", broken)
+    with pytest.raises(ValueError, match="a bug"):
+        store.save(GAME)
+    monkeypatch.undo()
+    assert Store(tmp_path, read_only=True).load().game == GAME.undo()
+    store.close()

@@ -76,7 +76,7 @@ class Target:
 TARGETS = {
     "machine": Target(
         "firmware.table.machine",
-        (("tests/test_machine_rules.py",),  # the machine alone, each rule: 1.5 s
+        (("tests/test_machine_rules.py", "tests/test_names.py"),  # each rule: 3 s
          ("tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
           "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"),  # 10 s
          ("tests/test_table.py", "tests/test_faults.py", "tests/test_glance.py")),  # the rig

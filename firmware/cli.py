@@ -510,8 +510,9 @@ def _names(args: argparse.Namespace) -> int:
         if number not in SEATS:
             raise UsageError(f"seat {number} is not one of {SEATS.start}-{SEATS.stop - 1}")
         given[number] = name
-    store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
     changing = bool(given) or args.clear
+    store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()),
+                  read_only=not changing)  # listing them makes and moves nothing
     if changing:
         store.lock()  # not beside a running table: it would not see them until it starts
     try:

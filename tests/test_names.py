@@ -85,6 +85,7 @@ def test_names_are_set_kept_changed_and_cleared(capsys: pytest.CaptureFixture[st
     where = ("--state-dir", str(tmp_path))
     code, out, _ = names_cli(capsys, *where)
     assert code == 0 and "no names kept" in out and "Player 1" in out
+    assert list(tmp_path.iterdir()) == []  # listing made nothing
     assert names_cli(capsys, *where, "1=Ana", "3=Wolfgangella")[0] == 0
     assert Store(tmp_path).prefs()["names"] == json.dumps({"1": "Ana", "3": "Wolfgangella"})
     code, out, _ = names_cli(capsys, *where, "2=Ben", "1=")  # 1= : seat 1's default back

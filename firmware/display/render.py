@@ -170,20 +170,22 @@ def page_count(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> int:
 def essential_page(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> int:
     """The last page holding one of the body's ``essential`` lines (0: the first)."""
     screen = fit(screen, layout, fonts)
-    return _essential_page(screen, fonts, box(layout, screen, fonts))
+    return _last_essential(screen, paged(screen, fonts, box(layout, screen, fonts)))
 
 
-def _essential_page(screen: Screen, fonts: Fonts, where: Box) -> int:
+def _last_essential(screen: Screen, laid: list[list[tuple[int, str]]]) -> int:
+    """Of the pages ``paged`` laid out, the last holding an essential line (0: none)."""
     if not screen.essential:
         return 0
-    return max(n for n, page in enumerate(paged(screen, fonts, where))
+    return max(n for n, page in enumerate(laid)
                if any(index < screen.essential for index, _ in page))
 
 
-def page_footer(screen: Screen, page: int, fonts: Fonts, where: Box) -> list[str]:
-    """The footer of one page: the prompt, or (on a page before the last one a press
-    must not skip, where a press only turns the page) the word for "more"."""
-    if screen.more and page < _essential_page(screen, fonts, where):
+def page_footer(screen: Screen, page: int, laid: list[list[tuple[int, str]]]) -> list[str]:
+    """The footer of page ``page`` of ``laid`` (``paged``'s pages): the prompt, or (on a
+    page before the last one a press must not skip, where a press only turns the page)
+    the word for "more"."""
+    if screen.more and page < _last_essential(screen, laid):
         return [screen.more]
     return footer_rows(screen)
 
@@ -208,12 +210,12 @@ def shown(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[Page]:
     """Every page of ``screen`` on this panel, as text: what ``render`` draws."""
     screen = fit(screen, layout, fonts)
     where = box(layout, screen, fonts)
-    all_pages = pages(screen, fonts, where)
-    bar = _title_bar(screen, fonts, len(all_pages), where.width)
+    laid = paged(screen, fonts, where)
+    bar = _title_bar(screen, fonts, len(laid), where.width)
     title = _clip(screen.title, bar.room, fonts) if screen.title else screen.big
-    return [Page(title, tuple(rows), tuple(_clip(row, where.width, fonts)
-                                           for row in page_footer(screen, n, fonts, where)))
-            for n, rows in enumerate(all_pages)]
+    return [Page(title, tuple(row for _, row in rows),
+                 tuple(_clip(row, where.width, fonts) for row in page_footer(screen, n, laid)))
+            for n, rows in enumerate(laid)]
 
 
 def render(screen: Screen, fonts: Fonts, page: int = 0, layout: Layout = CLASSIC,
@@ -260,18 +262,18 @@ def _finish(canvas: Image.Image, layout: Layout) -> Image.Image:
 def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: int,
                  where: Box, dim: bool) -> None:
     width, height, line = where.width, where.height, where.line
-    all_pages = pages(screen, fonts, where)
-    page %= len(all_pages)
+    laid = paged(screen, fonts, where)
+    page %= len(laid)
     y = 0
     if screen.title:
         bar = SEAT_INK + screen.seat if screen.seat else INK
         up = 2 if where.compact else 0  # a strip's bar: rows 0-9, its text 2 higher
         draw.rectangle((0, 0, width - 1, line - 1 if up else LINE), fill=bar)
-        layout = _title_bar(screen, fonts, len(all_pages), width)
+        layout = _title_bar(screen, fonts, len(laid), width)
         if screen.badge:
             fonts.draw(draw, layout.badge, 1 - up, screen.badge, fill=BACK)
         if layout.dots is not None:  # dots, not "1/4": no number beside the title's numbers
-            _dots(draw, layout.dots, 5 - up // 2, len(all_pages), page, fill=BACK, back=bar)
+            _dots(draw, layout.dots, 5 - up // 2, len(laid), page, fill=BACK, back=bar)
         if layout.die is not None:
             _small_die(draw, layout.die, screen.die, 1 - up)
         fonts.draw(draw, 2, 1 - up, _clip(screen.title, layout.room, fonts), fill=BACK,
@@ -282,11 +284,11 @@ def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: 
         big_width = int(big.font.getlength(screen.big))
         draw.text(((width - big_width) // 2, y + big.dy), screen.big, font=big.font, fill=INK)
         y += 2 * LINE + 2
-    for index, row in paged(screen, fonts, where)[page]:  # the story after the money: dimmer
+    for index, row in laid[page]:  # the story after the money: dimmer
         story = dim and screen.essential and index >= screen.essential
         fonts.draw(draw, 0, y, row, fill=DIM if story else INK)
         y += line
-    footer = page_footer(screen, page, fonts, where)
+    footer = page_footer(screen, page, laid)
     if footer:
         top = height - LINE * len(footer) - 1
         draw.line((0, top - 1, width - 1, top - 1), fill=INK)

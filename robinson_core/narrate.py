@@ -45,16 +45,33 @@ _MOVE_KEYS = {
 }
 
 
+def friday_masters(events: Sequence[ev.Event]) -> dict[int, int]:
+    """Each Friday who paid or collected by the Friday rule in ``events``, and whose
+    Friday: the player whose payment with the bank the Friday's follows."""
+    found: dict[int, int] = {}
+    master = None
+    for event in events:
+        if not isinstance(event, ev.Transfer):
+            continue
+        seat = event.payer if event.payer is not None else event.payee
+        if event.why is ev.Why.SQUARE:
+            master = seat
+        elif event.why is ev.Why.FRIDAY and seat is not None and master is not None:
+            found[seat] = master
+    return found
+
+
 def describe_each(events: Sequence[ev.Event], lang: str,
                   name: Names | None = None) -> list[str]:
     """``describe`` of each event, a Friday's payment saying whose Friday pays or collects
-    (the player whose square payment it follows: "Cid (Ana's Friday) collects 1")."""
-    master = None
+    ("Cid (Ana's Friday) collects 1": ``friday_masters``)."""
+    masters = friday_masters(events)
     lines = []
     for event in events:
-        if isinstance(event, ev.Transfer) and event.why is ev.Why.SQUARE:
-            master = event.payer if event.payer is not None else event.payee
-        lines.append(describe(event, lang, name, master))
+        friday = None
+        if isinstance(event, ev.Transfer) and event.why is ev.Why.FRIDAY:
+            friday = event.payer if event.payer is not None else event.payee
+        lines.append(describe(event, lang, name, masters.get(friday or 0)))  # 0: no seat
     return lines
 
 

@@ -19,7 +19,7 @@ from robinson_core import (
     Status,
 )
 from robinson_core import events as ev
-from robinson_core.narrate import ASK_KEYS, describe, describe_each
+from robinson_core.narrate import ASK_KEYS, describe, describe_each, friday_masters
 from robinson_core.texts import caption, instruction
 
 
@@ -179,7 +179,7 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
         return w("money_others", name=w.name(gains[0]), change=_signed(change[gains[0]]),
                  amount=-min(lost), but=but), True
     ordered = sorted(change.items(), key=lambda item: item[1] < 0)
-    masters = _masters(events)
+    masters = friday_masters(events)
     banked = all(isinstance(e, ev.Transfer) and None in (e.payer, e.payee)
                  for e in events if isinstance(e, _MONEY))
     return w("money_and").join(
@@ -187,20 +187,6 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
           change=_signed(amount)) if seat in masters
         else w("money_one", name=w.name(seat), change=_signed(amount))
         for seat, amount in ordered), banked
-
-
-def _masters(events: Sequence[ev.Event]) -> dict[int, int]:
-    """Each Friday paid or paying by the Friday rule here, and whose Friday (the player
-    whose payment with the bank the Friday's follows)."""
-    found, master = {}, None
-    for event in events:
-        if isinstance(event, ev.Transfer) and event.why is ev.Why.SQUARE:
-            master = event.payer if event.payer is not None else event.payee
-        elif isinstance(event, ev.Transfer) and event.why is ev.Why.FRIDAY and master:
-            friday = event.payer if event.payer is not None else event.payee
-            if friday is not None:
-                found[friday] = master
-    return found
 
 
 def _signed(amount: int) -> str:

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 
 from firmware.devices import Rigging
+from firmware.display.fonts import Fonts
 from firmware.errors import ConfigError
 from firmware.notify import Notifier
 from firmware.runtime.loop import Loop
@@ -76,14 +77,16 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
     rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
                            capture_to=args.capture, seats_on=args.seats)
     loop = rig.loop
-    table = Table(config=config, loop=loop, store=store, panel=rig.panel, button=rig.button,
-                  seats=rig.seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
-                  outputs=rig.outputs, lang=args.lang, animate=not args.no_animation,
-                  badge="DEMO" if args.demo or args.seed is not None else "")
+    fonts, text_view = Fonts(), None
     if emulated and not show_terminal:  # piped: each page as text on stdout
         from firmware.emulate.textview import TextView
 
-        table.on_page = TextView(sys.stdout, table.fonts, table.layout)
+        text_view = TextView(sys.stdout, fonts, config.display.layout)
+    table = Table(config=config, loop=loop, store=store, panel=rig.panel, button=rig.button,
+                  seats=rig.seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
+                  fonts=fonts, outputs=rig.outputs, lang=args.lang,
+                  animate=not args.no_animation, on_page=text_view,
+                  badge="DEMO" if args.demo or args.seed is not None else "")
     if capture is not None:
         capture.note = lambda: "actions=" + ",".join(
             a.token for a in (table.game.actions if table.game else ()))

@@ -505,10 +505,8 @@ def _names(args: argparse.Namespace) -> int:
         number = whole_number(seat)
         if not equals or number is None:
             raise UsageError(f"give names as SEAT=NAME, e.g. 1=Ana, not {quote(text)}")
-        if name and (why := names.problem(number, name)):
+        if why := names.problem(number, name):
             raise UsageError(why)
-        if number not in SEATS:
-            raise UsageError(f"seat {number} is not one of {SEATS.start}-{SEATS.stop - 1}")
         given[number] = name
     changing = bool(given) or args.clear
     store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()),

@@ -19,9 +19,11 @@ Names = tuple[tuple[int, str], ...]
 
 
 def problem(seat: int, name: str) -> str:
-    """Why ``name`` cannot be seat ``seat``'s, or ''."""
+    """Why ``name`` cannot be seat ``seat``'s, or '' (an empty name: the default's)."""
     if seat not in SEATS:
         return f"seat {seat} is not one of {SEATS.start}-{SEATS.stop - 1}"
+    if not name:
+        return ""
     if not name.isprintable() or name != name.strip():
         return f"the name of seat {seat} must be printable letters, without spaces around"
     if not name_fits(name):
@@ -46,7 +48,7 @@ def from_pref(text: str) -> tuple[Names, list[str]]:
         why = problem(seat, name) if isinstance(name, str) else f"seat {key}: not a name"
         if why:
             wrong.append(why)
-        else:
+        elif name:
             names.append((seat, name))
     return tuple(sorted(names)), wrong
 

@@ -198,12 +198,18 @@ class Page:
     rows: tuple[str, ...]
     footer: tuple[str, ...]
 
+    def drawn(self) -> Page:
+        """The page's texts as the panel draws them: a no-break space is a space."""
+        def plain(texts: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(text.replace(NO_BREAK, " ") for text in texts)
+
+        return Page(self.title.replace(NO_BREAK, " "), plain(self.rows), plain(self.footer))
+
     def framed(self, number: int = 1, count: int = 1) -> list[str]:
-        """The page as lines of text, page ``number`` of ``count`` (a no-break space
-        is a space, as drawn)."""
-        head = f"┌ {self.title}" + (f"   [{number}/{count}]" if count > 1 else "")
-        lines = [head, *(f"│ {row}" for row in self.rows), *(f"└ {row}" for row in self.footer)]
-        return [line.replace(NO_BREAK, " ") for line in lines]
+        """The page as lines of text, as drawn, page ``number`` of ``count``."""
+        page = self.drawn()
+        head = f"┌ {page.title}" + (f"   [{number}/{count}]" if count > 1 else "")
+        return [head, *(f"│ {row}" for row in page.rows), *(f"└ {row}" for row in page.footer)]
 
 
 def shown(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[Page]:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from firmware.display import screens
-from firmware.display.fonts import NO_BREAK, Fonts
+from firmware.display.fonts import Fonts
 from firmware.display.layout import Layout
 from firmware.display.render import Page, shown
 from firmware.display.words import Words
@@ -48,8 +48,9 @@ def results(game: Game, lang: str, layout: Layout,
 
 def as_json(head: dict[str, Any], pages: list[Page]) -> dict[str, Any]:
     """One result as ``--json`` prints it: the lines exactly as drawn."""
-    return {**head, "pages": [{"title": _drawn(p.title), "lines": [_drawn(r) for r in p.rows],
-                               "footer": _drawn("\n".join(p.footer))} for p in pages]}
+    drawn = [page.drawn() for page in pages]
+    return {**head, "pages": [{"title": p.title, "lines": list(p.rows),
+                               "footer": "\n".join(p.footer)} for p in drawn]}
 
 
 def as_text(head: dict[str, Any], pages: list[Page]) -> list[str]:
@@ -58,8 +59,3 @@ def as_text(head: dict[str, Any], pages: list[Page]) -> list[str]:
     for number, page in enumerate(pages, start=1):
         lines += ["  " + line for line in page.framed(number, len(pages))]
     return lines
-
-
-def _drawn(text: str) -> str:
-    """A text as the panel draws it: a no-break space is a space."""
-    return text.replace(NO_BREAK, " ")

@@ -222,9 +222,10 @@ def test_a_press_half_a_second_after_any_result_never_skips_any_money(
 
 def test_a_quick_press_shows_the_unread_consequence_first_then_rolls(
         rigs: list[Rig], tmp_path: Path) -> None:
-    """Seat 3's first roll takes everyone's chip and sets seat 1 out of its turn: that
-    is on page 2; page 1 says "more" and a quick press turns to it, not a roll."""
-    rig = Rig(tmp_path / "state", seats_on=(1, 2, 3), faces=[6, 4, 4, 6, 1, 1, 2],
+    """Seat 3's second roll collects 1 from the bank and seat 1 misses its turn
+    (found by a search over seeded rolls): that is on page 2; page 1 says "more" and a
+    quick press turns to it, not a roll."""
+    rig = Rig(tmp_path / "state", seats_on=(1, 2, 3), faces=[6, 1, 1, 6, 3, 2, 4],
               animate=False)
     rigs.append(rig)
     rig.wait(2.5)
@@ -334,12 +335,13 @@ def test_every_result_is_read_at_a_glance_in_every_size(lang: str) -> None:
     """Seeded games of 2 to 8 seats, every result on every size class: no page ends
     inside a sentence, no number leaves its arrow or chips, no page is a fragment, all
     the money is on page 1 and the footer says what a press does."""
-    w = Words(lang, NAMES)
+    named, default = Words(lang, NAMES), Words(lang)  # the longest names are the defaults
     broken: dict[str, list[str]] = {rule: [] for rule in RULES}
     results = pages = numbers = 0
     kinds: set[str] = set()
     strip_most = 0  # the most pages a result of up to 4 players takes on the strip
     for seed in range(SEEDS):
+        w = default if seed % 2 else named
         for game in played(seed):
             kinds |= {type(e).__name__ for e in game.events}
             for size, layout in LAYOUTS.items():

@@ -24,6 +24,7 @@ from firmware.display.words import Words
 from firmware.emulate.bus import SpiBus
 from firmware.errors import ConfigError
 from robinson_core import Status
+from robinson_core import events as ev
 from robinson_core.texts import LANGUAGES
 
 from .make_panels import PANELS_TRIED, REFERENCE, reference_images
@@ -88,9 +89,12 @@ def test_every_size_class_and_language_has_references() -> None:
 
 
 def test_on_a_strip_the_first_screen_of_a_result_says_the_square_and_the_money() -> None:
+    """The title says the square; the first row the mover's chips and the pot, unless
+    no chip moved: then that ledger is no news and the strip, with two rows a page,
+    begins with what happened."""
     strip = Layout(128, 32)
     assert strip.size is Size.STRIP
-    compared = 0
+    compared = moved = quiet = 0
     for lang in LANGUAGES:
         w = Words(lang, NAMES)
         for game in games().values():
@@ -102,12 +106,21 @@ def test_on_a_strip_the_first_screen_of_a_result_says_the_square_and_the_money()
             assert w.square(player.position or 0) in shown.title or seat in [
                 p.seat for p in game.state.players if p.position is None] or \
                 game.state.status is not Status.PLAYING
-            first_row = shown.body[0]
-            assert str(player.chips) in first_row and str(game.state.pot) in first_row
+            ledger = w("ledger", chips=player.chips, pot=game.state.pot)
+            assert screen.body[0] == ledger
+            if any(isinstance(e, (ev.Transfer, ev.Shared, ev.Won)) and getattr(e, "amount", 1)
+                   for e in game.events):
+                assert shown.body[0] == ledger  # the chips moved: the ledger first
+                moved += 1
+            elif screen.essential > 1:
+                assert ledger not in shown.body  # no news, no room: left out
+                assert shown.body[0] == screen.body[1]
+                quiet += 1
             image = render(screen, FONTS, 0, strip)
             assert image.size == (128, 32)
             compared += 1
     assert compared == len(LANGUAGES) * len(games())
+    assert moved >= 4 * len(LANGUAGES) and quiet >= 4 * len(LANGUAGES), (moved, quiet)
 
 
 @pytest.mark.parametrize("table,wrong", [

@@ -64,10 +64,10 @@ def box(layout: Layout, screen: Screen, fonts: Fonts) -> Box:
 
 
 def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
-    """The screen as the size class tells: on a strip, the essentials and then the
-    prompt, two lines at a time (the story is dropped; a menu keeps its cursor). With
-    ``fonts``, a body that would page, or wrap a line, is replaced by its ``compact``
-    form, if any."""
+    """The screen as the size class tells: on a strip, the essentials that are news
+    (not a ledger no chip moved) and then the prompt, two lines at a time (the story is
+    dropped; a menu keeps its cursor). With ``fonts``, a body that would page, or wrap a
+    line, is replaced by its ``compact`` form, if any."""
     if fonts is not None and screen.compact:
         full = fit(replace(screen, compact=()), layout)
         laid = pages(full, fonts, box(layout, full, fonts))
@@ -80,12 +80,12 @@ def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
         at = max(0, screen.cursor)
         start = max(0, min(at, len(rows) - 2))
         return replace(screen, body=rows[start:start + 2], footer="", cursor=-1)
-    body = screen.body[:screen.essential] if screen.essential else screen.body
+    body = screen.body[screen.quiet:screen.essential] if screen.essential else screen.body
     title = screen.title or screen.big
     die = screen.picture.value if screen.picture and isinstance(screen.picture.value, int) \
         else screen.die  # a tumbling die: small, in the title bar
     return replace(screen, title=title, big="", picture=None, die=die,
-                   body=(*body, *footer_rows(screen)), footer="", more="",
+                   body=(*body, *footer_rows(screen)), footer="", more="", quiet=0,
                    essential=len(body) if screen.essential else 0)  # the prompt may be skipped
 
 

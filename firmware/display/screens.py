@@ -159,11 +159,12 @@ ALIKE_EXCEPT = 2  # players left out of "everyone pays alike" the line can still
 def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[str, bool]:
     """All the money of one action in one line, for when it moved more than once, and
     whether that line says it all (who paid whom needs no more words): "Everyone −1"
-    (the players in the game paid the bank alike), "Ben +7 (others −1)" (the others
+    (the players in the game paid the bank alike), "Ben +7, others −1" (the others
     paid one player alike), each naming the one or two whose chips did not change
     ("…, Cid 0"); else each player's gain or loss, gains first, a Friday marked as
-    such ("Ana +2 · Ben −1 · Cid −1", "Ana +3 · Cid (Ana's Friday) +1"): all said if
-    the bank was the other side of every payment. ("", False) for one payment or none."""
+    such, its master beside ("Ana +2 · Ben −1 · Cid −1", "Ana +3 · Cid (Friday) +1"):
+    all said if the bank was the other side of every payment. ("", False) for one
+    payment or none."""
     if sum(isinstance(e, _MONEY) for e in events) < 2:
         return "", False
     change = nets(events)
@@ -183,8 +184,7 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
     banked = all(isinstance(e, ev.Transfer) and None in (e.payer, e.payee)
                  for e in events if isinstance(e, _MONEY))
     return w("money_and").join(
-        w("money_friday", name=w.name(seat), master=w.name(masters[seat]),
-          change=_signed(amount)) if seat in masters
+        w("money_friday", name=w.name(seat), change=_signed(amount)) if seat in masters
         else w("money_one", name=w.name(seat), change=_signed(amount))
         for seat, amount in ordered), banked
 
@@ -202,7 +202,8 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     changes for the next turns (a death and why, a turn missed, a Friday sworn) or,
     if nothing did, what the square says to do. Those are the screen's ``essential``
     lines, all on the first page: a press does not act until they have been on the
-    panel, and until then the footer says there is more. Each payment, the path and
+    panel, and until then the footer says there is more (a strip, short of room, leaves
+    out the ledger if no chip moved: ``quiet``). Each payment, the path and
     the story come after. The footer says who is next (a decision by another player:
     a press first shows their screen, headed by them)."""
     state, events = game.state, game.events
@@ -250,8 +251,10 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     next_up = decider(state)
     footer = (w("next_decides", name=w.name(next_up)) if next_up is not None and next_up != seat
               else prompt(w, state))
+    moved = any(isinstance(e, _MONEY) and not _nothing_moved(e) for e in events)
     return Screen(title=title, body=tuple(body), footer=footer, badge=badge, die=face,
-                  essential=essential, more=w("more"), **around(w, state, seat))
+                  essential=essential, quiet=int(not moved and essential > 1), more=w("more"),
+                  **around(w, state, seat))
 
 
 def balances(w: Words, state: GameState) -> str:

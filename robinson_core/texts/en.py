@@ -103,7 +103,7 @@ UI = {
     "choice_jump": "{name} takes the canoe",
     "choice_stay_boat": "{name} stays on 23",
     "will_sit_out": "{name} misses the next turn",
-    "sat_out": "{name} misses this turn",
+    "sat_out": "{name} sits out",  # this turn (one row on the strip)
     "parrot": "Everyone: \"Poor Robinson!\"",
     "no_neighbour": "Nobody else is left",
     "friday_sworn": "{friday} is now {name}'s Friday",

@@ -16,9 +16,9 @@ PANEL = {
     "more": "more ▼",  # the footer while a press only turns the page
     "money_everyone": "Everyone −{amount}{but}",
     "money_one": "{name} {change}",
-    "money_others": "{name} {change} (others −{amount}{but})",
+    "money_others": "{name} {change}, others −{amount}{but}",
     "friday_sworn_paid": "{friday} pays {amount}, now {name:gen} Friday",  # 29: paid and sworn
-    "money_friday": "{name} ({master:gen} Friday) {change}",  # a Friday's +1/-1
+    "money_friday": "{name} (Friday) {change}",  # a Friday's +1/-1 (the master: beside)
     "money_and": " · ",  # between the players of a money line
     "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name}'s call",

@@ -16,9 +16,9 @@ PANEL = {
     "more": "lisää ▼",  # the footer while a press only turns the page
     "money_everyone": "Kaikki −{amount}{but}",
     "money_one": "{name} {change}",
-    "money_others": "{name} {change} (muut −{amount}{but})",
+    "money_others": "{name} {change}, muut −{amount}{but}",
     "friday_sworn_paid": "{name} saa {amount} ja Perjantain: {friday}",  # 29: paid and sworn
-    "money_friday": "{name} (Perjantai) {change}",  # a Friday's +1/-1 (the master: beside)
+    "money_friday": "{name} (Perj.) {change}",  # a Friday's +1/-1, the master beside (one row)
     "money_and": " · ",  # between the players of a money line
     "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name}: päätä",

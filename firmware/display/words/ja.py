@@ -18,7 +18,7 @@ PANEL = {
     "money_one": "{name}{change}",
     "money_others": "{name}{change}（他は各−{amount}{but}）",
     "friday_sworn_paid": "{friday}が{amount}枚払い、{name}のフライデーになる",  # 29: paid and sworn
-    "money_friday": "{name}（{master}のフライデー）{change}",  # a Friday's +1/-1
+    "money_friday": "{name}（フライデー）{change}",  # a Friday's +1/-1 (the master: beside)
     "money_and": "、",  # between the players of a money line
     "money_zero": "、{name} 0",  # one left out of the above
     "next_decides": "▶ {name}が決める",

@@ -28,7 +28,7 @@ from firmware.startup import (
     start_logging,
 )
 from firmware.table.die import Die, SeededDie
-from firmware.table.store import Store, state_dir
+from firmware.table.store import StateDirectoryError, Store, state_dir
 from firmware.table.table import Table
 
 
@@ -92,7 +92,13 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
             a.token for a in (table.game.actions if table.game else ()))
     received = on_signals(loop)
 
-    table.start()
+    try:
+        table.start()
+    except StateDirectoryError as fault:  # not even readable: said on the panel, and stop
+        table.show_fault(fault.short)
+        rig.close()
+        store.close()
+        raise
     notifier = Notifier()
     notifier.ready()  # the first frame is out (or the panel is known missing and retried)
     if notifier.watchdog:

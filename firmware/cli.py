@@ -395,10 +395,10 @@ def _reader(given: str | None) -> Any:
 def _state(args: argparse.Namespace) -> int:
     store = _reader(args.state_dir)
     loaded = store.load()  # the table may be running: read, never write
-    if loaded.problem:
-        print(f"robinson state: warning: {loaded.problem}", file=sys.stderr)
     if loaded.game is None:
-        raise UsageError(f"no saved game in {store.directory}")
+        raise UsageError(loaded.problem or f"no saved game in {store.directory}")
+    if loaded.problem:
+        _say(f"robinson state: warning: {loaded.problem}")
     if args.json:
         print(json.dumps({**summary(loaded.game), "replay_args": replay_args(loaded.game)},
                          ensure_ascii=False))
@@ -412,7 +412,10 @@ def _history(args: argparse.Namespace) -> int:
 
     store = _reader(args.state_dir)
     games = store.finished(args.last)
-    over = store.load().game  # a game over but not yet put away: finished too
+    loaded = store.load()
+    if loaded.problem and not games and loaded.game is None:
+        raise UsageError(loaded.problem)  # a file that cannot be read says so, once
+    over = loaded.game  # a game over but not yet put away: finished too
     if over is not None and over.state.status is not Status.PLAYING:
         games = [Finished(over, ending(over), None, 0), *games][:args.last]
     if args.json:
@@ -435,11 +438,19 @@ def _history(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     store = _reader(args.state_dir)
+    target = args.database or args.output
+    if target and target != "-" and _inside(Path(target), store.directory):
+        raise UsageError(f"{quote(target, 60)} is in the state folder {store.directory}: "
+                         "export to a file elsewhere (the table's own files are never "
+                         "written over)")
     if args.database:
+        if not store.database.is_file():
+            raise UsageError(f"no database to copy in {store.directory}")
         try:
             store.backup(Path(args.database))
-        except Exception as error:  # sqlite3.Error, OSError, a missing database
-            raise UsageError(f"cannot copy the database to {args.database}: {error}") from None
+        except Exception as error:  # sqlite3.Error, OSError, SaveError: one line
+            raise UsageError(f"cannot copy the database to {quote(args.database, 60)}: "
+                             f"{quote(str(error) or type(error).__name__, 80)}") from None
         return 0
     if args.finished:
         finished = store.finished(args.finished)
@@ -448,9 +459,10 @@ def _export(args: argparse.Namespace) -> int:
             raise UsageError(f"only {count} put away in {store.directory}")
         game = finished[-1].game
     else:
-        game = store.load().game
+        loaded = store.load()
+        game = loaded.game
         if game is None:
-            raise UsageError(f"no saved game in {store.directory}")
+            raise UsageError(loaded.problem or f"no saved game in {store.directory}")
     if args.output:
         try:
             Path(args.output).write_text(game.save(), encoding="utf-8")
@@ -459,6 +471,14 @@ def _export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(game.save())
     return 0
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` (made absolute, links followed) is ``folder`` or under it."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a loop of links: not a place to write either
+        return True
 
 
 def _import(args: argparse.Namespace) -> int:

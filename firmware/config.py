@@ -25,6 +25,8 @@ SDA, SCL = 2, 3  # the I2C bus the panel is on (BCM numbers)
 CE1, CE0, MISO, MOSI, SCLK = 7, 8, 9, 10, 11  # SPI
 I2C_PINS = {SDA: "I2C SDA", SCL: "I2C SCL"}
 SPI_PINS = {CE1: "SPI CE1", CE0: "SPI CE0", MISO: "SPI MISO", MOSI: "SPI MOSI", SCLK: "SPI SCLK"}
+SPI1_PINS = {16: "SPI1 CE2", 17: "SPI1 CE1", 18: "SPI1 CE0", 19: "SPI1 MISO", 20: "SPI1 MOSI",
+             21: "SPI1 SCLK"}  # the auxiliary SPI (dtoverlay=spi1-3cs)
 NAME_LETTERS = 12  # the longest seat name, in letters (Japanese: 9 characters, as wide)
 DISPLAYS = tuple(PANELS)
 SPI_SPEEDS_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)  # as luma takes
@@ -163,9 +165,18 @@ def load(path: Path | None) -> Config:
         return Config()
     try:
         with open(path, "rb") as file:
-            raw = tomllib.load(file)
+            data = file.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1000} KB: not a "
+                              "config of this table")
+        if nesting(data) > MAX_NESTING:
+            raise ConfigError(f"{path}: arrays or tables nested more than {MAX_NESTING} deep: "
+                              "no setting takes that")
+        raw = tomllib.loads(data.decode("utf-8"))
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it ({error.strerror})") from None
+    except RecursionError:  # a nesting the scan above did not see
+        raise ConfigError(f"{path}: nested too deep for any setting") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML ({error})") from None
     except UnicodeDecodeError:
@@ -173,6 +184,39 @@ def load(path: Path | None) -> Config:
     except ValueError:  # tomllib's int() of a number with thousands of digits
         raise ConfigError(f"{path}: a number in it is far too long for any setting") from None
     return parse(raw, str(path))
+
+
+MAX_CONFIG_BYTES = 100_000  # the commented example is under 5 KB
+MAX_NESTING = 8  # [pins] seats = [...] is 2 deep
+
+
+def nesting(data: bytes) -> int:
+    """How deep ``[`` and ``{`` nest in TOML text, outside strings and comments: read
+    before tomllib, whose parser recurses once a level (5,000 levels: RecursionError).
+    Table headers ([pins], [[x]]) count too; they are shallow."""
+    deepest = depth = 0
+    quote, i = b"", 0
+    while i < len(data):
+        c = data[i:i + 1]
+        if quote:
+            if c == b"\\" and quote == b'"':
+                i += 1
+            elif data.startswith(quote, i):
+                i += len(quote) - 1
+                quote = b""
+        elif c == b"#":
+            end = data.find(b"\n", i)
+            i = len(data) if end < 0 else end
+        elif c in (b'"', b"'"):
+            quote = c * 3 if data.startswith(c * 3, i) else c
+            i += len(quote) - 1
+        elif c in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in (b"]", b"}"):
+            depth = max(0, depth - 1)
+        i += 1
+    return deepest
 
 
 def parse(raw: dict[str, Any], source: str = "config") -> Config:
@@ -251,7 +295,7 @@ def display_option(text: str) -> Display:
     table: dict[str, Any] = {"display": name}
     if size:
         width, _, height = size.lower().partition("x")
-        if not (width.isdigit() and height.isdigit()):
+        if not all(n.isascii() and n.isdigit() and len(n) <= 4 for n in (width, height)):
             raise ConfigError(f"--display: the size must be WIDTHxHEIGHT, e.g. "
                               f"ssd1306:128x32 (found {size!r})")
         table.update(width=int(width), height=int(height))
@@ -293,10 +337,17 @@ def _check_wiring(reader: _Reader, pins: Pins, display: Display) -> None:
     used: dict[int, str] = {}
     reserved = dict(I2C_PINS) if display.interface is Interface.I2C else dict(SPI_PINS)
     if display.interface is Interface.SPI:
-        reserved[display.gpio_data_command] = "display.gpio_data_command"
-        reserved[display.gpio_reset] = "display.gpio_reset"
+        own = [("display.gpio_data_command", display.gpio_data_command),
+               ("display.gpio_reset", display.gpio_reset)]
         if display.kind.package == "luma.lcd":
-            reserved[display.gpio_backlight] = "display.gpio_backlight"
+            own.append(("display.gpio_backlight", display.gpio_backlight))
+        bus = SPI_PINS if display.spi_port == 0 else SPI1_PINS if display.spi_port == 1 else {}
+        for key, pin in own:  # the panel's own pins: apart, and off its bus's pins
+            if pin in reserved:
+                raise reader.error(key, f"GPIO {pin} is taken by {reserved[pin]}", pin)
+            if pin in bus:
+                raise reader.error(key, f"GPIO {pin} is the bus's {bus[pin]}", pin)
+            reserved[pin] = key
     wired = [("pins.button", pins.button)]
     wired += [(f"pins.seats[{i}]", p) for i, p in enumerate(pins.seats, 1)]
     if pins.use_leds:
@@ -311,6 +362,12 @@ def _check_wiring(reader: _Reader, pins: Pins, display: Display) -> None:
         used[pin] = key
 
 
+def _found(value: object, limit: int = 40) -> str:
+    """A refused value as it was written, cut short: a 2 MB value is not echoed."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
 class _Reader:
     """Typed reads from a TOML table, each failure one clear ConfigError."""
 
@@ -318,7 +375,7 @@ class _Reader:
         self.source = source
 
     def error(self, key: str, what: str, value: object) -> ConfigError:
-        return ConfigError(f"{self.source}: {key} {what} (found {value!r})")
+        return ConfigError(f"{self.source}: {key} {what} (found {_found(value)})")
 
     def table(self, value: object, name: str, allowed: set[str]) -> dict[str, Any]:
         if not isinstance(value, dict):

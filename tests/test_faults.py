@@ -141,10 +141,16 @@ def _damage(database: Path, damage: str) -> None:
         database.write_bytes(bytes(len(data)))
     elif damage == "random bytes":
         database.write_bytes(os.urandom(len(data)))
-    elif damage in ("newer", "not ours"):
+    elif damage == "newer":
         db = sqlite3.connect(database)
-        db.execute("PRAGMA user_version = 2" if damage == "newer"
-                   else "PRAGMA application_id = 7")
+        db.execute("PRAGMA user_version = 2")
+        db.commit()
+        db.close()
+    elif damage == "not ours":  # another program's database in its place
+        database.unlink()
+        db = sqlite3.connect(database)
+        db.execute("CREATE TABLE photo (name TEXT)")
+        db.execute("PRAGMA application_id = 7")
         db.commit()
         db.close()
     elif damage == "a page scribbled":  # a table's b-tree page overwritten mid-file
@@ -152,10 +158,12 @@ def _damage(database: Path, damage: str) -> None:
         database.write_bytes(data[:page] + os.urandom(page) + data[2 * page:])
 
 
-@pytest.mark.parametrize("damage", ["truncated", "zeroed", "random bytes", "newer", "not ours",
+@pytest.mark.parametrize("damage", ["truncated", "zeroed", "random bytes", "not ours",
                                     "a page scribbled"])
 def test_a_damaged_database_is_set_aside_whole_and_the_table_starts_clean(
         rigs: list[Rig], tmp_path: Path, damage: str) -> None:
+    """Damage SQLite cannot read past (or another program's file): set aside whole, with
+    what could be recovered (nothing, here: the one game's pages are gone)."""
     rig = playing(rigs, tmp_path, faces=[3, 4, 5])
     for _ in range(3):
         rig.short()
@@ -169,9 +177,10 @@ def test_a_damaged_database_is_set_aside_whole_and_the_table_starts_clean(
     assert again.table.game is None
     said = " ".join(again.table.screen.body)  # the title says so, and why
     assert "robinson.db" in said
-    assert {"newer": "made by a newer version (schema 2): update the software to read it",
-            "not ours": "not a Robinson Table database",
-            "a page scribbled": "robinson.db: "}.get(damage, "not a database") in said, said
+    assert {"not ours": "not a Robinson Table database",
+            "truncated": "no game could be read from it",
+            "a page scribbled": "0 of 1 games recovered into a new one",
+            }.get(damage, "not a database") in said, said
     kept = sorted(p.name for p in (tmp_path / "state" / "damaged").iterdir())
     assert kept == ["robinson.db.1"]
     assert (tmp_path / "state" / "damaged" / "robinson.db.1").read_bytes() != before

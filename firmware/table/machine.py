@@ -166,6 +166,7 @@ class Start:
     stuck: bool = False  # the button is down already
     prefs: tuple[tuple[str, str], ...] = ()
     contrast: int = 255  # the panel's, before any preference
+    fault: str = ""  # why nothing can be saved (a full disk...): the game goes on unsaved
 
 
 @dataclass(frozen=True)
@@ -511,6 +512,9 @@ class _Moment:
         if start.problem:
             self.do(Log("warning", f"saved game: {start.problem}"))
             notes.append(self.w("save_damaged", problem=start.problem))
+        if start.fault:  # said at every action too, as any failed save is
+            self.set(failed=start.fault)
+            notes.append(self.w("save_failed", reason=start.fault))
         if fixed.fonts_missing:
             notes.append(self.w("about_fonts", packages=fixed.fonts_missing))
         if fixed.seeded:

@@ -23,8 +23,10 @@ import datetime
 import enum
 import errno
 import fcntl
+import functools
 import hashlib
 import os
+import pwd
 import sqlite3
 import stat
 import urllib.parse
@@ -34,12 +36,22 @@ from pathlib import Path
 
 from firmware.errors import TableError
 from robinson_core import Game, SaveError, Status
+from robinson_core.errors import quote
+from robinson_core.game import MAX_ACTIONS
 
 from . import legacy
 
 
 class StateDirectoryError(TableError):
-    """The state directory cannot be used: another table holds it, or it cannot be made."""
+    """The state directory cannot be used: another table holds it, it cannot be made, or
+    a fault outside the file (a full disk, an I/O error, permissions, no locks) keeps
+    the database from being opened. Never a reason to set the database aside.
+
+    ``short`` names the fault in a few words, for the panel ("disk full")."""
+
+    def __init__(self, line: str, short: str = "") -> None:
+        super().__init__(line)
+        self.short = short or line
 
 
 APPLICATION_ID = 0x526F6269  # "Robi": a database of ours, not any SQLite file
@@ -47,7 +59,10 @@ SCHEMA_VERSION = 1
 DATABASE = "robinson.db"
 SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's own, kept with the database
 KEEP_FINISHED = 100
+MAX_VALUE = 100_000  # bytes: the longest value SQLite hands us (a game's actions: ~12 KB)
+MAX_STEPS = 200_000  # x 1,000 SQLite steps a statement may take reading a damaged file
 LOCK_FILE = "table.lock"
+PERMISSIONS = "permissions"  # a fault's short name
 PREF_KEYS = ("language", "contrast", "owed", "names")
 """owed: faces of rolls taken back (the machine); names: firmware.table.names."""
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
@@ -110,6 +125,7 @@ class Loaded:
 
     game: Game | None
     problem: str | None = None
+    fault: StateDirectoryError | None = None  # why nothing is saved (read read-only)
 
 
 class SaveFailed(OSError):
@@ -157,7 +173,10 @@ class Store:
         return self._db
 
     def _open(self) -> sqlite3.Connection:
-        """Open (or make) the database, setting aside whatever is not a good one of ours."""
+        """Open (or make) the database. What is not ours is set aside; what is ours but
+        damaged is set aside after the games that check out are copied into a new one;
+        a fault (full disk, I/O error, permissions, locks, a newer version) raises
+        StateDirectoryError and leaves every file where it is."""
         self._make_directory()
         for suffix in ("", *SIDE_FILES):
             path = self.database.with_name(DATABASE + suffix)
@@ -165,28 +184,56 @@ class Store:
                 self._set_aside(path, f"{path.name} is not a file")
         if not _sqlite_header(self.database):  # before SQLite opens it: on closing, SQLite
             self._set_aside(self.database, "not a database")  # would delete its -wal
+        if why := self._permission_problem():
+            raise StateDirectoryError(why, PERMISSIONS)
         if not self.database.exists():
-            _create_private(self.database)
+            self._create()
         try:
-            db = self._check(_connect(f"file:{_uri_path(self.database)}?mode=rw"))
-        except _Unusable as why:
+            db = self._check(self._connect_rw(self.database))
+        except _NotOurs as why:
             self._set_aside(self.database, str(why))
-            _create_private(self.database)
-            db = self._check(_connect(f"file:{_uri_path(self.database)}?mode=rw"))
+            self._create()
+            db = self._check(self._connect_rw(self.database))
+        except _Damaged as why:  # once more first: one failed read (EIO) reads as damage
+            try:
+                db = self._check(self._connect_rw(self.database))
+            except _Damaged:
+                self._salvage(str(why))
+                db = self._check(self._connect_rw(self.database))
         self._db = db
         self._identity = _identity(self.database)
         self._migrate()
         return db
 
+    def _connect_rw(self, path: Path) -> sqlite3.Connection:
+        try:
+            return _connect(f"file:{_uri_path(path)}?mode=rw")
+        except sqlite3.Error as error:
+            raise self._fault(error) if _is_fault(error) else _Damaged(str(error)) from None
+
+    def _create(self, path: Path | None = None) -> None:
+        try:
+            _create_private(path or self.database)
+        except OSError as error:
+            raise self._fault_of(error.errno or errno.EIO) from None
+
     def _check(self, db: sqlite3.Connection) -> sqlite3.Connection:
-        """The database is whole and ours; an empty one gets the schema. Raises _Unusable."""
+        """The database is whole and ours; an empty one gets the schema. Raises _NotOurs,
+        _Damaged, or StateDirectoryError for a fault or a newer version. Nothing in it
+        runs: only the header and sqlite_schema are read until the schema is ours."""
         try:  # only read until it is known to be ours: WAL mode rewrites the header
             app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
                             for name in ("application_id", "user_version"))
-            tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-            empty = (app, version, tables) == (0, 0, 0)
+            schema = _schema_of(db)
+            empty = (app, version, schema) == (0, 0, frozenset())
+            if not empty and app != APPLICATION_ID and schema != _our_schema():
+                raise _NotOurs("not a Robinson Table database")
+            if version > SCHEMA_VERSION and app == APPLICATION_ID:
+                raise StateDirectoryError(_newer(self.database, version), "newer version")
+            if not empty and schema != _our_schema():
+                raise _Damaged(f"its tables are not ours: {_unlike(schema)}")
             if not empty and app != APPLICATION_ID:
-                raise _Unusable("not a Robinson Table database")
+                raise _Damaged("its header is damaged")
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = FULL")
             if empty:
@@ -194,36 +241,149 @@ class Store:
                                  f"PRAGMA application_id = {APPLICATION_ID};"
                                  f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
                 return db
-            if version > SCHEMA_VERSION:
-                raise _Unusable(f"made by a newer version (schema {version}): "
-                                "update the software to read it")
             found = db.execute("PRAGMA quick_check").fetchone()[0]
             if found != "ok":
-                raise _Unusable(f"damaged ({found})")
+                raise _Damaged(quote(str(found), 60))
+            # SQLite opens a file it may not write read-only without a word; a write
+            # taken back says so now, not at the first save.
+            with contextlib.suppress(_TakenBack), _transaction(db):
+                db.execute(f"PRAGMA user_version = {version}")
+                raise _TakenBack
             return db
-        except sqlite3.DatabaseError as error:
+        except sqlite3.Error as error:
             db.close()
-            raise _Unusable(f"not a database ({error})") from None
-        except _Unusable:
+            raise self._fault(error) if _is_fault(error) else _Damaged(str(error)) from None
+        except (_NotOurs, _Damaged, StateDirectoryError):
             db.close()
             raise
 
+    def _fault(self, error: sqlite3.Error) -> StateDirectoryError:
+        code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+        if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            return StateDirectoryError(
+                f"{self.database} is locked: another program has it open, or its file "
+                "system has no locks (a network share): give --state-dir a folder on the "
+                "SD card; the saved games are untouched", "locked")
+        if code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY) \
+                and (why := self._permission_problem()):
+            return StateDirectoryError(why, PERMISSIONS)
+        reason = self._why(error)[0]
+        if code == sqlite3.SQLITE_READONLY and reason == errno.EROFS and not _read_only_mount(
+                self.directory):  # SQLite fell back to reading: the open for writing failed
+            return StateDirectoryError(
+                f"{self.database} could not be opened for writing: start the table again; "
+                "if this stays, check its owner and the card; the saved games are untouched",
+                "not writable")
+        return self._fault_of(reason, error)
+
+    def _fault_of(self, code: int, error: object = None) -> StateDirectoryError:
+        """A fault in one line: what it is, that nothing was moved, and what to do."""
+        where = self.directory
+        if code == errno.ENOSPC:
+            return StateDirectoryError(
+                f"the disk holding {where} is full: free some space (sudo apt clean, or "
+                "delete files), then start the table again; the saved games are untouched",
+                "disk full")
+        if code == errno.EROFS:
+            return StateDirectoryError(
+                f"{where} is on a read-only file system: remount it read-write (or give "
+                "--state-dir a writable folder); the saved games are untouched", "read-only")
+        if code in (errno.EACCES, errno.EPERM):
+            return StateDirectoryError(self._permission_problem() or (
+                f"{where}: permission denied: sudo chown -R {_user()}: {where}"), PERMISSIONS)
+        if code == errno.ENOLCK:
+            return StateDirectoryError(
+                f"cannot lock {where}: its file system has no locks; give --state-dir a "
+                "folder on the SD card", "no locks")
+        detail = f" ({quote(str(error), 60)})" if error is not None else ""
+        return StateDirectoryError(
+            f"cannot read or write {self.database}: input/output error{detail}; the SD card "
+            "may be failing: copy the folder elsewhere (robinson export --database), then "
+            "check the card; the saved games are untouched", "I/O error")
+
+    def _permission_problem(self) -> str | None:
+        """Whether this user may read and write the folder and the database's files."""
+        user = _user()
+        for path, access in [(self.directory, os.W_OK | os.X_OK),
+                             *[(self.database.with_name(DATABASE + s), os.R_OK | os.W_OK)
+                               for s in ("", *SIDE_FILES)]]:
+            if (path == self.directory or path.exists()) and not os.access(path, access):
+                what = "written" if path == self.directory else "read and written"
+                return (f"{path} may not be {what} by the user {user} (its owner: "
+                        f"{_owner(path)}): permissions, not damage; sudo chown -R {user}: "
+                        f"{self.directory}")
+        return None
+
+    def _check_damaged_dir(self) -> None:
+        if self.damaged_dir.is_symlink() or (self.damaged_dir.exists()
+                                              and not self.damaged_dir.is_dir()):
+            raise StateDirectoryError(
+                f"{self.damaged_dir} is not a folder: the table keeps what it sets aside "
+                "there; move that file away, then start the table again", "damaged/ is a file")
+
+    def _salvage(self, why: str) -> None:
+        """The database is ours but damaged: the games and preferences that can still
+        be read and check out are copied into a new database, which takes its place;
+        the damaged file is set aside, never deleted. What a damaged file holds is
+        never run: its own tables are read, row by row, and nothing else."""
+        fresh = self.database.with_name(DATABASE + ".new")
+        for stale in (fresh, *[fresh.with_name(fresh.name + x) for x in SIDE_FILES]):
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
+        found = _Salvaged.read(self.database)
+        self._create(fresh)
+        db = self._connect_rw(fresh)
+        try:
+            db.execute("PRAGMA synchronous = FULL")
+            db.executescript(f"BEGIN IMMEDIATE; {SCHEMA}"
+                             f"PRAGMA application_id = {APPLICATION_ID};"
+                             f"PRAGMA user_version = {SCHEMA_VERSION};")
+            for row, (game, ended, finished_at) in found.games.items():
+                self._insert(db, game, ended, finished_at, row)
+            db.executemany("INSERT INTO pref VALUES (?, ?)", found.prefs.items())
+            db.executemany("INSERT INTO meta VALUES (?, ?)", found.meta.items())
+            db.execute("COMMIT")
+        except sqlite3.Error as error:
+            db.close()
+            raise self._fault(error) if _is_fault(error) else _Damaged(str(error)) from None
+        db.close()
+        kept = (f"{len(found.games)} of {found.rows} games recovered into a new one"
+                if found.rows else "no game could be read from it")
+        self._set_aside(self.database, f"damaged ({quote(why, 80)}); {kept}")
+        os.replace(fresh, self.database)
+        legacy.fsync_dir(self.directory)
+
     def _open_read_only(self) -> sqlite3.Connection:
         """Read-only: no file made, none moved. Without a -wal beside it no table is
-        writing, and the database is opened immutable (else SQLite would make one)."""
+        writing, and the database is opened immutable (else SQLite would make one).
+        Only a database of ours, in our schema, is read (SaveError otherwise)."""
         if not self.database.exists() or _odd(self.database):
             raise _Absent
         wal = self.database.with_name(DATABASE + "-wal")
         mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
-        db = _connect(f"file:{_uri_path(self.database)}?{mode}")
         try:
-            app = db.execute("PRAGMA application_id").fetchone()[0]
-        except sqlite3.DatabaseError as error:
+            db = _connect(f"file:{_uri_path(self.database)}?{mode}")
+        except sqlite3.Error as error:
+            raise SaveError(f"cannot open {self.database} ({quote(str(error), 60)})") from None
+        try:
+            app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
+                            for name in ("application_id", "user_version"))
+            schema = _schema_of(db)
+        except sqlite3.Error as error:
             db.close()
-            raise SaveError(f"{DATABASE} is not a database ({error})") from None
-        if app != APPLICATION_ID:
+            raise SaveError(f"{DATABASE} cannot be read ({quote(str(error), 60)}): start "
+                            "the table to recover what it can") from None
+        why = None
+        if app != APPLICATION_ID and schema != _our_schema():
+            why = f"{DATABASE} is not a Robinson Table database"
+        elif version > SCHEMA_VERSION:
+            why = _newer(self.database, version)
+        elif schema != _our_schema():
+            why = (f"{DATABASE} is damaged (its tables are not ours: {_unlike(schema)}): "
+                   "start the table to set it aside and recover the games")
+        if why:
             db.close()
-            raise SaveError(f"{DATABASE} is not a Robinson Table database")
+            raise SaveError(why)
         return db
 
     def _make_directory(self) -> None:
@@ -333,9 +493,10 @@ class Store:
 
     def backup(self, target: Path) -> None:
         """A consistent copy of the whole database, taken while the table may be writing."""
+        source = self._connection()  # first: a database that cannot be read makes no copy
         copy = sqlite3.connect(target)
         try:
-            self._connection().backup(copy)
+            source.backup(copy)
         finally:
             copy.close()
 
@@ -356,9 +517,9 @@ class Store:
             db = self._connection()
             with _transaction(db):
                 yield db
-        except StateDirectoryError as error:  # the folder went, and cannot be made again
+        except StateDirectoryError as error:  # a fault, or the folder went for good
             self._current = None
-            raise SaveFailed(errno.EACCES, str(error)) from None
+            raise SaveFailed(errno.EACCES, error.short) from None
         except sqlite3.Error as error:
             self._current = None  # what is committed is no longer known: read it again
             self.close()  # and open afresh next time (the disk may be back)
@@ -408,12 +569,14 @@ class Store:
 
     @staticmethod
     def _insert(db: sqlite3.Connection, game: Game, ended: Ended | None,
-                finished_at: str | None) -> int:
+                finished_at: str | None, row: int | None = None) -> int:
+        """A new row for ``game`` (numbered ``row``, if given: a salvaged game keeps its
+        number); returns its number."""
         rules = game.rules.as_text()
-        row = db.execute("INSERT INTO game (seats, first, rules, ended, finished_at, digest) "
-                         "VALUES (?, ?, ?, ?, ?, ?)", (" ".join(map(str, game.seats)),
-                                                       game.first, rules, ended, finished_at,
-                                                       _digest(game))).lastrowid
+        row = db.execute("INSERT INTO game (id, seats, first, rules, ended, finished_at, "
+                         "digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (row, " ".join(map(str, game.seats)), game.first, rules, ended,
+                          finished_at, _digest(game))).lastrowid
         assert row is not None
         db.executemany("INSERT INTO action VALUES (?, ?, ?)",
                        ((row, n, a.token) for n, a in enumerate(game.actions)))
@@ -424,30 +587,72 @@ class Store:
     def load(self) -> Loaded:
         """The game in play, if any; what opening set aside, if anything, as a problem.
 
-        A row that does not replay is marked damaged (kept, not deleted) and the table
-        starts clean: one bad game costs that game, never the database."""
+        A row that does not replay is marked damaged (kept, and written out as text in
+        damaged/) and the table starts clean: one bad game costs that game, never the
+        database. A fault that keeps the database from being opened for writing is
+        ``Loaded.fault``: the game is read read-only and the table plays on, saving
+        nothing until the fault is gone; if it cannot even be read, StateDirectoryError."""
         try:
             db = self._connection()
         except _Absent:
             return self._load_legacy()
         except SaveError as error:
             return Loaded(None, str(error))
-        except sqlite3.Error as error:
-            return Loaded(None, f"{DATABASE}: {error}")
-        except OSError as error:
-            return Loaded(None, f"{self.directory}: {error.strerror or error}")
+        except StateDirectoryError as fault:
+            if self.read_only:
+                return Loaded(None, str(fault))
+            return self._load_through_fault(fault)
+        except OSError as error:  # the folder or a file could not be read: a fault
+            return self._load_through_fault(self._fault_of(error.errno or errno.EIO, error))
         problems, self.problems = self.problems, []
         try:
             current = self._in_play(db)
         except _BadRow as bad:
             problems.append(f"the game in play does not replay ({bad.reason}): kept in the "
-                            "database, marked damaged")
-            if not self.read_only:
-                with contextlib.suppress(OSError), self._writing() as writable:
-                    writable.execute("UPDATE game SET ended = ? WHERE id = ?",
-                                     (Ended.DAMAGED, bad.row))
+                            "database, marked damaged" + self._mark_damaged(db, bad.row))
             current = None
+        except sqlite3.Error as error:
+            if self.read_only or not _is_fault(error):
+                return Loaded(None, f"{DATABASE} cannot be read ({quote(str(error), 60)})")
+            self.close()
+            return self._load_through_fault(self._fault(error))
         return Loaded(current[1] if current else None, "; ".join(problems) or None)
+
+    def _load_through_fault(self, fault: StateDirectoryError) -> Loaded:
+        """The game in play read read-only, the fault kept to be told."""
+        reader = Store(self.directory, read_only=True)
+        try:
+            loaded = reader.load()
+        finally:
+            reader.close()
+        if loaded.problem and loaded.game is None and self.database.exists():
+            raise fault  # not even readable: nothing to play on with
+        return Loaded(loaded.game, loaded.problem, fault=fault)
+
+    def _mark_damaged(self, db: sqlite3.Connection, row: int) -> str:
+        """A row that does not check out: marked damaged and written out as text in
+        damaged/ for a person to look at; what was done, said for the problem line."""
+        if self.read_only:
+            return ""
+        said = ""
+        with contextlib.suppress(sqlite3.Error, OSError):
+            values = db.execute("SELECT CAST(seats AS BLOB), CAST(first AS BLOB), "
+                                "CAST(rules AS BLOB), CAST(ended AS BLOB), "
+                                "CAST(finished_at AS BLOB), CAST(digest AS BLOB) "
+                                "FROM game WHERE id = ?", (row,)).fetchone() or ()
+            tokens = db.execute("SELECT CAST(token AS BLOB) FROM action WHERE game = ? "
+                                "ORDER BY seq LIMIT ?", (row, MAX_ACTIONS)).fetchall()
+            self._make_damaged_dir()
+            text = "\n".join(f"{name} {_shown(value)}" for name, value in zip(
+                ("seats", "first", "rules", "ended", "finished_at", "digest"), values,
+                strict=False))
+            text += "\nactions " + " ".join(_shown(t) for (t,) in tokens) + "\n"
+            kept = self.damaged_dir / f"game-{row}.txt"
+            kept.write_text(text, encoding="utf-8")
+            said = f", written out as damaged/{kept.name}"
+        with contextlib.suppress(OSError), self._writing() as writable:
+            writable.execute("UPDATE game SET ended = ? WHERE id = ?", (Ended.DAMAGED, row))
+        return said
 
     def _load_legacy(self) -> Loaded:
         """Read-only, before any table made the database: the old files, if there."""
@@ -455,33 +660,61 @@ class Store:
         return Loaded(old.game, "; ".join(old.problems) or None)
 
     def finished(self, count: int = 10) -> list[Finished]:
-        """The newest games put away, newest first; rows that do not replay are skipped."""
+        """The newest games put away, newest first; rows that do not replay are skipped
+        (and, by the table, marked damaged). Reads no more rows than it lists, and a few."""
         try:
             db = self._connection()
         except _Absent:
             return [Finished(f.game, ending(f.game), f.finished_at, 0)
                     for f in legacy.read(self.directory).finished[::-1][:count]]
-        except (SaveError, sqlite3.Error):
+        except (SaveError, sqlite3.Error, OSError):
             return []
-        games: list[Finished] = []
-        rows = db.execute("SELECT id, ended, finished_at FROM game WHERE ended IS NOT NULL "
-                          "AND ended != ? ORDER BY id DESC", (Ended.DAMAGED,))
-        for row, ended, when in rows.fetchall():
+        except StateDirectoryError:  # a fault: read them read-only
+            if self.read_only:
+                return []
+            reader = Store(self.directory, read_only=True)
             try:
-                game = self._game(db, row)
-                how = Ended(ended)
-            except (_BadRow, ValueError):  # a kind this version does not know: not listed
-                continue
-            games.append(Finished(game, how, _label(when), row))
-            if len(games) == count:
-                break
+                return reader.finished(count)
+            finally:
+                reader.close()
+        games: list[Finished] = []
+        try:
+            rows = db.execute("SELECT id FROM game WHERE ended IS NOT NULL AND ended != ? "
+                              "ORDER BY id DESC LIMIT ?", (Ended.DAMAGED, count + 20))
+            for (row,) in rows.fetchall():
+                try:
+                    ended, when = db.execute("SELECT ended, finished_at FROM game "
+                                             "WHERE id = ?", (row,)).fetchone()
+                    game = self._game(db, row)
+                    how = Ended(ended)
+                except _BadRow as bad:
+                    self._mark_damaged(db, bad.row)  # by the table; a reader only skips it
+                    continue
+                except (ValueError, TypeError):  # a kind this version does not know
+                    continue
+                except sqlite3.Error as error:
+                    if _is_fault(error):
+                        raise
+                    continue
+                games.append(Finished(game, how, _label(when), row))
+                if len(games) == count:
+                    break
+        except sqlite3.Error:
+            pass  # what was read is listed
         return games
 
     def prefs(self) -> dict[str, str]:
         try:
-            rows = self._connection().execute("SELECT key, value FROM pref").fetchall()
-        except (_Absent, SaveError, OSError, sqlite3.Error):
-            return {}
+            rows = self._connection().execute(
+                "SELECT key, value FROM pref WHERE typeof(value) = 'text'").fetchall()
+        except (_Absent, SaveError, OSError, sqlite3.Error, StateDirectoryError):
+            if self.read_only:
+                return {}
+            reader = Store(self.directory, read_only=True)  # a fault: read, never write
+            try:
+                return reader.prefs()
+            finally:
+                reader.close()
         return {key: value for key, value in rows if key in PREF_KEYS}
 
     def _in_play(self, db: sqlite3.Connection) -> tuple[int, Game] | None:
@@ -497,18 +730,21 @@ class Store:
 
     @staticmethod
     def _game(db: sqlite3.Connection, row: int) -> Game:
-        seats, first, rules, digest = db.execute(
-            "SELECT seats, first, rules, digest FROM game WHERE id = ?", (row,)).fetchone()
-        tokens = [t for (t,) in db.execute("SELECT token FROM action WHERE game = ? "
-                                           "ORDER BY seq", (row,))]
+        """The game in row ``row``, replayed and checked (_BadRow if it does not). A
+        fault (an I/O error) is raised as SQLite's error: it is not the row's."""
         try:
-            game = Game.from_fields(seats=str(seats), first=str(first), rules=str(rules),
-                                    actions=" ".join(map(str, tokens)))
-        except SaveError as error:
-            raise _BadRow(row, str(error)) from None
-        if _digest(game) != digest:
-            raise _BadRow(row, "its checksum does not match: damaged or edited")
-        return game
+            fields = db.execute("SELECT seats, first, rules, digest FROM game WHERE id = ?",
+                                (row,)).fetchone()
+            if fields is None:
+                raise _BadRow(row, "it is gone")
+            tokens = db.execute("SELECT seq, token FROM action WHERE game = ? ORDER BY seq",
+                                (row,)).fetchmany(MAX_ACTIONS + 1)
+        except sqlite3.Error as error:
+            if _is_fault(error):
+                raise
+            raise _BadRow(row, quote(str(error), 60)) from None
+        seats, first, rules, digest = fields
+        return _replayed(row, seats, first, rules, digest, tokens)
 
     # -- the directory --------------------------------------------------------------
 
@@ -529,14 +765,21 @@ class Store:
                                       "table may write") from None
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except OSError as error:
+            if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):  # no locks there at all
+                os.close(descriptor)
+                raise self._fault_of(errno.ENOLCK) from None
             holder = os.read(descriptor, 32).decode("ascii", "replace").strip() or "?"
             os.close(descriptor)
             raise StateDirectoryError(
                 f"another table is running on {self.directory} (pid {holder}): stop it "
                 "first (sudo systemctl stop robinson-table), or give --state-dir") from None
-        os.ftruncate(descriptor, 0)
-        os.write(descriptor, f"{os.getpid()}\n".encode())
+        try:
+            os.ftruncate(descriptor, 0)
+            os.write(descriptor, f"{os.getpid()}\n".encode())
+        except OSError as error:
+            os.close(descriptor)
+            raise self._fault_of(error.errno or errno.EIO, error.strerror) from None
         self._lock = descriptor  # held, not closed: the lock lasts as long as the process
 
     def unlock(self) -> None:
@@ -551,9 +794,13 @@ class Store:
                 self._db.close()
             self._db = None
 
+    def _make_damaged_dir(self) -> None:
+        self._check_damaged_dir()
+        self.damaged_dir.mkdir(mode=0o700, exist_ok=True)
+
     def _set_aside(self, path: Path, why: str) -> None:
         """Move a file (with SQLite's side files, if it is the database) into damaged/."""
-        self.damaged_dir.mkdir(mode=0o700, exist_ok=True)
+        self._make_damaged_dir()
         number = 1 + max((int(n) for p in self.damaged_dir.iterdir()
                           if (n := p.name.rpartition(".")[2]).isdigit() and len(n) < 9),
                          default=0)
@@ -566,8 +813,16 @@ class Store:
         self.problems.append(f"{path.name}: {why} (kept in damaged/ as {path.name}.{number})")
 
 
-class _Unusable(Exception):
-    """The database file cannot be used as it is: set it aside, begin a new one."""
+class _NotOurs(Exception):
+    """The file is some other program's database: set it aside, begin a new one."""
+
+
+class _Damaged(Exception):
+    """The database is ours but damaged: keep what checks out, set the file aside."""
+
+
+class _TakenBack(Exception):
+    """A write made only to see that the database takes writes: rolled back."""
 
 
 class _Absent(Exception):
@@ -585,8 +840,192 @@ def _connect(uri: str) -> sqlite3.Connection:
     # check_same_thread off: the loop thread and the runner share it, never at once.
     db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
                          timeout=5.0)
+    db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE)  # a planted 200 MB value: an error
     db.execute("PRAGMA trusted_schema = OFF")
     return db
+
+
+# SQLite's primary result codes that say the file could not be reached, not that it is
+# bad: a full disk, an I/O error, permissions, locking, a read-only mount, memory.
+FAULTS = frozenset({sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN,
+                    sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_BUSY,
+                    sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_NOLFS,
+                    sqlite3.SQLITE_AUTH, sqlite3.SQLITE_PROTOCOL})
+
+
+def _is_fault(error: sqlite3.Error) -> bool:
+    """A fault outside the file; else (corrupt, not a database, a bad byte) damage."""
+    return (getattr(error, "sqlite_errorcode", 0) & 0xFF) in FAULTS
+
+
+@functools.cache
+def _our_schema() -> frozenset[tuple[object, ...]]:
+    db = sqlite3.connect(":memory:")
+    db.executescript(SCHEMA)
+    try:
+        return _schema_of(db)
+    finally:
+        db.close()
+
+
+def _schema_of(db: sqlite3.Connection) -> frozenset[tuple[object, ...]]:
+    """Everything sqlite_schema lists (tables, indexes, views, triggers), read as data."""
+    return frozenset(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+
+
+def _unlike(schema: frozenset[tuple[object, ...]]) -> str:
+    """How ``schema`` differs from ours, in a few words."""
+    ours = _our_schema()
+    extra = [f"{kind} {quote(str(name), 24)}" for kind, name, *_ in sorted(schema - ours,
+                                                                         key=str)]
+    ours_names = {(kind, name) for kind, name, *_ in schema}
+    missing = [f"no {kind} {name}" for kind, name, *_ in sorted(ours, key=str)
+               if (kind, name) not in ours_names]
+    changed = [f"{kind} {name} changed" for kind, name, *_ in sorted(ours - schema, key=str)
+               if (kind, name) in ours_names]
+    said = [*missing, *changed, *(f"a {x} that is not ours" for x in extra)]
+    return ", ".join(said[:3]) + (f" and {len(said) - 3} more" if len(said) > 3 else "")
+
+
+def _newer(database: Path, version: int) -> str:
+    return (f"{database} was made by a newer version of Robinson Table (schema {version}; "
+            f"this one reads {SCHEMA_VERSION}): update the software; the file is left as "
+            "it is")
+
+
+def _read_only_mount(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _user() -> str:
+    return _owner_name(os.geteuid())
+
+
+def _owner(path: Path) -> str:
+    try:
+        return _owner_name(os.stat(path).st_uid)
+    except OSError:
+        return "?"
+
+
+def _owner_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
+def _replayed(row: int, seats: object, first: object, rules: object, digest: object,
+              tokens: list[tuple[object, object]]) -> Game:
+    """A game from its row's values, each checked before use (_BadRow says what is wrong)."""
+    if not all(isinstance(value, str) for value in (seats, rules, digest)) \
+            or not isinstance(first, int):
+        raise _BadRow(row, "a value of the wrong type")
+    if len(tokens) > MAX_ACTIONS:
+        raise _BadRow(row, f"more than {MAX_ACTIONS} actions")
+    if [seq for seq, _ in tokens] != list(range(len(tokens))) \
+            or not all(isinstance(token, str) and token.isascii() for _, token in tokens):
+        raise _BadRow(row, "its actions are out of order or not actions")
+    try:
+        game = Game.from_fields(seats=str(seats), first=str(first), rules=str(rules),
+                                actions=" ".join(str(token) for _, token in tokens))
+    except SaveError as error:
+        raise _BadRow(row, str(error)) from None
+    if _digest(game) != digest:
+        raise _BadRow(row, "its checksum does not match: damaged or edited")
+    return game
+
+
+@dataclass
+class _Salvaged:
+    """What could be read, and checks out, of a damaged database of ours."""
+
+    games: dict[int, tuple[Game, Ended | None, str | None]]
+    prefs: dict[str, str]
+    meta: dict[str, str]
+    rows: int  # the game rows met, read or not
+
+    @classmethod
+    def read(cls, path: Path) -> _Salvaged:
+        wal = path.with_name(path.name + "-wal").exists()  # else none is made: immutable
+        for mode in ("mode=ro", "mode=ro&immutable=1")[0 if wal else 1:]:
+            found = cls({}, {}, {}, 0)
+            try:
+                db = _connect(f"file:{_uri_path(path)}?{mode}")
+            except sqlite3.Error:
+                continue
+            try:
+                found._read(db)
+            except sqlite3.Error:
+                continue  # not even its schema: try without the -wal
+            finally:
+                db.close()
+            return found
+        return cls({}, {}, {}, 0)
+
+    def _read(self, db: sqlite3.Connection) -> None:
+        steps = [0]
+
+        def enough() -> bool:  # a damaged (or made) file can loop: a bound on the work
+            steps[0] += 1
+            return steps[0] > MAX_STEPS
+
+        db.set_progress_handler(enough, 1000)
+        tables = {name for kind, name, _, sql in _schema_of(db)
+                  if kind == "table" and str(sql).startswith("CREATE TABLE")}
+        if {"game", "action"} <= tables:
+            self._games(db)
+        for table, into in (("pref", self.prefs), ("meta", self.meta)):
+            if table in tables:
+                with contextlib.suppress(sqlite3.Error):
+                    for key, value in db.execute(f"SELECT key, value FROM {table}"):
+                        if isinstance(key, str) and isinstance(value, str) and (
+                                table == "meta" or key in PREF_KEYS):
+                            into[key] = value
+
+    def _games(self, db: sqlite3.Connection) -> None:
+        ids: list[int] = []
+        whole = True
+        try:  # every row, in order; where the table is damaged, row by row
+            ids.extend(row for (row,) in db.execute("SELECT id FROM game ORDER BY id"))
+        except sqlite3.Error:
+            whole = False
+        if not whole:
+            top = max(ids, default=0)
+            for ask in ("SELECT max(id) FROM game",
+                        "SELECT seq FROM sqlite_sequence WHERE name = 'game'"):
+                with contextlib.suppress(sqlite3.Error, TypeError):
+                    top = max(top, int(db.execute(ask).fetchone()[0]))
+            ids = sorted(set(ids) | set(range(1, min(top, max(ids, default=0) + 100_000) + 1)))
+        in_play = []
+        for row in ids:
+            if not isinstance(row, int):
+                continue
+            try:
+                fields = db.execute("SELECT ended, finished_at FROM game WHERE id = ?",
+                                    (row,)).fetchone()
+            except sqlite3.Error:
+                self.rows += 1
+                continue
+            if fields is None:
+                continue
+            self.rows += 1
+            ended, finished_at = fields
+            try:
+                game = Store._game(db, row)
+                how = None if ended is None else Ended(ended)
+            except (_BadRow, ValueError, sqlite3.Error):
+                continue
+            self.games[row] = (game, how, finished_at if isinstance(finished_at, str)
+                               and _label(finished_at) else None)
+            if how is None:
+                in_play.append(row)
+        for row in in_play[:-1]:  # one game in play: the newest; the others put away
+            game, _, _ = self.games[row]
+            self.games[row] = (game, Ended.ABANDONED, None)
 
 
 @contextlib.contextmanager
@@ -662,6 +1101,13 @@ def _digest(game: Game) -> str:
 
 def _now() -> str:
     return datetime.datetime.now().isoformat(timespec="seconds")
+
+
+def _shown(value: object) -> str:
+    """A value read from a damaged row, as printable text whatever its bytes."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(value))[:2000]
 
 
 def _label(when: object) -> datetime.datetime | None:

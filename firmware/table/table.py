@@ -22,6 +22,7 @@ from firmware.display.layout import Layout
 from firmware.display.panel import Panel
 from firmware.display.render import drawn, essential_page, page_count
 from firmware.display.screen import Screen
+from firmware.display.screens import message_screen
 from firmware.display.words import Words
 from firmware.runtime.loop import Loop, Timers
 from firmware.runtime.outputs import Outputs
@@ -107,10 +108,18 @@ class Table:
     # -- inputs ---------------------------------------------------------------------
 
     def start(self) -> None:
-        loaded = self.store.load()
+        loaded = self.store.load()  # raises StateDirectoryError if nothing can be read
+        if loaded.fault is not None:
+            log.error("saved games: %s", loaded.fault)
         prefs = tuple(self.store.prefs().items())
         self.take(m.Start(loaded.game, self.seats.occupied(), loaded.problem or "",
-                          self.button.stuck, prefs, self.panel.contrast))
+                          self.button.stuck, prefs, self.panel.contrast,
+                          loaded.fault.short if loaded.fault else ""))
+
+    def show_fault(self, reason: str) -> None:
+        """The saved games cannot even be read (the table stops): the panel says so."""
+        screen = message_screen("ROBINSON", self.words("saves_unreadable", reason=reason))
+        self.panel.show(drawn(screen, self.fonts, 0, self.layout))
 
     def stop(self) -> None:
         """Leave the panel showing 'switched off' (the game is already on disk)."""

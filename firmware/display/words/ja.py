@@ -77,6 +77,7 @@ PANEL = {
     "let_go_long": "はなす: {action}",
     "let_go_menu": "はなす: メニュー",
     "save_failed": "保存できない（{reason}）: ゲームはつづく",
+    "saves_unreadable": "保存したゲームが読めない（{reason}）: ログを見る",
     "save_damaged": "こわれた保存をよけた: {problem}",
     "audit_failed": "チップが合わない（{detail}）。ふれない: メニューでもどす",
     "seeded_note": "決まったサイコロ: デモです",

@@ -25,8 +25,8 @@ SDA, SCL = 2, 3  # the I2C bus the panel is on (BCM numbers)
 CE1, CE0, MISO, MOSI, SCLK = 7, 8, 9, 10, 11  # SPI
 I2C_PINS = {SDA: "I2C SDA", SCL: "I2C SCL"}
 SPI_PINS = {CE1: "SPI CE1", CE0: "SPI CE0", MISO: "SPI MISO", MOSI: "SPI MOSI", SCLK: "SPI SCLK"}
-SPI1_PINS = {16: "SPI1 CE2", 17: "SPI1 CE1", 18: "SPI1 CE0", 19: "SPI1 MISO", 20: "SPI1 MOSI",
-             21: "SPI1 SCLK"}  # the auxiliary SPI (dtoverlay=spi1-3cs)
+SPI1_PINS = {19: "SPI1 MISO", 20: "SPI1 MOSI", 21: "SPI1 SCLK"}  # the auxiliary SPI
+SPI1_CE = {0: 18, 1: 17, 2: 16}  # its chip selects (dtoverlay=spi1-3cs): the one in use
 NAME_LETTERS = 12  # the longest seat name, in letters (Japanese: 9 characters, as wide)
 DISPLAYS = tuple(PANELS)
 SPI_SPEEDS_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)  # as luma takes
@@ -297,7 +297,7 @@ def display_option(text: str) -> Display:
         width, _, height = size.lower().partition("x")
         if not all(n.isascii() and n.isdigit() and len(n) <= 4 for n in (width, height)):
             raise ConfigError(f"--display: the size must be WIDTHxHEIGHT, e.g. "
-                              f"ssd1306:128x32 (found {size!r})")
+                              f"ssd1306:128x32 (found {_found(size)})")
         table.update(width=int(width), height=int(height))
     return _display(_Reader("--display"), table)
 
@@ -335,18 +335,21 @@ def _rules(reader: _Reader, table: dict[str, Any]) -> HouseRules:
 
 def _check_wiring(reader: _Reader, pins: Pins, display: Display) -> None:
     used: dict[int, str] = {}
-    reserved = dict(I2C_PINS) if display.interface is Interface.I2C else dict(SPI_PINS)
+    # The bus's own pins (SPI 2-6 are a Pi 4's or 5's, wired as its overlays say: unchecked)
+    reserved = dict(I2C_PINS if display.interface is Interface.I2C else
+                    SPI_PINS if display.spi_port == 0 else
+                    SPI1_PINS if display.spi_port == 1 else {})
+    if display.interface is Interface.SPI and display.spi_port == 1 \
+            and display.spi_device in SPI1_CE:
+        reserved[SPI1_CE[display.spi_device]] = f"SPI1 CE{display.spi_device}"
     if display.interface is Interface.SPI:
         own = [("display.gpio_data_command", display.gpio_data_command),
                ("display.gpio_reset", display.gpio_reset)]
         if display.kind.package == "luma.lcd":
             own.append(("display.gpio_backlight", display.gpio_backlight))
-        bus = SPI_PINS if display.spi_port == 0 else SPI1_PINS if display.spi_port == 1 else {}
         for key, pin in own:  # the panel's own pins: apart, and off its bus's pins
             if pin in reserved:
                 raise reader.error(key, f"GPIO {pin} is taken by {reserved[pin]}", pin)
-            if pin in bus:
-                raise reader.error(key, f"GPIO {pin} is the bus's {bus[pin]}", pin)
             reserved[pin] = key
     wired = [("pins.button", pins.button)]
     wired += [(f"pins.seats[{i}]", p) for i, p in enumerate(pins.seats, 1)]

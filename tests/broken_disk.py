@@ -2,7 +2,7 @@
 directory turns read-only, or fills up, mid-game, on a real tmpfs. Exits 0 if the table
 behaved, 1 with a reason if not.
 
-    python -m tests.broken_disk readonly|full FOLDER
+    python -m tests.broken_disk readonly|full|full-at-start FOLDER
 
 "readonly" needs ext4 and a loop device (mkfs.ext4, losetup): the test skips without them.
 """
@@ -33,6 +33,8 @@ def main(kind: str, folder: Path) -> int:
     else:
         subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)],
                        check=True)
+    if kind == "full-at-start":
+        return full_at_start(folder)
     rig = Rig(folder / "state", seats_on=(1, 2), faces=[3, 4, 5], animate=False)
     rig.wait(2.5)
     rig.long()
@@ -45,13 +47,7 @@ def main(kind: str, folder: Path) -> int:
         Path(f"/sys/fs/ext4/{device}/trigger_fs_error").write_text("robinson test\n")
         code = errno.EROFS
     else:  # every block taken: the next save meets ENOSPC from the kernel
-        with open(filler, "wb") as file:
-            try:
-                while True:
-                    file.write(b"\0" * 65536)
-                    file.flush()
-            except OSError:
-                pass
+        _fill(filler)
         code = errno.ENOSPC
     rig.short()  # this save fails
     rig.run()
@@ -74,6 +70,49 @@ def main(kind: str, folder: Path) -> int:
     rig.close()
     print("; ".join(problems) or "ok")
     return 1 if problems else 0
+
+
+def full_at_start(folder: Path) -> int:
+    """The disk is full before the table starts: it plays the saved game, says it
+    cannot save, sets nothing aside; once there is space, the next press is saved."""
+    from .test_store_faults import IN_PLAY, folder_with_games
+
+    state = folder_with_games(folder / "state")
+    filler = _fill(folder / "filler")
+    rig = Rig(state, seats_on=(1, 2, 3), faces=[5, 6], animate=False)
+    problems = []
+    words = rig.table.words
+    if rig.table.game != IN_PLAY:
+        problems.append(f"the saved game was not played on: {rig.table.game}")
+    said = " ".join(rig.table.screen.body)  # the title, with what went wrong
+    if words("save_failed", reason="disk full") not in said:
+        problems.append(f"the table did not say the disk is full: {said}")
+    if (state / "damaged").exists():
+        problems.append("something was set aside for a full disk")
+    rig.wait(2.5)
+    rig.short()  # resume
+    rig.short()  # a roll: not saved
+    filler.unlink()
+    rig.wait(7)
+    rig.short()  # space again: this one is saved, with the one before
+    game = rig.table.game
+    rig.close()
+    saved = Store(state, read_only=True).load().game
+    if game is None or len(game.actions) != 4 or saved != game:
+        problems.append(f"the saves did not catch up: {saved} against {game}")
+    print("; ".join(problems) or "ok")
+    return 1 if problems else 0
+
+
+def _fill(filler: Path) -> Path:
+    with open(filler, "wb") as file:
+        try:
+            while True:
+                file.write(b"\0" * 65536)
+                file.flush()
+        except OSError:
+            pass
+    return filler
 
 
 def _source(folder: Path) -> str:

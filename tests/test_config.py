@@ -21,6 +21,7 @@ from firmware.config import (
     Timings,
     display_option,
     load,
+    nesting,
     parse,
 )
 from firmware.display.panels import Interface
@@ -394,3 +395,56 @@ def test_a_file_that_is_not_a_table_is_one_line() -> None:
     with pytest.raises(ConfigError) as caught:
         parse(5)  # type: ignore[arg-type]
     assert str(caught.value) == "config: the file must be a table (found 5)"
+
+
+@pytest.mark.parametrize("display,said", [
+    ({"gpio_data_command": 25}, "display.gpio_reset GPIO 25 is taken by display.gpio_data_command"),
+    ({"gpio_backlight": 24}, "display.gpio_backlight GPIO 24 is taken by display.gpio_data_comm"),
+    ({"gpio_data_command": 10}, "display.gpio_data_command GPIO 10 is taken by SPI MOSI"),
+    ({"gpio_backlight": 11}, "display.gpio_backlight GPIO 11 is taken by SPI SCLK"),
+    ({"spi_port": 1, "gpio_reset": 20}, "display.gpio_reset GPIO 20 is taken by SPI1 MOSI"),
+])
+def test_a_tft_pin_used_twice_or_on_its_bus_is_refused_naming_both(display: dict[str, Any],
+                                                                   said: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        parse({"display": {"display": "st7789", **display}})
+    assert said in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_tft_on_its_own_pins_is_taken() -> None:
+    display = parse({"display": {"display": "st7789", "gpio_data_command": 22,
+                                 "gpio_reset": 23, "gpio_backlight": 27}}).display
+    assert (display.gpio_data_command, display.gpio_reset, display.gpio_backlight) == (22, 23, 27)
+    with pytest.raises(ConfigError, match=r"pins.button GPIO 17 is taken by SPI1 CE1"):
+        parse({"display": {"display": "st7789", "spi_port": 1, "spi_device": 1,
+                           "gpio_data_command": 22, "gpio_reset": 23, "gpio_backlight": 27}})
+
+
+def test_nesting_deeper_than_any_setting_is_refused_before_tomllib(tmp_path: Path) -> None:
+    path = tmp_path / "deep.toml"
+    path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load(path)
+    assert "nested more than 8 deep" in str(raised.value) and "\n" not in str(raised.value)
+    # brackets in strings and comments are not nesting
+    assert nesting(b'a = "[[[[[[[[[[" # {{{{{{{{{{\nb = [[1], [2]]\n') == 2
+    assert nesting(b"a = '''\n[[[[[[[[[[\n'''\n") == 0
+
+
+def test_a_long_refused_value_is_quoted_short(tmp_path: Path) -> None:
+    path = tmp_path / "long.toml"
+    path.write_text('language = "' + "x" * 2_000_000 + '"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load(path)
+    assert len(str(raised.value)) < 300 and "larger than 100 KB" in str(raised.value)
+    with pytest.raises(ConfigError) as raised:
+        parse({"language": "x" * 2_000_000})
+    assert len(str(raised.value)) < 300 and "(2000002 characters)" in str(raised.value)
+
+
+@pytest.mark.parametrize("size", ["12⁸x64", "1" * 5000 + "x64", "١٢٨x64", "128x"])
+def test_a_display_size_that_is_not_plain_digits_is_one_line(size: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        display_option(f"ssd1306:{size}")
+    assert "the size must be WIDTHxHEIGHT" in str(raised.value)
+    assert len(str(raised.value)) < 200 and "\n" not in str(raised.value)

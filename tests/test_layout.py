@@ -51,7 +51,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.runtime.outputs": PURE | {"logging"},
     "firmware.table.table": PURE | {"logging", "threading"},
     "firmware.table.store": PURE | {"contextlib", "datetime", "errno", "fcntl", "os", "pathlib",
-                                    "pwd", "sqlite3", "stat", "urllib"},  # pwd: whose file
+                                    "pwd", "shutil", "sqlite3", "stat", "urllib"},
     "firmware.table.legacy": PURE | {"contextlib", "datetime", "os", "pathlib", "stat"},
     "firmware.config": PURE | {"os", "pathlib", "tomllib"},
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked

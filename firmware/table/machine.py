@@ -41,6 +41,7 @@ from robinson_core import (
     Status,
 )
 from robinson_core import events as ev
+from robinson_core.game import MAX_ACTIONS
 from robinson_core.numbers import whole_number
 from robinson_core.texts import LANGUAGES
 
@@ -780,6 +781,9 @@ class _Moment:
             self.audit()
         if self.state.audit is not None:
             self.flash(self.w("audit_failed", detail=self.state.audit))
+            return
+        if len(game.actions) >= MAX_ACTIONS:  # one more would make a save no table reads
+            self.flash(self.w("too_long", limit=f"{MAX_ACTIONS:,}"))
             return
         if state.pending is Pending.ROLL:
             if kind is Press.SHORT:

@@ -27,6 +27,7 @@ import functools
 import hashlib
 import os
 import pwd
+import shutil
 import sqlite3
 import stat
 import urllib.parse
@@ -282,7 +283,7 @@ class Store:
         if code == errno.ENOSPC:
             return StateDirectoryError(
                 f"the disk holding {where} is full: free some space (sudo apt clean, or "
-                "delete files), then start the table again; the saved games are untouched",
+                "delete files); the saved games are untouched",
                 "disk full")
         if code == errno.EROFS:
             return StateDirectoryError(
@@ -354,13 +355,14 @@ class Store:
         legacy.fsync_dir(self.directory)
 
     def _open_read_only(self) -> sqlite3.Connection:
-        """Read-only: no file made, none moved. Without a -wal beside it no table is
-        writing, and the database is opened immutable (else SQLite would make one).
+        """Read-only: no file made, none moved. Without a -wal beside it (or with an
+        empty one, as a failed open leaves) no table is writing, and the database is
+        opened immutable: SQLite would make a -shm, which a full disk or another
+        user's file would refuse.
         Only a database of ours, in our schema, is read (SaveError otherwise)."""
         if not self.database.exists() or _odd(self.database):
             raise _Absent
-        wal = self.database.with_name(DATABASE + "-wal")
-        mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+        mode = "mode=ro" if _holds_frames(self.database) else "mode=ro&immutable=1"
         try:
             db = _connect(f"file:{_uri_path(self.database)}?{mode}")
         except sqlite3.Error as error:
@@ -704,9 +706,10 @@ class Store:
         return games
 
     def prefs(self) -> dict[str, str]:
+        """The preferences this version knows, each read on its own: one that cannot be
+        read (a bad byte, a planted 200 MB value) is left out, not the others."""
         try:
-            rows = self._connection().execute(
-                "SELECT key, value FROM pref WHERE typeof(value) = 'text'").fetchall()
+            db = self._connection()
         except (_Absent, SaveError, OSError, sqlite3.Error, StateDirectoryError):
             if self.read_only:
                 return {}
@@ -715,7 +718,14 @@ class Store:
                 return reader.prefs()
             finally:
                 reader.close()
-        return {key: value for key, value in rows if key in PREF_KEYS}
+        found: dict[str, str] = {}
+        for key in PREF_KEYS:
+            with contextlib.suppress(sqlite3.Error):
+                row = db.execute("SELECT value FROM pref WHERE key = ? AND "
+                                 "typeof(value) = 'text'", (key,)).fetchone()
+                if row is not None:
+                    found[key] = row[0]
+        return found
 
     def _in_play(self, db: sqlite3.Connection) -> tuple[int, Game] | None:
         if self._current is None:
@@ -760,6 +770,8 @@ class Store:
             descriptor = os.open(self.directory / LOCK_FILE,
                                  os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as error:
+            if error.errno in (errno.EACCES, errno.EPERM):
+                raise self._fault_of(error.errno) from None
             raise StateDirectoryError(f"cannot use {self.directory} for the saved games "
                                       f"({error.strerror}): give --state-dir a folder the "
                                       "table may write") from None
@@ -934,9 +946,58 @@ def _replayed(row: int, seats: object, first: object, rules: object, digest: obj
                                 actions=" ".join(str(token) for _, token in tokens))
     except SaveError as error:
         raise _BadRow(row, str(error)) from None
-    if _digest(game) != digest:
+    if not _matches(_digest(game), str(digest)):
         raise _BadRow(row, "its checksum does not match: damaged or edited")
     return game
+
+
+def _matches(computed: str, stored: str) -> bool:
+    """The stored digest is the game's, or is one flipped bit from it: then the bit is
+    in the digest's own text (a game edited to within one bit of its sha256 is not a
+    thing that happens), and the game is whole."""
+    if computed == stored:
+        return True
+    if len(computed) != len(stored) or not stored.isascii():
+        return False
+    differ = int.from_bytes(computed.encode(), "big") ^ int.from_bytes(stored.encode(), "big")
+    return differ.bit_count() == 1
+
+
+def _ours_again(path: Path) -> bool:
+    """Write our schema's text over that of the copy ``path``, row for row (SQLite lists
+    a schema in the order it was made, and ours is always made in one order), keeping
+    where each table's pages are. False if it is not a schema of ours to mend."""
+    try:
+        db = sqlite3.connect(path, isolation_level=None)
+    except sqlite3.Error:
+        return False
+    try:
+        db.execute("PRAGMA writable_schema = ON")
+        rows = [row for (row,) in db.execute("SELECT rowid FROM sqlite_schema ORDER BY rowid")]
+        ours = _our_objects()
+        if len(rows) != len(ours):
+            return False
+        with _transaction(db):
+            db.executemany("UPDATE sqlite_schema SET type = ?, name = ?, tbl_name = ?, sql = ? "
+                           "WHERE rowid = ?", [(*mine, row) for mine, row in zip(ours, rows,
+                                                                                 strict=True)])
+        return True
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+
+
+@functools.cache
+def _our_objects() -> tuple[tuple[object, ...], ...]:
+    """Our schema's rows (type, name, tbl_name, sql), in the order SQLite made them."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(SCHEMA)
+        return tuple(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema "
+                                "ORDER BY rowid"))
+    finally:
+        db.close()
 
 
 @dataclass
@@ -950,7 +1011,29 @@ class _Salvaged:
 
     @classmethod
     def read(cls, path: Path) -> _Salvaged:
-        wal = path.with_name(path.name + "-wal").exists()  # else none is made: immutable
+        """What ``path`` holds that checks out; if nothing could be read, what a copy
+        holds once its schema is written again as ours (a flipped bit in the schema's
+        text makes SQLite refuse every table; the tables themselves may be whole)."""
+        found = cls._read_file(path)
+        if found.rows:
+            return found
+        copy = path.with_name(path.name + ".schema")
+        try:
+            shutil.copyfile(path, copy)
+            if _ours_again(copy):
+                again = cls._read_file(copy)
+                if again.rows:
+                    return again
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                copy.unlink()
+        return found
+
+    @classmethod
+    def _read_file(cls, path: Path) -> _Salvaged:
+        wal = _holds_frames(path)  # else none is made: immutable
         for mode in ("mode=ro", "mode=ro&immutable=1")[0 if wal else 1:]:
             found = cls({}, {}, {}, 0)
             try:
@@ -1054,6 +1137,14 @@ def _sqlite_header(path: Path) -> bool:
     except FileNotFoundError:
         return True
     return start in (b"", SQLITE_MAGIC)
+
+
+def _holds_frames(database: Path) -> bool:
+    """Whether the database's -wal holds anything (commits not yet in the file)."""
+    try:
+        return os.stat(database.with_name(database.name + "-wal")).st_size > 0
+    except OSError:
+        return False
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -61,6 +61,7 @@ PANEL = {
     "abandon_what": "Put away: the menu can bring it back",
     "brought_back": "Game brought back",
     "nothing_to_bring_back": "No game to bring back",
+    "too_long": "This game has reached {limit} actions, the most a save holds: menu, New game",
     "keys_back": "Press: back",
     "notice": "Note",  # the head of a message shown for a while
     "recall_badge": "RECALL",

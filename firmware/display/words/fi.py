@@ -61,6 +61,7 @@ PANEL = {
     "abandon_what": "Sivuun; valikosta saa takaisin",
     "brought_back": "Peli palautettu",
     "nothing_to_bring_back": "Ei palautettavaa peliä",
+    "too_long": "Peli on saavuttanut {limit} siirtoa, enimmäismäärän: valikko, Uusi peli",
     "keys_back": "Paina: takaisin",
     "notice": "Huomio",  # the head of a message shown for a while
     "recall_badge": "HISTORIA",

@@ -61,6 +61,7 @@ PANEL = {
     "abandon_what": "Sprema se; izbornik je može vratiti",
     "brought_back": "Igra je vraćena",
     "nothing_to_bring_back": "Nema igre za vraćanje",
+    "too_long": "Igra je dosegla {limit} poteza, najviše što se sprema: izbornik, Nova igra",
     "keys_back": "Pritisni: natrag",
     "notice": "Napomena",  # the head of a message shown for a while
     "recall_badge": "POVIJEST",

@@ -61,6 +61,7 @@ PANEL = {
     "abandon_what": "しまいます。メニューからもどせます",
     "brought_back": "ゲームをもどした",
     "nothing_to_bring_back": "もどせるゲームがない",
+    "too_long": "このゲームは{limit}手に達した（保存の上限）: メニューの「新しいゲーム」へ",
     "keys_back": "おす: もどる",
     "notice": "お知らせ",  # the head of a message shown for a while
     "recall_badge": "きろく",

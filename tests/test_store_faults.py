@@ -1,0 +1,415 @@
+"""The store under faults and hostile files, driven the way each was found: a fault is
+told and never costs the database; damage costs the least it can; nothing planted in
+the file runs; every reader answers in one line.
+
+Faults come from the kernel (strace's fault injection into the table's own opening, a
+full tmpfs) and from the file system's permissions (files owned by another user, read
+by a root that has dropped its power to override them: ``setpriv``).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import hashlib
+import io
+import json
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from firmware import cli
+from firmware.table.store import StateDirectoryError, Store
+from robinson_core import Game, Roll, SaveError, play_script
+from robinson_core.game import MAX_ACTIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+WON = play_script(Game((1, 2)), "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5")
+IN_PLAY = Game((1, 2, 3)).play(Roll(3)).play(Roll(4))
+OTHER = 65534  # nobody: the owner of files "another user" made
+
+
+def folder_with_games(folder: Path, finished: int = 3) -> Path:
+    """A state folder as a table leaves it: games put away, one in play, a preference."""
+    store = Store(folder)
+    for _ in range(finished):
+        store.save(WON)
+        store.put_away(WON, None)
+    store.save(IN_PLAY)
+    store.save_prefs({"language": "fi"})
+    store.close()
+    return folder
+
+
+def probe(folder: Path, *prefix: str) -> tuple[int, dict[str, object]]:
+    """The table's opening of ``folder`` (tests/store_probe.py) run under ``prefix``."""
+    run = subprocess.run([*prefix, sys.executable, "-m", "tests.store_probe", str(folder),
+                          "play"], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                         check=False)
+    lines = run.stdout.strip().splitlines()
+    assert lines and "Traceback" not in run.stderr, run.stderr[-2000:]
+    return run.returncode, json.loads(lines[-1])
+
+
+def one_line(argv: list[str]) -> tuple[int, str, str]:
+    """``robinson ARGV`` in this process: its exit status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def without_override() -> list[str]:
+    """Root, but bound by file permissions as any user is."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv (util-linux) to act as a user bound by permissions")
+    return ["setpriv", "--inh-caps=-all", "--bounding-set=-all"]
+
+
+# -- 1. a fault is not damage -------------------------------------------------------------
+
+FAULTS = [("pread64", "EIO", 6), ("pwrite64", "ENOSPC", 6), ("pwrite64", "EIO", 3),
+          ("ftruncate", "EIO", 3), ("fsync", "EIO", 2), ("openat", "EACCES", 6),
+          ("fcntl", "ENOLCK", 4)]
+
+
+def test_a_fault_at_any_step_of_opening_never_sets_the_database_aside(tmp_path: Path) -> None:
+    """Each of the opening's first system calls on the database and the lock fails once
+    (EIO, ENOSPC, EACCES, ENOLCK): the game and the games put away are all still there,
+    nothing is in damaged/, and the table either plays (saying it cannot save) or stops
+    with one line; it never starts without the game."""
+    if shutil.which("strace") is None:
+        pytest.skip("needs strace (tools/bootstrap.sh installs it)")
+    source = folder_with_games(tmp_path / "source")
+    runs = [(call, error, when) for call, error, most in FAULTS for when in range(1, most + 1)]
+
+    def one(run: tuple[str, str, int]) -> tuple[str, str]:
+        call, error, when = run
+        folder = tmp_path / f"{call}-{error}-{when}"
+        shutil.copytree(source, folder)
+        paths = [f"-P{folder / n}" for n in ("robinson.db", "robinson.db-wal",
+                                             "robinson.db-shm", "table.lock")]
+        code, found = probe(folder, "strace", "-f", "-o", "/dev/null", *paths,
+                            f"-einject={call}:error={error}:when={when}")
+        label = f"{call}:{error}:{when}"
+        if code == 2:
+            assert set(found) == {"error", "short"} and "\n" not in str(found["error"])
+            kind = "stopped with one line"
+        else:
+            assert (found["actions"], found["finished"], found["damaged"]) == (2, 3, []), \
+                (label, found)
+            kind = "played, said it cannot save" if found["fault"] else "played"
+        assert {p.name for p in folder.iterdir()} <= {"robinson.db", "robinson.db-wal",
+                                                      "robinson.db-shm", "table.lock"}, \
+            label  # nothing set aside
+        kept = IN_PLAY.play(Roll(1)) if found.get("saved") is True else IN_PLAY
+        assert Store(folder, read_only=True).load().game == kept, label
+        return label, kind
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        outcomes = dict(pool.map(one, runs))
+    counts = Counter(outcomes.values())
+    print(f"\n{len(runs)} faults injected: {dict(counts)}")
+    assert len(outcomes) == len(runs) == 30
+    assert counts["played, said it cannot save"] >= 5 and counts["stopped with one line"] >= 2
+
+
+def test_a_full_disk_at_start_plays_the_saved_game_and_catches_up(tmp_path: Path) -> None:
+    """A real tmpfs filled to the last block before the table starts (tests/broken_disk)."""
+    from .test_faults import broken_disk
+
+    broken_disk("full-at-start", tmp_path)
+
+
+def test_the_journal_files_of_another_user_are_permissions_not_damage(tmp_path: Path) -> None:
+    prefix = without_override()
+    folder = folder_with_games(tmp_path / "state")
+    db = sqlite3.connect(folder / "robinson.db")  # a -wal and -shm left by another user
+    db.execute("PRAGMA journal_mode")
+    db.execute("SELECT count(*) FROM game").fetchone()
+    shutil.copy(folder / "robinson.db", tmp_path / "copy")
+    for side in ("robinson.db-wal", "robinson.db-shm"):
+        (folder / side).touch()
+        os.chown(folder / side, OTHER, OTHER)
+        os.chmod(folder / side, 0o600)
+    code, found = probe(folder, *prefix)
+    db.close()
+    assert code == 0 and found["fault"] == "permissions" and found["damaged"] == [], found
+    assert (found["actions"], found["finished"], found["saved"]) == (2, 3, "permissions"), found
+
+
+@pytest.mark.parametrize("case", ["database 0644", "database 0600", "folder 0500"])
+def test_permissions_are_named_as_permissions_and_move_nothing(tmp_path: Path,
+                                                                case: str) -> None:
+    """A database (or folder) owned by another user: readable, the game plays on unsaved;
+    unreadable, the table stops with one line. Nothing is ever set aside."""
+    prefix = without_override()
+    folder = folder_with_games(tmp_path / "state")
+    what, mode = case.split()
+    target = folder / "robinson.db" if what == "database" else folder
+    os.chown(target, OTHER, OTHER)
+    os.chmod(target, int(mode, 8))
+    code, found = probe(folder, *prefix)
+    if case == "database 0644":
+        assert code == 0 and found["fault"] == "permissions", found
+        assert (found["actions"], found["finished"], found["damaged"]) == (2, 3, []), found
+        assert found["saved"] != "Read-only file system", found
+    else:
+        assert code == 2 and found["short"] in ("permissions", "cannot use"), found
+        assert "owner" in str(found["error"]) or "Permission denied" in str(found["error"])
+    os.chmod(target, 0o700 if what == "folder" else 0o600)
+    os.chown(target, 0, 0)
+    assert not (folder / "damaged").exists()
+    assert Store(folder, read_only=True).load().game == IN_PLAY
+
+
+def test_flock_unsupported_says_the_file_system_has_no_locks(tmp_path: Path) -> None:
+    if shutil.which("strace") is None:
+        pytest.skip("needs strace")
+    folder = folder_with_games(tmp_path / "state")
+    code, found = probe(folder, "strace", "-f", "-o", "/dev/null", "-einject=flock:error=ENOLCK")
+    assert code == 2 and found["short"] == "no locks", found
+    assert "its file system has no locks" in str(found["error"])
+    assert "another table" not in str(found["error"])
+
+
+# -- 2, 5, 6, 7: nothing in the file crashes a reader or runs ------------------------------
+
+
+def plant(folder: Path, sql: str) -> None:
+    db = sqlite3.connect(folder / "robinson.db")
+    db.executescript(sql)
+    db.close()
+
+
+BAD_BYTE = "UPDATE action SET token = CAST(X'B6' AS TEXT) WHERE game = {row} AND seq = 1"
+
+
+def test_a_bad_byte_in_the_game_in_play_costs_that_game_only(tmp_path: Path) -> None:
+    folder = folder_with_games(tmp_path / "state")
+    plant(folder, BAD_BYTE.format(row=4))  # the game in play is row 4
+    for command in ("state", "export"):
+        code, out, err = one_line([command, "--state-dir", str(folder)])
+        assert code == 2 and out == "" and err.count("\n") == 1 and "decode" in err, err
+    code, out, _ = one_line(["history", "--state-dir", str(folder)])
+    assert code == 0 and out.count("seat 1 won") == 3
+    store = Store(folder)
+    loaded = store.load()
+    assert loaded.game is None and "marked damaged" in str(loaded.problem)
+    assert "damaged/game-4.txt" in str(loaded.problem)
+    kept = (folder / "damaged" / "game-4.txt").read_text(encoding="utf-8")
+    assert "actions 3 \\xb6" in kept and "seats 1 2 3" in kept
+    assert len(store.finished(10)) == 3  # the games put away are all there
+    store.close()
+
+
+def test_a_bad_byte_in_a_finished_game_costs_that_game_only(tmp_path: Path) -> None:
+    folder = folder_with_games(tmp_path / "state")
+    plant(folder, BAD_BYTE.format(row=2))
+    code, out, _ = one_line(["history", "--state-dir", str(folder)])
+    assert code == 0 and out.count("seat 1 won") == 2
+    store = Store(folder)
+    assert store.load().game == IN_PLAY
+    assert [f.number for f in store.finished(10)] == [3, 1]  # Recall lists the others
+    assert (folder / "damaged" / "game-2.txt").is_file()  # the table marked it
+    store.close()
+
+
+PLANTED = {
+    "a view that never ends": "CREATE VIEW v AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL "
+                              "SELECT x + 1 FROM c) SELECT x FROM c",
+    "a trigger that wipes the games": "CREATE TABLE fired (x); CREATE TRIGGER t AFTER INSERT "
+                                      "ON action BEGIN DELETE FROM game; INSERT INTO fired "
+                                      "VALUES (1); END",
+    "a trigger that grows the file": "CREATE TABLE fired (x); CREATE TRIGGER t AFTER UPDATE "
+                                     "ON game BEGIN INSERT INTO fired SELECT randomblob(1000000)"
+                                     "; END",
+    "an index on a function": "CREATE INDEX i ON game (length(rules))",
+}
+
+
+@pytest.mark.parametrize("planted", sorted(PLANTED))
+def test_planted_sql_never_runs_and_the_games_are_recovered(tmp_path: Path,
+                                                            planted: str) -> None:
+    folder = folder_with_games(tmp_path / "state")
+    plant(folder, PLANTED[planted])
+    started = time.monotonic()
+    for command in ("state", "history", "export"):  # a reader refuses it, at once
+        code, _, err = one_line([command, "--state-dir", str(folder)])
+        assert code == 2 and err.count("\n") == 1 and "not ours" in err, (command, err)
+    store = Store(folder)
+    loaded = store.load()
+    assert loaded.game == IN_PLAY and "4 of 4 games recovered" in str(loaded.problem)
+    store.save(IN_PLAY.play(Roll(2)))
+    assert len(store.finished(10)) == 3
+    store.close()
+    assert time.monotonic() - started < 20  # nothing hung (a planted view would not end)
+    aside = sqlite3.connect(folder / "damaged" / "robinson.db.1")
+    tables = {n for (n,) in aside.execute("SELECT name FROM sqlite_schema")}
+    if "fired" in tables:
+        assert aside.execute("SELECT count(*) FROM fired").fetchone() == (0,)  # never fired
+    aside.close()
+    assert Store(folder, read_only=True).load().game == IN_PLAY.play(Roll(2))
+
+
+def test_a_dropped_table_is_damage_set_aside_not_a_traceback(tmp_path: Path) -> None:
+    folder = folder_with_games(tmp_path / "state")
+    plant(folder, "DROP TABLE action")
+    code, _, err = one_line(["state", "--state-dir", str(folder)])
+    assert code == 2 and "no table action" in err and err.count("\n") == 1
+    store = Store(folder)
+    loaded = store.load()
+    assert loaded.game is None and "no game could be read" in str(loaded.problem)
+    store.save(IN_PLAY)  # and the table plays on, saving
+    store.close()
+    assert Store(folder, read_only=True).load().game == IN_PLAY
+
+
+def test_every_reader_answers_a_malformed_file_in_one_line(tmp_path: Path) -> None:
+    folder = folder_with_games(tmp_path / "state", finished=30)
+    data = bytearray((folder / "robinson.db").read_bytes())
+    data[4096 * 2:4096 * 3] = os.urandom(4096)  # a page of the tables scribbled
+    (folder / "robinson.db").write_bytes(bytes(data))
+    answered = 0
+    for argv in (["state"], ["history"], ["export"], ["export", "--finished", "2"],
+                 ["state", "--json"], ["history", "--json"]):
+        code, _, err = one_line([*argv, "--state-dir", str(folder)])
+        assert "Traceback" not in err and err.count("\n") <= 1, (argv, err)
+        assert code in (0, 2), (argv, code)
+        answered += 1
+    assert answered == 6
+
+
+# -- 3: damage costs the least possible: one-bit flips -----------------------------------
+
+FLIPS = 200
+
+
+def flip_campaign(tmp_path: Path, flips: int, seed: int = 23) -> Counter[str]:
+    """Flip one random bit of a database of 100 finished games and one in play, then open
+    it as the table does: what is lost? ``whole`` the database set aside with no game
+    recovered, ``games`` some games lost, ``none`` nothing visible."""
+    source = folder_with_games(tmp_path / "source", finished=100)
+    original = (source / "robinson.db").read_bytes()
+    store = Store(source)
+    everything = (store.load().game, [f.game for f in store.finished(100)])
+    store.close()
+    assert everything[0] == IN_PLAY and len(everything[1]) == 100
+    rng, counts = random.Random(seed), Counter[str]()
+    folder = tmp_path / "flip"
+    for _ in range(flips):
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        data = bytearray(original)
+        bit = rng.randrange(len(data) * 8)
+        data[bit // 8] ^= 1 << bit % 8
+        (folder / "robinson.db").write_bytes(bytes(data))
+        store = Store(folder)
+        try:
+            loaded = store.load()
+            found = (loaded.game, [f.game for f in store.finished(100)])
+        except StateDirectoryError:
+            found = (None, [])
+        finally:
+            store.close()
+        lost = (found[0] != IN_PLAY) + 100 - len(found[1])
+        if found[0] is None and not found[1]:
+            counts["whole"] += 1
+        else:
+            counts[{0: "none", 1: "one game"}.get(lost, "more games")] += 1
+            counts["most games lost"] = max(counts["most games lost"], lost)
+    return counts
+
+
+def test_one_bit_flips_cost_a_game_at_most_never_the_database(tmp_path: Path) -> None:
+    """The README's figures: of 200 seeded one-bit flips, how many cost nothing, one
+    game, more, or the whole database (which SQLite could read in every case)."""
+    counts = flip_campaign(tmp_path, FLIPS)
+    print(f"\n{FLIPS} one-bit flips: {dict(counts)}")
+    assert counts["none"] + counts["one game"] + counts["more games"] + counts["whole"] == FLIPS
+    assert counts["whole"] == 0, counts
+    assert counts["none"] + counts["one game"] >= FLIPS * 9 // 10, counts
+
+
+# -- 4: a newer database -----------------------------------------------------------------
+
+
+def test_a_newer_database_is_refused_in_one_line_and_left_where_it_is(tmp_path: Path) -> None:
+    folder = folder_with_games(tmp_path / "state")
+    plant(folder, "PRAGMA user_version = 2")
+    before = (folder / "robinson.db").read_bytes()
+    code, found = probe(folder)
+    assert code == 2 and found["short"] == "newer version", found
+    assert "update the software" in str(found["error"])
+    code, _, err = one_line(["state", "--state-dir", str(folder)])
+    assert code == 2 and "newer version" in err and err.count("\n") == 1
+    assert (folder / "robinson.db").read_bytes() == before
+    assert sorted(p.name for p in folder.iterdir()) == ["robinson.db", "table.lock"]
+
+
+# -- 5: bounds that match the game -------------------------------------------------------
+
+
+def signed(body: str) -> str:
+    """A saved game's text with ``body`` and its right checksum: a legal file."""
+    return body + "sha256 " + hashlib.sha256(body.encode()).hexdigest() + "\n"
+
+
+def test_an_import_longer_than_any_game_is_refused_at_once(tmp_path: Path) -> None:
+    """Both players reach 7 and stay, one more time than a save may hold: legal, and
+    refused unread (160,000 such moves took 2.4 s and 180 MB to load)."""
+    moves = "6 6 1 1 " + " ".join(["stay"] * (MAX_ACTIONS - 3))
+    body = Game((1, 2)).save().rpartition("sha256 ")[0].replace("actions \n",
+                                                                f"actions {moves}\n")
+    path = tmp_path / "long.txt"
+    path.write_text(signed(body), encoding="utf-8")
+    code, _, err = one_line(["import", str(path), "--state-dir", str(tmp_path / "state")])
+    assert code == 2 and f"at most {MAX_ACTIONS}" in err and err.count("\n") == 1, err
+    shorter = body.replace(" stay\n", "\n")  # the most a save holds: read
+    assert len(Game.load(signed(shorter)).actions) == MAX_ACTIONS
+
+
+@pytest.mark.parametrize("edit,said", [
+    (lambda t: t.replace("first 1\n", "first 1\nfirst 2\n"), "there twice"),
+    (lambda t: t.replace("first 1\n", "first 1\nwinner 1\n"), "not one of a saved game's"),
+    (lambda t: t.replace("first 1\n", "first 1\n" + "x" * 2_000_000 + "\n"),
+     "(2000000 characters)"),
+])
+def test_an_import_with_a_line_too_many_is_refused(tmp_path: Path, edit: object,
+                                                   said: str) -> None:
+    assert callable(edit)
+    text = signed(edit(IN_PLAY.save().rpartition("sha256 ")[0]))
+    with pytest.raises(SaveError, match=said.replace("(", r"\(").replace(")", r"\)")):
+        Game.load(text)
+    path = tmp_path / "edited.txt"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = one_line(["import", str(path), "--state-dir", str(tmp_path / "state")])
+    assert code == 2 and len(err) < 300, err
+
+
+def test_a_planted_huge_preference_and_many_rows_are_bounded(tmp_path: Path) -> None:
+    folder = folder_with_games(tmp_path / "state")
+    plant(folder, "INSERT OR REPLACE INTO pref VALUES ('names', "
+                  "CAST(zeroblob(200000000) AS TEXT)); "
+                  "INSERT INTO game (seats, first, rules, ended, digest) "
+                  "SELECT '1 2', 1, 'x', 'won', 'x' FROM (WITH RECURSIVE c(n) AS "
+                  "(SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 300000) SELECT n FROM c)")
+    store = Store(folder)
+    statements: list[str] = []
+    assert store.load().game == IN_PLAY
+    db = store._connection()  # counting what a Recall reads
+    db.set_trace_callback(statements.append)
+    assert store.finished(10) == []  # the newest 30 rows are planted, and do not replay
+    assert 30 <= len(statements) < 300, len(statements)  # not one a row of 300,000
+    db.set_trace_callback(None)
+    assert store.prefs() == {"language": "fi"}  # the 200 MB one: too big, left out
+    store.save(IN_PLAY.play(Roll(2)))
+    store.close()

@@ -455,8 +455,10 @@ def _export(args: argparse.Namespace) -> int:
     if args.finished:
         finished = store.finished(args.finished)
         if len(finished) < args.finished:
+            problem = store.load().problem  # none could be read: say why, not "0 games"
             count = f"{len(finished)} game" + ("" if len(finished) == 1 else "s")
-            raise UsageError(f"only {count} put away in {store.directory}")
+            raise UsageError(problem if problem and not finished
+                             else f"only {count} put away in {store.directory}")
         game = finished[-1].game
     else:
         loaded = store.load()

@@ -17,7 +17,7 @@ FIGURES = ("(a) CPU press -> result on bus, median", "(b) bus bytes per turn, pa
            "(b) partial / full per turn", "(b) bus bytes per animation frame",
            "(c) animation fps at 100 kHz", "(c) animation fps at 400 kHz",
            "(d) cold start", "(e) peak RSS", "(f) CPU over", "(g) simulator",
-           "(h) replay --script-file")
+           "(h) replay --script-file", "(i) CPU of a press")
 COUNTED = ("(b) partial / full per turn", "(b) bus bytes per animation frame (median)",
            "(c) animation fps at 100 kHz")
 """Figures of bytes, not of time: the same on any machine."""

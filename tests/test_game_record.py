@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from robinson_core import Choice, Game, HouseRules, RobinsonError, Roll, SaveError, ShareWith
@@ -88,3 +90,35 @@ def test_restart_keeps_seats_first_seat_and_rules() -> None:
 def test_anything_after_the_checksum_line_is_refused(tail: str) -> None:
     with pytest.raises(SaveError, match=r"checksum|after the checksum"):
         Game.load(GAME.save() + tail)
+
+
+def test_the_audit_finds_a_last_state_the_last_action_does_not_give() -> None:
+    game = Game((1, 2)).play(Roll(3)).play(Roll(5))
+    assert game.audit() is None
+    before, events = game.history[-2]
+    wrong = Game((1, 2)).play(Roll(3)).extended((Roll(5),), ((before, events),))
+    assert wrong.audit() == "replay"  # the state of one action earlier, said to be after it
+    off = dataclasses.replace(game.state, pot=game.state.pot + 1)
+    assert Game((1, 2)).play(Roll(3)).extended((Roll(5),), ((off, events),)).audit() \
+        == f"{off.issued + 1} ≠ {off.issued}"
+
+
+def test_an_audit_costs_the_same_at_any_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last step only: a 2,000-action game audits in the steps of a 10-action one
+    (counted as calls of the engine's apply, not timed)."""
+    import robinson_core.engine as engine
+    import robinson_core.game as game_module
+
+    short = Game((1, 2)).play(Roll(6)).play(Roll(6)).play(Roll(1)).play(Roll(1))
+    long = short
+    while len(long.actions) < 2000:  # both stay in the tree on 7
+        long = long.play(Choice.STAY)
+    calls: list[object] = []
+
+    def counted(state: object, action: object) -> object:
+        calls.append(action)
+        return engine.apply(state, action)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(game_module, "apply", counted)
+    assert short.audit() is None and long.audit() is None
+    assert len(calls) == 2

@@ -966,3 +966,35 @@ def test_menu_back_from_setup_stays_in_setup() -> None:
     before = table.state.screen
     menu_at(table, Row.BACK)
     assert table.state.mode is m.Mode.SETUP and table.state.screen == before
+
+
+def test_a_game_at_the_most_a_save_holds_takes_no_more_actions() -> None:
+    """Two players who stay on 7 for ever: at MAX_ACTIONS the press is refused and said,
+    for one more action would make a save no table reads back."""
+    from robinson_core.game import MAX_ACTIONS
+
+    long = Game((1, 2)).play(Roll(6)).play(Roll(6)).play(Roll(1)).play(Roll(1))
+    stay = next(c for c in CHOICES[long.state.pending] if c.token == "stay")
+    while len(long.actions) < MAX_ACTIONS:
+        long = long.play(stay)
+    table = playing(long, faces=[3])
+    if table.state.ask_next:
+        table.press(Press.LONG)  # the decider's own screen first
+    effects = table.press(Press.LONG)  # "stay" once more
+    assert table.state.game == long
+    assert draws(effects)[-1] == m.Draw(screens.message_screen(
+        table.w("notice"), table.w("too_long", limit=f"{MAX_ACTIONS:,}")))
+    table = playing(long.undo(), faces=[3])
+    if table.state.ask_next:
+        table.press(Press.LONG)
+    table.press(Press.LONG)  # one short of it: taken
+    assert table.state.game == long
+
+
+def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
+    table = Table(faces=[3])
+    effects = table(m.Start(MOVED, MOVED.seats, fault="disk full"))
+    assert table.state.failed == "disk full"
+    assert table.w("save_failed", reason="disk full") in " ".join(draws(effects)[-1].screen.body)
+    table.press()
+    assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED

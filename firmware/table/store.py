@@ -61,7 +61,8 @@ DATABASE = "robinson.db"
 SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's own, kept with the database
 KEEP_FINISHED = 100
 MAX_VALUE = 100_000  # bytes: the longest value SQLite hands us (a game's actions: ~12 KB)
-MAX_STEPS = 200_000  # x 1,000 SQLite steps a statement may take reading a damaged file
+MAX_STEPS = 200_000  # x 1,000 SQLite steps a salvage may take reading a damaged file
+MAX_ROWS = 1_000  # game rows a salvage reads, the newest (a table keeps 100 and one in play)
 LOCK_FILE = "table.lock"
 PERMISSIONS = "permissions"  # a fault's short name
 PREF_KEYS = ("language", "contrast", "owed", "names")
@@ -200,7 +201,11 @@ class Store:
                 db = self._check(self._connect_rw(self.database))
             except _Damaged:
                 self._salvage(str(why))
-                db = self._check(self._connect_rw(self.database))
+                try:
+                    db = self._check(self._connect_rw(self.database))
+                except (_Damaged, _NotOurs) as still:  # the new file: not a thing that happens
+                    raise StateDirectoryError(f"{self.database}: a new database could not "
+                                              f"be made ({still})", "cannot start") from None
         self._db = db
         self._identity = _identity(self.database)
         self._migrate()
@@ -333,7 +338,11 @@ class Store:
                 stale.unlink()
         found = _Salvaged.read(self.database)
         self._create(fresh)
-        db = self._connect_rw(fresh)
+        try:
+            db = self._connect_rw(fresh)
+        except _Damaged as error:
+            raise StateDirectoryError(f"{fresh}: cannot make a new database ({error})",
+                                      "cannot start") from None
         try:
             db.execute("PRAGMA synchronous = FULL")
             db.executescript(f"BEGIN IMMEDIATE; {SCHEMA}"
@@ -350,7 +359,10 @@ class Store:
         db.close()
         kept = (f"{len(found.games)} of {found.rows} games recovered into a new one"
                 if found.rows else "no game could be read from it")
-        self._set_aside(self.database, f"damaged ({quote(why, 80)}); {kept}")
+        # Killed at any point, a restart finds the damaged file (and salvages again) or
+        # the new one, never no database: the damaged one is linked into damaged/, its
+        # journal moved there, and the new one renamed over it in one step.
+        self._set_aside(self.database, f"damaged ({quote(why, 80)}); {kept}", keep=True)
         os.replace(fresh, self.database)
         legacy.fsync_dir(self.directory)
 
@@ -810,17 +822,25 @@ class Store:
         self._check_damaged_dir()
         self.damaged_dir.mkdir(mode=0o700, exist_ok=True)
 
-    def _set_aside(self, path: Path, why: str) -> None:
-        """Move a file (with SQLite's side files, if it is the database) into damaged/."""
+    def _set_aside(self, path: Path, why: str, keep: bool = False) -> None:
+        """Move a file (with SQLite's side files, if it is the database) into damaged/;
+        ``keep``: the database itself is linked there, to be replaced in one step."""
         self._make_damaged_dir()
         number = 1 + max((int(n) for p in self.damaged_dir.iterdir()
                           if (n := p.name.rpartition(".")[2]).isdigit() and len(n) < 9),
                          default=0)
-        names = [path] + ([path.with_name(path.name + s) for s in SIDE_FILES]
-                          if path == self.database else [])
+        names = ([path.with_name(path.name + s) for s in SIDE_FILES]
+                 if path == self.database else []) + [path]
         for each in names:
-            if each.exists() or each.is_symlink():
-                each.replace(self.damaged_dir / f"{each.name}.{number}")
+            aside = self.damaged_dir / f"{each.name}.{number}"
+            if each == path and keep:
+                try:
+                    os.link(each, aside)
+                except OSError:  # a file system without hard links: a copy
+                    shutil.copy2(each, aside)
+            elif each.exists() or each.is_symlink():
+                each.replace(aside)
+        legacy.fsync_dir(self.damaged_dir)
         legacy.fsync_dir(self.directory)
         self.problems.append(f"{path.name}: {why} (kept in damaged/ as {path.name}.{number})")
 
@@ -1072,17 +1092,19 @@ class _Salvaged:
     def _games(self, db: sqlite3.Connection) -> None:
         ids: list[int] = []
         whole = True
-        try:  # every row, in order; where the table is damaged, row by row
-            ids.extend(row for (row,) in db.execute("SELECT id FROM game ORDER BY id"))
+        try:  # the newest rows, in order; where the table is damaged, row by row
+            ids.extend(row for (row,) in db.execute(
+                "SELECT id FROM (SELECT id FROM game ORDER BY id DESC LIMIT ?) ORDER BY id",
+                (MAX_ROWS,)))
         except sqlite3.Error:
             whole = False
         if not whole:
             top = max(ids, default=0)
             for ask in ("SELECT max(id) FROM game",
                         "SELECT seq FROM sqlite_sequence WHERE name = 'game'"):
-                with contextlib.suppress(sqlite3.Error, TypeError):
+                with contextlib.suppress(sqlite3.Error, TypeError, ValueError):
                     top = max(top, int(db.execute(ask).fetchone()[0]))
-            ids = sorted(set(ids) | set(range(1, min(top, max(ids, default=0) + 100_000) + 1)))
+            ids = sorted(set(ids) | set(range(max(1, top - MAX_ROWS), top + 1)))
         in_play = []
         for row in ids:
             if not isinstance(row, int):

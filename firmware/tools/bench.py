@@ -273,8 +273,39 @@ def replay_figures(bench: Bench, actions: int) -> None:
     bench.add(f"(h) replay of {actions:,} actions, peak RSS", f"{usage.ru_maxrss / 1024:.1f} MB")
 
 
+def long_game_figures(bench: Bench, presses: int) -> None:
+    """(i) a press of a 2,000-action game (the most a save holds) against one of a game
+    just begun: the rule's step, the audit (the last step only) and the save, on a real
+    database. The cost must not grow with the game."""
+    from robinson_core import Choice, Roll
+    from robinson_core.game import MAX_ACTIONS
+
+    begun = Game((1, 2)).play(Roll(6)).play(Roll(6)).play(Roll(1)).play(Roll(1))
+    long = begun
+    while len(long.actions) < MAX_ACTIONS - presses:  # both stay in the tree on 7
+        long = long.play(Choice.STAY)
+    medians = []
+    for game in (begun, long):
+        with tempfile.TemporaryDirectory() as folder:
+            store = Store(Path(folder))
+            store.save(game)
+            spent = []
+            for _ in range(presses):
+                started = time.process_time()
+                game = game.play(Choice.STAY)
+                assert game.audit() is None
+                store.save(game)
+                spent.append((time.process_time() - started) * 1000)
+            store.close()
+        medians.append(statistics.median(spent))
+    bench.add("(i) CPU of a press (step, audit, save), game begun", f"{medians[0]:.2f} ms")
+    bench.add(f"(i) CPU of a press at {MAX_ACTIONS:,} actions", f"{medians[1]:.2f} ms",
+              "<= 3x begun", medians[1] <= 3 * medians[0])
+
+
 def run(quick: bool = False) -> str:
     bench = Bench()
+    long_game_figures(bench, 20 if quick else 100)
     press_path(15 if quick else 120, bench)
     process_figures(bench, 2.0 if quick else 10.0)
     sim_figures(bench, 1000 if quick else 10_000)

@@ -515,3 +515,21 @@ def test_a_kill_at_any_step_of_a_salvage_loses_no_game(tmp_path: Path) -> None:
         killed = sum(pool.map(one, runs))
     print(f"\n{len(runs)} kill points in a salvage, {killed} of them killed it")
     assert killed >= 12
+
+
+def test_a_table_that_cannot_read_its_games_says_so_on_the_panel_and_stops(
+        tmp_path: Path) -> None:
+    """The real app, emulated and piped (its panel as text): exit 2, one line on stderr,
+    the panel saying why, the file left as it is."""
+    folder = folder_with_games(tmp_path / "state")
+    plant(folder, "PRAGMA user_version = 2")
+    before = (folder / "robinson.db").read_bytes()
+    run = subprocess.run([Path(sys.executable).with_name("robinson"), "table", "--emulate",
+                          "--state-dir", str(folder), "--lang", "en", "--no-animation"],
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                         check=False)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1 and "made by a newer version" in run.stderr, run.stderr
+    panel = " ".join(run.stdout.replace("│", " ").replace("┌", " ").split())
+    assert "The saved games cannot be read (newer version)" in panel, run.stdout
+    assert (folder / "robinson.db").read_bytes() == before

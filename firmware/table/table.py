@@ -120,6 +120,8 @@ class Table:
         """The saved games cannot even be read (the table stops): the panel says so."""
         screen = message_screen("ROBINSON", self.words("saves_unreadable", reason=reason))
         self.panel.show(drawn(screen, self.fonts, 0, self.layout))
+        if self.on_page is not None:
+            self.on_page(screen, 0)
 
     def stop(self) -> None:
         """Leave the panel showing 'switched off' (the game is already on disk)."""

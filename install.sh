@@ -91,6 +91,15 @@ boot_config() {
     return 0
 }
 
+# A line for every Pi at the end of config.txt: on a line of its own (the file may not
+# end in a newline) and in an [all] section (the last one may be [pi4] or [cm5]).
+boot_line() {
+    [ -s "$1" ] && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" != '\n' ] && printf '\n' >> "$1"
+    last=$(grep -E '^[[:space:]]*\[[^]]*\]' "$1" | tail -n 1 | tr -d '[:space:]')
+    [ -n "$last" ] && [ "$last" != "[all]" ] && printf '[all]\n' >> "$1"
+    printf '%s\n' "$2" >> "$1"
+}
+
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 
@@ -153,9 +162,11 @@ install() {
     done
     if [ -n "$missing" ]; then
         # shellcheck disable=SC2086
-        { apt-get install -y -q $missing >/dev/null 2>&1 || {
-            apt-get update -q >/dev/null 2>&1 && apt-get install -y -q $missing >/dev/null 2>&1; }; } ||
-            die "apt-get could not install$missing (is the network up? try: sudo apt-get install$missing)"
+        # At first boot apt's daily timers often hold its lock: wait for it (5 minutes).
+        { apt-get -o DPkg::Lock::Timeout=300 install -y -q $missing >/dev/null 2>&1 || {
+            apt-get -o DPkg::Lock::Timeout=300 update -q >/dev/null 2>&1 &&
+            apt-get -o DPkg::Lock::Timeout=300 install -y -q $missing >/dev/null 2>&1; }; } ||
+            die "apt-get could not install$missing (apt busy for over 5 minutes, or no network? try: sudo apt-get install$missing)"
         changed "installed Debian packages:$missing"
     fi
 
@@ -166,7 +177,7 @@ install() {
             changed "enabled $INTERFACE (takes effect after a reboot)"
         fi
     else
-        say "no raspi-config: enable $INTERFACE yourself (dtparam=${INTERFACE}_arm=on in config.txt)"
+        say "no raspi-config: enable $INTERFACE yourself (dtparam=$([ "$INTERFACE" = spi ] && echo spi || echo i2c_arm)=on in config.txt)"
     fi
     cfg=$(boot_config)
     if [ -z "$cfg" ]; then
@@ -178,7 +189,7 @@ install() {
             case "$answer" in [nN]*) FAST_I2C=no ;; *) FAST_I2C=yes ;; esac
         fi
         if [ "$FAST_I2C" = yes ]; then
-            printf '%s\n' "dtparam=i2c_arm_baudrate=400000" >> "$cfg"
+            boot_line "$cfg" "dtparam=i2c_arm_baudrate=400000"
             changed "set the I2C bus to 400 kHz in ${cfg#$ROOT} (after a reboot)"
         else
             say "I2C stays at 100 kHz; ./install.sh --fast-i2c sets 400 kHz"
@@ -209,6 +220,14 @@ install() {
 
     # 4. A venv that sees apt's packages; never pip into the system Python, and never
     #    build in the checkout (a root-owned build/ would stop the next ./table.sh).
+    # A venv made by another python (bookworm's 3.11, then trixie's 3.13 after an
+    # upgrade) runs no more: made again, and the package installed into it again.
+    made_by=$(sed -n 's/^version *= *\([0-9]*\.[0-9]*\).*/\1/p' "$VENV/pyvenv.cfg" 2>/dev/null || true)
+    system=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    if [ -n "$made_by" ] && [ "$made_by" != "$system" ]; then
+        rm -rf "$VENV" "$OPT/installed"
+        changed "removed ${VENV#$ROOT}: made by python $made_by, the system's is $system"
+    fi
     if [ ! -x "$VENV/bin/python" ]; then
         mkdir -p "$OPT"
         python3 -m venv --system-site-packages "$VENV" || die "python3 -m venv failed: sudo apt-get install python3-venv"

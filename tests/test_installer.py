@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Each stand-in logs its call, and keeps just enough state to answer later questions.
 STAND_INS = {
-    "apt-get": 'case "$1" in install) shift; for p in "$@"; do case "$p" in -*) ;; '
+    "apt-get": 'while [ "$1" = -o ]; do shift 2; done; case "$1" in install) shift; for p in "$@"; do case "$p" in -*) ;; '
                '*) echo "$p" >> "$FAKE/debs";; esac; done;; esac',
     "dpkg-query": 'for p; do :; done; grep -qx "$p" "$FAKE/debs" 2>/dev/null && '
                   'printf "install ok installed" || exit 1',
@@ -88,7 +88,7 @@ def test_first_install_puts_everything_in_place(machine: dict[str, Path]) -> Non
     assert (root / "etc/robinson-table/config.toml").read_text() == \
         (ROOT / "systemd/config.toml").read_text()
     assert "TAG+=\"systemd\"" in (root / "etc/udev/rules.d/99-robinson-table.rules").read_text()
-    apt = next(c for c in done if c.startswith("apt-get install"))
+    apt = next(c for c in done if c.startswith("apt-get") and " install " in c)
     for package in ("fonts-misaki", "fonts-terminus-otb", "fonts-unifont", "python3-venv",
                     "python3-lgpio", "python3-rpi-lgpio", "python3-spidev", "python3-smbus2",
                     "i2c-tools"):
@@ -235,7 +235,7 @@ def test_offline_from_a_wheelhouse(tmp_path: Path, machine: dict[str, Path]) -> 
     run = install(machine, "--wheelhouse", str(wheels), "--no-fast-i2c")
     assert run.returncode == 0, run.stderr
     done = calls(machine)
-    apt = next(c for c in done if c.startswith("apt-get install"))
+    apt = next(c for c in done if c.startswith("apt-get") and " install " in c)
     assert "python3-lgpio" not in apt and "python3-smbus2" in apt
     pip = [c for c in done if c.startswith("venv-python -m pip install")]
     assert len(pip) == 2 and all(f"--no-index --find-links {wheels}" in c for c in pip)
@@ -309,3 +309,41 @@ def test_a_failing_step_is_one_line(machine: dict[str, Path]) -> None:
     run = install(machine, "--no-fast-i2c")
     assert run.returncode == 1
     assert run.stderr.strip().count("\n") == 0 and "apt-get could not install" in run.stderr
+
+
+def test_apt_waits_for_its_lock_at_first_boot(machine: dict[str, Path]) -> None:
+    assert install(machine).returncode == 0
+    apt = [c for c in calls(machine) if c.startswith("apt-get")]
+    assert apt and all("-o DPkg::Lock::Timeout=300" in c for c in apt), apt
+
+
+def test_a_venv_of_another_python_is_made_again(machine: dict[str, Path]) -> None:
+    """bookworm to trixie: the venv's python 3.11 is gone, the system's is 3.13. The
+    venv is made again and the package installed into it again; the same python: kept."""
+    assert install(machine).returncode == 0
+    venv = machine["root"] / "opt/robinson-table/venv"
+    system = ".".join(map(str, sys.version_info[:2]))
+    (venv / "pyvenv.cfg").write_text(f"home = /usr/bin\nversion = {system}.2\n")
+    calls(machine)
+    assert install(machine).returncode == 0
+    assert not any("-m venv" in c or "pip install" in c for c in calls(machine))
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\nversion = 3.9.2\n")
+    run = install(machine)
+    assert run.returncode == 0, run.stderr
+    done = calls(machine)
+    assert f"made by python 3.9, the system's is {system}" in run.stdout
+    assert any("-m venv" in c for c in done) and any("pip install" in c for c in done)
+
+
+@pytest.mark.parametrize("before,after", [
+    ("[all]\ndtparam=audio=on\n", "[all]\ndtparam=audio=on\n"),
+    ("[pi4]\narm_boost=1", "[pi4]\narm_boost=1\n[all]\n"),
+    ("dtparam=audio=on", "dtparam=audio=on\n"),
+    ("[cm5]\ndtoverlay=dwc2\n[all]\n", "[cm5]\ndtoverlay=dwc2\n[all]\n"),
+])
+def test_config_txt_lines_go_on_their_own_line_in_an_all_section(
+        machine: dict[str, Path], before: str, after: str) -> None:
+    cfg = machine["root"] / "boot/firmware/config.txt"
+    cfg.write_text(before)
+    assert install(machine, "--fast-i2c").returncode == 0
+    assert cfg.read_text() == after + "dtparam=i2c_arm_baudrate=400000\n"

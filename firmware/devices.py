@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import importlib
 import inspect
 import types
@@ -22,7 +23,7 @@ import luma.core.device
 import luma.core.framebuffer
 import luma.core.interface.serial
 from gpiozero import LED, Button, DigitalInputDevice, TonalBuzzer
-from gpiozero.exc import GPIOPinInUse, GPIOZeroError, PinUnknownPi
+from gpiozero.exc import GPIOPinInUse, PinUnknownPi
 from gpiozero.pins.local import get_pi_revision
 from luma.core import cmdline
 from PIL import Image
@@ -35,6 +36,7 @@ from firmware.errors import HardwareError
 from firmware.runtime.loop import Loop
 from firmware.runtime.outputs import Outputs
 from firmware.runtime.tunes import BUZZER_MID
+from robinson_core.errors import quote
 
 I2C_FUNC_I2C = 0x00000001  # linux/i2c.h: the adapter takes plain I2C messages (i2c_rdwr)
 
@@ -262,22 +264,43 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
                   config.display.contrast, on_frame=on_frame, on_change=on_change,
                   clock=loop.clock, scheduler=loop)
     factory = pin_factory
-    try:
-        button = Button(config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory)
-        seats = [DigitalInputDevice(p, pull_up=True, bounce_time=None, pin_factory=factory)
-                 for p in config.pins.seats]
-    except GPIOPinInUse as error:
-        raise HardwareError(f"a GPIO pin is in use ({error}): is the service running? "
-                            "sudo systemctl stop robinson-table") from None
-    except (GPIOZeroError, OSError) as error:
-        raise HardwareError(f"cannot open the GPIO pins ({error}): {_gpio_hint()}") from None
-    outputs = Outputs(
-        leds=[LED(p, pin_factory=factory) for p in config.pins.leds[:len(seats)]]
-        if config.pins.use_leds else (),
-        buzzer=TonalBuzzer(config.pins.buzzer, mid_tone=BUZZER_MID, octaves=1,
-                           pin_factory=factory)
-        if config.pins.use_buzzer else None)
-    return Rigging(config, loop, panel, button, seats, outputs)
+    opened: list[Any] = []
+
+    def claim(key: str, pin: int, make: Callable[[], Any]) -> Any:
+        """One device on one pin; a pin that cannot be had is one line naming it."""
+        try:
+            device = make()
+        except Exception as error:  # gpiozero's errors, OSError, lgpio.error("GPIO busy")
+            for device in opened:
+                device.close()
+            panel.close()
+            raise HardwareError(_claim_failed(key, pin, error)) from None
+        opened.append(device)
+        return device
+
+    button = claim("pins.button", config.pins.button, lambda: Button(
+        config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory))
+    seats = [claim(f"pins.seats[{i}]", p, functools.partial(
+        DigitalInputDevice, p, pull_up=True, bounce_time=None, pin_factory=factory))
+        for i, p in enumerate(config.pins.seats, 1)]
+    leds = [claim(f"pins.leds[{i}]", p, functools.partial(LED, p, pin_factory=factory))
+            for i, p in enumerate(config.pins.leds[:len(seats)], 1)] \
+        if config.pins.use_leds else []
+    buzzer = claim("pins.buzzer", config.pins.buzzer, lambda: TonalBuzzer(
+        config.pins.buzzer, mid_tone=BUZZER_MID, octaves=1, pin_factory=factory)) \
+        if config.pins.use_buzzer else None
+    return Rigging(config, loop, panel, button, seats, Outputs(leds=leds, buzzer=buzzer))
+
+
+def _claim_failed(key: str, pin: int, error: Exception) -> str:
+    """Why ``pin`` could not be had, and what to do, in one line."""
+    said = quote(str(error) or type(error).__name__, 60)
+    if isinstance(error, GPIOPinInUse) or "busy" in str(error).lower():
+        return (f"{key}: GPIO {pin} is busy ({said}): another program, a HAT or a "
+                "dtoverlay in config.txt (w1-gpio, pwm, ...) holds it; gpioinfo names the "
+                "holder (is the service running? sudo systemctl stop robinson-table), or "
+                "wire it to another pin")
+    return f"{key}: cannot open GPIO {pin} ({said}): {_gpio_hint()}"
 
 
 def _wired_panel(display: Display) -> Callable[[], LumaDevice]:

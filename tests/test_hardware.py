@@ -67,3 +67,37 @@ def test_the_spi_panels_wiring_follows_the_config() -> None:
     assert "| Panel DC (RS) | 16 | 36 |" in tft and "| Panel DC (RS) | 16 | 36 |" in oled
     assert "| Panel BL (LED) | 14 | 8 |" in tft and "BL" not in oled
     assert "| Panel CS | 7 | 26 | CE1 |" in oled
+
+
+class GPIOBusy(Exception):
+    """What lgpio raises for a pin another process or a dtoverlay holds (lgpio.error)."""
+
+
+@pytest.mark.parametrize("key,pin", [("pins.button", 17), ("pins.seats[3]", 13),
+                                     ("pins.leds[2]", 23), ("pins.buzzer", 18)])
+def test_a_busy_pin_is_one_line_naming_it_and_nothing_stays_claimed(key: str, pin: int) -> None:
+    from gpiozero import Button
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from firmware.emulate.rig import emulate
+    from firmware.errors import HardwareError
+
+    class Held(MockFactory):  # type: ignore[misc]  # a pin held elsewhere, as lgpio says it
+        def pin(self, spec: object, pin_class: object = None, **kwargs: object) -> object:
+            if spec == pin:
+                raise GPIOBusy("GPIO busy")
+            return super().pin(spec, pin_class=pin_class, **kwargs)
+
+    config = parse({"pins": {"use_leds": True, "use_buzzer": True}})
+    factory = Held(pin_class=MockPWMPin)
+    with pytest.raises(HardwareError) as raised:
+        emulate(config, pin_factory=factory)
+    said = str(raised.value)
+    assert said.startswith(f"{key}: GPIO {pin} is busy") and "gpioinfo" in said, said
+    assert "\n" not in said
+    taken = 0
+    for other in (17, 5, 6, 13, 22, 23, 18):  # what was claimed before it: let go
+        if other != pin:
+            Button(other, pin_factory=factory).close()
+            taken += 1
+    assert taken == 6

@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Each stand-in logs its call, and keeps just enough state to answer later questions.
 STAND_INS = {
-    "apt-get": 'while [ "$1" = -o ]; do shift 2; done; case "$1" in install) shift; for p in "$@"; do case "$p" in -*) ;; '
-               '*) echo "$p" >> "$FAKE/debs";; esac; done;; esac',
+    "apt-get": 'while [ "$1" = -o ]; do shift 2; done; case "$1" in install) shift; '
+               'for p in "$@"; do case "$p" in -*) ;; *) echo "$p" >> "$FAKE/debs";; esac; '
+               'done;; esac',
     "dpkg-query": 'for p; do :; done; grep -qx "$p" "$FAKE/debs" 2>/dev/null && '
                   'printf "install ok installed" || exit 1',
     "apt-cache": 'for p; do :; done; if [ -e "$FAKE/no-pi-archive" ] && '

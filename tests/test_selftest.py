@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from firmware.config import Config, Pins, Timings
 from firmware.emulate.rig import emulate
 from firmware.runtime.loop import ManualClock, advance
@@ -44,3 +48,22 @@ def test_selftest_shows_inputs_live_and_lights_outputs_in_turn() -> None:
     assert done == [True]
     test.stop()
     rig.close()
+
+
+def test_selftest_refuses_beside_a_running_table(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """It would take the table's pins and start its panel afresh under it."""
+    from firmware import cli
+    from firmware.table.store import Store
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    table = Store(tmp_path / "robinson-table")
+    table.lock()  # the table, running
+    try:
+        assert cli.main(["selftest", "--emulate", "--dice", "--seed", "1"]) == 2
+    finally:
+        table.unlock()
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "another table is running" in said, said

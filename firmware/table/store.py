@@ -55,6 +55,10 @@ class StateDirectoryError(TableError):
         self.short = short or line
 
 
+class TableRunning(StateDirectoryError):
+    """Another table holds the state directory (its lock)."""
+
+
 APPLICATION_ID = 0x526F6269  # "Robi": a database of ours, not any SQLite file
 SCHEMA_VERSION = 1
 DATABASE = "robinson.db"
@@ -795,7 +799,7 @@ class Store:
                 raise self._fault_of(errno.ENOLCK) from None
             holder = os.read(descriptor, 32).decode("ascii", "replace").strip() or "?"
             os.close(descriptor)
-            raise StateDirectoryError(
+            raise TableRunning(
                 f"another table is running on {self.directory} (pid {holder}): stop it "
                 "first (sudo systemctl stop robinson-table), or give --state-dir") from None
         try:

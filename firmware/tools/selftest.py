@@ -11,6 +11,7 @@ import argparse
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 from firmware.devices import Rigging
 from firmware.display.fonts import Fonts
@@ -21,6 +22,7 @@ from firmware.runtime.outputs import Led
 from firmware.runtime.tunes import BUZZER_MID
 from firmware.table.buttons import Debounced
 from firmware.table.die import Die
+from firmware.table.store import StateDirectoryError, Store, TableRunning
 from firmware.tools.fairness import Verdict, check
 
 STEP = 0.5  # seconds per output
@@ -122,6 +124,22 @@ class SelfTest:
             buzzer.stop()
 
 
+def _not_beside_a_table(folder: Path) -> Store | None:
+    """The table's lock, held while the selftest runs: a selftest beside a running table
+    would take its pins and start its panel afresh under it. TableRunning (one line) if
+    a table holds it; a folder this user may not use is the service's: no table test."""
+    if not folder.is_dir():
+        return None  # no table has run here
+    store = Store(folder)
+    try:
+        store.lock()
+    except TableRunning:
+        raise
+    except StateDirectoryError:
+        return None
+    return store
+
+
 def run_selftest(args: argparse.Namespace) -> int:
     """``robinson selftest``: every input live on the screen, every output in turn."""
     from firmware.errors import ConfigError
@@ -140,6 +158,7 @@ def run_selftest(args: argparse.Namespace) -> int:
     if args.seed is not None and not (emulated and args.dice):
         raise ConfigError("--seed is only for --dice when emulated, never on "
                           "the table: it tests the demo die")
+    table = _not_beside_a_table(state_dir(None, emulated))
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(None if not show_terminal else state_dir(None, emulated))
     rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
@@ -164,6 +183,8 @@ def run_selftest(args: argparse.Namespace) -> int:
     finally:
         if capture is not None:
             capture.close()
+        if table is not None:
+            table.unlock()
 
 
 def dice(rig: Rigging, die: Die, lang: str, to_stdout: bool) -> int:

@@ -244,7 +244,8 @@ def test_switching_off_stops_every_timer_and_says_so() -> None:
     effects = table(m.Stop())
     assert effects == [m.CancelAll(), m.Wake(),
                        m.Draw(screens.message_screen("ROBINSON", table.w("switched_off"))),
-                       m.Light(None, (1, 2))]
+                       m.Contrast(m.HALT_CONTRAST), m.Light(None, (1, 2))]
+    assert m.HALT_CONTRAST == 1  # the least: the frame may stay lit for days after a halt
     assert table.state.armed == frozenset() and table.state.saver is m.Saver.AWAKE
 
 

@@ -157,6 +157,9 @@ class TableState:
 # -- inputs --------------------------------------------------------------------------
 
 
+HALT_CONTRAST = 1  # the panel's, on the frame left after a stop
+
+
 @dataclass(frozen=True)
 class Start:
     """The table switched on: the saved game, the seats, the saved preferences."""
@@ -543,6 +546,10 @@ class _Moment:
         self.do(CancelAll(), Wake())
         self.set(saver=Saver.AWAKE)
         self.show(screens.message_screen("ROBINSON", self.w("switched_off")))
+        # A Pi that halts without cutting power (Pi 3, Zero 2, a Pi 4/5 with
+        # POWER_OFF_ON_HALT=0) leaves this frame lit for days: at the least contrast,
+        # it reads up close and burns in least. The next start sets it back.
+        self.do(Contrast(HALT_CONTRAST))
         self.lights(None)
 
     def down(self) -> None:

@@ -86,6 +86,7 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
                   seats=rig.seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
                   fonts=fonts, outputs=rig.outputs, lang=args.lang,
                   animate=not args.no_animation, on_page=text_view,
+                  mounts=None if emulated else _mountinfo,
                   badge="DEMO" if args.demo or args.seed is not None else "")
     if capture is not None:
         capture.note = lambda: "actions=" + ",".join(
@@ -121,6 +122,13 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
         logging.getLogger("robinson").info("stopped by signal %d", received[0])
     return exit_status(received)
 
+
+
+def _mountinfo() -> str | None:
+    try:
+        return Path("/proc/self/mountinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def _watchdog(loop: Loop, notifier: Notifier, period: float) -> None:

@@ -3,7 +3,7 @@ a decoding bus, real files, and a clock the test moves by hand."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PIL import Image
@@ -38,7 +38,8 @@ class Rig:
     def __init__(self, state_dir: Path, *, faces: Iterable[int] = (), seats_on: Iterable[int] = (),
                  chip: str = "ssd1306", config: Config | None = None, animate: bool = True,
                  lang: str | None = None, held_at_boot: bool = False, start: bool = True,
-                 die: Die | None = None) -> None:
+                 die: Die | None = None,
+                 mounts: Callable[[], str | None] | None = None) -> None:
         self.config = config or Config(display=Display(display=chip))
         self.clock = ManualClock(1000.0)
         # The app's own builder: mock pins, the real luma driver on the decoding bus.
@@ -54,7 +55,8 @@ class Rig:
         self.table = Table(config=self.config, loop=self.loop, store=self.store,
                            panel=self.panel, button=self.rigging.button,
                            seats=self.rigging.seats,
-                           die=self.die, fonts=FONTS, animate=animate, lang=lang)
+                           die=self.die, fonts=FONTS, animate=animate, lang=lang,
+                           mounts=mounts)
         if start:
             self.table.start()
             self.run()

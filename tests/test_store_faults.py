@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from firmware import cli
-from firmware.table.store import StateDirectoryError, Store
+from firmware.table.store import StateDirectoryError, Store, volatile
 from robinson_core import Game, Roll, SaveError, play_script
 from robinson_core.game import MAX_ACTIONS
 
@@ -533,3 +533,43 @@ def test_a_table_that_cannot_read_its_games_says_so_on_the_panel_and_stops(
     panel = " ".join(run.stdout.replace("│", " ").replace("┌", " ").split())
     assert "The saved games cannot be read (newer version)" in panel, run.stdout
     assert (folder / "robinson.db").read_bytes() == before
+
+
+# -- issue 24: a state folder a reboot empties ---------------------------------------------
+
+OVERLAY = """22 1 0:21 / / rw,noatime - overlay overlayroot rw,lowerdir=/media/root-ro
+30 22 179:2 / /media/root-ro ro,relatime - ext4 /dev/mmcblk0p2 ro
+31 22 0:30 / /media/root-rw rw,relatime - tmpfs tmpfs-root rw
+40 22 179:1 / /boot/firmware rw,relatime - vfat /dev/mmcblk0p1 rw
+41 22 8:1 / /mnt/usb\\040stick rw,relatime - ext4 /dev/sda1 rw
+"""
+
+
+@pytest.mark.parametrize("folder,kind", [
+    ("/var/lib/robinson-table", "overlay"),  # raspi-config's overlay file system
+    ("/media/root-rw/x", "tmpfs"),
+    ("/boot/firmware/x", None),
+    ("/mnt/usb stick/robinson", None),  # a mount point with a space, escaped as \040
+])
+def test_a_state_folder_a_reboot_empties_is_known(folder: str, kind: str | None) -> None:
+    assert volatile(Path(folder), OVERLAY) == kind
+
+
+def test_a_state_folder_a_reboot_empties_is_said_on_the_title(tmp_path: Path,
+                                                              caplog: pytest.LogCaptureFixture
+                                                              ) -> None:
+    from .rig import Rig
+
+    state = tmp_path / "state"
+    rig = Rig(state, seats_on=(1, 2), mounts=lambda: f"50 1 0:40 / {tmp_path} rw - tmpfs t rw\n")
+    try:
+        said = " ".join(rig.table.screen.body)
+        assert rig.table.words("saves_vanish", kind="tmpfs") in said, said
+        assert any("a reboot empties it" in r.getMessage() for r in caplog.records)
+    finally:
+        rig.close()
+    quiet = Rig(tmp_path / "other", seats_on=(1, 2))  # emulated, tests: never asked
+    try:
+        assert "reboot" not in " ".join(quiet.table.screen.body)
+    finally:
+        quiet.close()

@@ -171,6 +171,7 @@ class Start:
     prefs: tuple[tuple[str, str], ...] = ()
     contrast: int = 255  # the panel's, before any preference
     fault: str = ""  # why nothing can be saved (a full disk...): the game goes on unsaved
+    volatile: str = ""  # the file system the saves are on, if a reboot empties it (tmpfs)
 
 
 @dataclass(frozen=True)
@@ -519,6 +520,8 @@ class _Moment:
         if start.fault:  # said at every action too, as any failed save is
             self.set(failed=start.fault)
             notes.append(self.w("save_failed", reason=start.fault))
+        if start.volatile:
+            notes.append(self.w("saves_vanish", kind=start.volatile))
         if fixed.fonts_missing:
             notes.append(self.w("about_fonts", packages=fixed.fonts_missing))
         if fixed.seeded:

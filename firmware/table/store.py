@@ -27,6 +27,7 @@ import functools
 import hashlib
 import os
 import pwd
+import re
 import shutil
 import sqlite3
 import stat
@@ -109,6 +110,25 @@ def state_dir(given: str | None, emulated: bool) -> Path:
         return SYSTEM_STATE_DIR
     base = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
     return Path(base) / "robinson-table"
+
+
+VOLATILE = ("tmpfs", "ramfs", "overlay")  # what a reboot empties (the overlay: raspi-config's)
+
+
+def volatile(directory: Path, mounts: str) -> str | None:
+    """The file system type ``directory`` is on, if a reboot empties it; ``mounts`` is
+    /proc/self/mountinfo's text."""
+    target, best, kind = os.path.realpath(directory), "", ""
+    for line in mounts.splitlines():
+        fields, _, after = line.partition(" - ")
+        parts = fields.split()
+        if len(parts) < 5 or not after:
+            continue
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), parts[4])
+        inside = target == point or target.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best):
+            best, kind = point, after.split()[0]
+    return kind if kind in VOLATILE else None
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from firmware.table import machine as m
 from firmware.table.buttons import Input, Press, RollButton, SeatSwitches
 from firmware.table.die import Die
 from firmware.table.machine import Mode
-from firmware.table.store import Store
+from firmware.table.store import Store, volatile
 from robinson_core import Game
 
 log = logging.getLogger("robinson.table")
@@ -55,8 +55,12 @@ class Table:
                  die: Die | None = None,
                  fonts: Fonts | None = None, outputs: Outputs | None = None,
                  lang: str | None = None, animate: bool = True, badge: str = "",
-                 on_page: Callable[[Screen, int], None] | None = None) -> None:
+                 on_page: Callable[[Screen, int], None] | None = None,
+                 mounts: Callable[[], str | None] | None = None) -> None:
+        """``mounts`` gives /proc/self/mountinfo's text (None: the table does not ask
+        whether its saves outlive a reboot: emulated, in a test)."""
         self.config = config
+        self.mounts = mounts
         self.loop = loop
         self.store = store
         self.panel = panel
@@ -112,9 +116,16 @@ class Table:
         if loaded.fault is not None:
             log.error("saved games: %s", loaded.fault)
         prefs = tuple(self.store.prefs().items())
+        kind = None
+        if self.mounts is not None and (text := self.mounts()) is not None:
+            kind = volatile(self.store.directory, text)
+        if kind:
+            log.warning("the saved games in %s are on %s: a reboot empties it (raspi-config's "
+                        "overlay file system?); turn the overlay off, or give --state-dir a "
+                        "folder on the SD card", self.store.directory, kind)
         self.take(m.Start(loaded.game, self.seats.occupied(), loaded.problem or "",
                           self.button.stuck, prefs, self.panel.contrast,
-                          loaded.fault.short if loaded.fault else ""))
+                          loaded.fault.short if loaded.fault else "", kind or ""))
 
     def show_fault(self, reason: str) -> None:
         """The saved games cannot even be read (the table stops): the panel says so."""

@@ -79,6 +79,7 @@ PANEL = {
     "let_go_menu": "Let go: menu",
     "save_failed": "Cannot save ({reason}): the game goes on",
     "saves_unreadable": "The saved games cannot be read ({reason}): see the journal",
+    "saves_vanish": "Games here vanish at each reboot ({kind}): see the journal",
     "save_damaged": "A damaged save was set aside: {problem}",
     "audit_failed": "Books do not balance ({detail}). No rolls: undo in the menu",
     "seeded_note": "Seeded die: a demo, not a game",

@@ -79,6 +79,7 @@ PANEL = {
     "let_go_menu": "Päästä: valikko",
     "save_failed": "Tallennus ei onnistu ({reason}): peli jatkuu",
     "saves_unreadable": "Tallennettuja pelejä ei voi lukea ({reason}): katso loki",
+    "saves_vanish": "Pelit katoavat täältä joka uudelleenkäynnistyksessä ({kind}): katso loki",
     "save_damaged": "Vioittunut tallennus siirrettiin sivuun: {problem}",
     "audit_failed": "Kirjanpito ei täsmää ({detail}). Ei heittoja: peru valikosta",
     "seeded_note": "Ennalta määrätty noppa: demo",

@@ -79,6 +79,7 @@ PANEL = {
     "let_go_menu": "はなす: メニュー",
     "save_failed": "保存できない（{reason}）: ゲームはつづく",
     "saves_unreadable": "保存したゲームが読めない（{reason}）: ログを見る",
+    "saves_vanish": "ここのゲームは再起動のたびに消える（{kind}）: ログを見る",
     "save_damaged": "こわれた保存をよけた: {problem}",
     "audit_failed": "チップが合わない（{detail}）。ふれない: メニューでもどす",
     "seeded_note": "決まったサイコロ: デモです",

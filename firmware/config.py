@@ -67,6 +67,7 @@ class Display:
     spi_port: int = 0
     spi_device: int = 0
     spi_bus_speed: int = 8_000_000
+    spi_mode: int = 0  # 3 for the 1.3" 240x240 ST7789 boards that have no CS pin
     gpio_data_command: int = 24
     gpio_reset: int = 25
     gpio_backlight: int = 18  # the TFTs' backlight (luma.lcd)
@@ -106,6 +107,7 @@ class Display:
         else:
             args += ["--spi-port", str(self.spi_port), "--spi-device", str(self.spi_device),
                      "--spi-bus-speed", str(self.spi_bus_speed),
+                     *(["--spi-mode", str(self.spi_mode)] if self.spi_mode else []),
                      "--gpio-data-command", str(self.gpio_data_command),
                      "--gpio-reset", str(self.gpio_reset),
                      "--gpio-backlight", str(self.gpio_backlight),
@@ -276,6 +278,7 @@ def _display(reader: _Reader, table: dict[str, Any]) -> Display:
         reader.integer(table, "spi_port", d.spi_port, 0, 6, "display."),
         reader.integer(table, "spi_device", d.spi_device, 0, 2, "display."),
         speed,
+        reader.integer(table, "spi_mode", d.spi_mode, 0, 3, "display."),
         reader.pin(table, "gpio_data_command", d.gpio_data_command, "display."),
         reader.pin(table, "gpio_reset", d.gpio_reset, "display."),
         reader.pin(table, "gpio_backlight", d.gpio_backlight, "display."),

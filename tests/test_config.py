@@ -50,7 +50,8 @@ EVERYTHING: dict[str, Any] = {
              "use_leds": True, "use_buzzer": True},
     "display": {"display": "ssd1309", "interface": "spi", "width": 128, "height": 64,
                 "i2c_port": 3, "i2c_address": 0x3D, "spi_port": 1, "spi_device": 1,
-                "spi_bus_speed": 16_000_000, "gpio_data_command": 14, "gpio_reset": 15,
+                "spi_bus_speed": 16_000_000, "spi_mode": 2, "gpio_data_command": 14,
+                "gpio_reset": 15,
                 "gpio_backlight": 4, "backlight_active": "low", "bgr": True, "h_offset": -2,
                 "v_offset": 3, "rotate": 2, "contrast": 77},
     "timings": {"long_press": 0.7, "menu_press": 2.5, "debounce": 0.05, "animation": 0.4,
@@ -70,7 +71,8 @@ def test_every_setting_lands_in_its_own_field() -> None:
                   use_buzzer=True),
         display=Display(display="ssd1309", interface=Interface.SPI, width=128, height=64,
                         i2c_port=3, i2c_address=0x3D, spi_port=1, spi_device=1,
-                        spi_bus_speed=16_000_000, gpio_data_command=14, gpio_reset=15,
+                        spi_bus_speed=16_000_000, spi_mode=2, gpio_data_command=14,
+                        gpio_reset=15,
                         gpio_backlight=4, backlight_active="low", bgr=True, h_offset=-2,
                         v_offset=3, rotate=2, contrast=77),
         timings=Timings(long_press=0.7, menu_press=2.5, debounce=0.05, animation=0.4,
@@ -296,7 +298,8 @@ def test_luma_is_given_the_panel_as_configured() -> None:
     spi = parse(EVERYTHING).display
     assert spi.luma_args()[12:] == [
         "--num-segments", "16", "--spi-port", "1", "--spi-device", "1", "--spi-bus-speed",
-        "16000000", "--gpio-data-command", "14", "--gpio-reset", "15", "--gpio-backlight", "4",
+        "16000000", "--spi-mode", "2", "--gpio-data-command", "14", "--gpio-reset", "15",
+        "--gpio-backlight", "4",
         "--backlight-active", "low", "--h-offset", "-2", "--v-offset", "3", "--bgr"]
     assert "--bgr" not in Display(interface=Interface.SPI).luma_args()
 
@@ -361,7 +364,8 @@ def test_a_config_given_as_a_table_is_named_config_by_default() -> None:
 
 @pytest.mark.parametrize("table,keys", [
     ("display", ["display", "interface", "width", "height", "i2c_port", "i2c_address",
-                 "spi_port", "spi_device", "spi_bus_speed", "gpio_data_command", "gpio_reset",
+                 "spi_port", "spi_device", "spi_bus_speed", "spi_mode", "gpio_data_command",
+                 "gpio_reset",
                  "gpio_backlight", "backlight_active", "bgr", "h_offset", "v_offset", "rotate",
                  "contrast"]),
     ("pins", ["button", "seats", "leds", "buzzer", "use_leds", "use_buzzer"]),
@@ -448,3 +452,23 @@ def test_a_display_size_that_is_not_plain_digits_is_one_line(size: str) -> None:
         display_option(f"ssd1306:{size}")
     assert "the size must be WIDTHxHEIGHT" in str(raised.value)
     assert len(str(raised.value)) < 200 and "\n" not in str(raised.value)
+
+
+def test_an_st7789_without_cs_is_driven_in_spi_mode_3() -> None:
+    """luma is given the mode (the real driver sets it on the bus, here the stand-in)."""
+    from firmware.emulate.rig import emulate
+
+    display = parse({"display": {"display": "st7789", "spi_mode": 3,
+                                 "gpio_backlight": 27}}).display
+    args = display.luma_args()
+    assert display.spi_mode == 3 and args[args.index("--spi-mode") + 1] == "3"
+    assert "--spi-mode" not in Display(display="st7789").luma_args()  # mode 0: luma's own
+    from firmware.emulate.bus import SpiBus
+
+    rig = emulate(Config(display=display))
+    try:
+        assert isinstance(rig.bus, SpiBus) and rig.bus.mode == 3
+    finally:
+        rig.close()
+    with pytest.raises(ConfigError, match=r"display\.spi_mode must be"):
+        parse({"display": {"display": "st7789", "spi_mode": 4}})

@@ -43,7 +43,7 @@ def emulated_device(display: Display, bus: Bus) -> LumaDevice:
     assert isinstance(bus, SpiBus)
     interface = spi(spi=bus, gpio=bus.wires, port=display.spi_port, device=display.spi_device,
                     bus_speed_hz=display.spi_bus_speed, gpio_DC=display.gpio_data_command,
-                    gpio_RST=display.gpio_reset)
+                    gpio_RST=display.gpio_reset, spi_mode=display.spi_mode or None)
     return luma_device(display, interface, args, gpio=bus.wires)
 
 

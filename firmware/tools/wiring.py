@@ -130,7 +130,9 @@ def wiring_markdown(config: Config) -> str:
               f"most boards). A TFT's backlight takes GPIO {config.display.gpio_backlight}, "
               "the buzzer's",
               "pin by default: with the buzzer, set `gpio_backlight` to a free pin",
-              "(below), or tie BL to 3V3."]
+              "(below), or tie BL to 3V3. The common 1.3\" 240x240 ST7789 boards have",
+              "no CS pin: leave CS unwired and set `spi_mode = 3` (they listen only in",
+              "SPI mode 3)."]
     free = ", ".join(f"GPIO {g} (pin {PHYSICAL[g]})" for g in free_pins(config))
     lines += ["", "## Free pins", "",
               f"Left free by this config, for seats 7 and 8 and a power-off button: {free}.",

@@ -573,3 +573,20 @@ def test_a_state_folder_a_reboot_empties_is_said_on_the_title(tmp_path: Path,
         assert "reboot" not in " ".join(quiet.table.screen.body)
     finally:
         quiet.close()
+
+
+@pytest.mark.parametrize("locked", ["folder", "database"])
+def test_a_reader_without_permission_is_told_to_use_sudo(tmp_path: Path, locked: str) -> None:
+    """robinson state as a user beside the service's folder (0750, its user's)."""
+    prefix = without_override()
+    folder = folder_with_games(tmp_path / "state")
+    target = folder if locked == "folder" else folder / "robinson.db"
+    os.chown(target, OTHER, OTHER)
+    os.chmod(target, 0o700 if locked == "folder" else 0o600)
+    for command in ("state", "history", "export"):
+        run = subprocess.run([*prefix, str(Path(sys.executable).with_name("robinson")),
+                              command, "--state-dir", str(folder)], capture_output=True,
+                             text=True, timeout=60, check=False)
+        assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+        assert f"{target} may not be read by the user root" in run.stderr, run.stderr
+        assert "use sudo" in run.stderr

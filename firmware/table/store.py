@@ -402,6 +402,9 @@ class Store:
         try:
             db = _connect(f"file:{_uri_path(self.database)}?{mode}")
         except sqlite3.Error as error:
+            if not os.access(self.database, os.R_OK):
+                raise SaveError(self._unreadable(PermissionError(errno.EACCES, "denied"),
+                                                 self.database)) from None
             raise SaveError(f"cannot open {self.database} ({quote(str(error), 60)})") from None
         try:
             app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
@@ -641,6 +644,8 @@ class Store:
                 return Loaded(None, str(fault))
             return self._load_through_fault(fault)
         except OSError as error:  # the folder or a file could not be read: a fault
+            if self.read_only:
+                return Loaded(None, self._unreadable(error))
             return self._load_through_fault(self._fault_of(error.errno or errno.EIO, error))
         problems, self.problems = self.problems, []
         try:
@@ -655,6 +660,15 @@ class Store:
             self.close()
             return self._load_through_fault(self._fault(error))
         return Loaded(current[1] if current else None, "; ".join(problems) or None)
+
+    def _unreadable(self, error: OSError, path: Path | None = None) -> str:
+        """Why a reader could not read the folder (or ``path``), and what to do: the
+        service's folder is its user's (0750): ``robinson state`` without sudo."""
+        path = path or self.directory
+        if error.errno in (errno.EACCES, errno.EPERM):
+            return (f"{path} may not be read by the user {_user()} (its owner: "
+                    f"{_owner(path)}): use sudo")
+        return f"{path}: {error.strerror or error}"
 
     def _load_through_fault(self, fault: StateDirectoryError) -> Loaded:
         """The game in play read read-only, the fault kept to be told."""

@@ -64,14 +64,16 @@ def _part(drawing: schemdraw.Drawing, wire: Wire) -> None:
         drawing += elm.Line().right(2.0)
         drawing += elm.Ground()
     elif "LED" in wire.part:
-        drawing += elm.Resistor().right().label(f"150 Ω / 68 Ω, {wire.part} (optional)",
+        drawing += elm.Resistor().right().label(f"220 Ω / 68 Ω, {wire.part} (optional)",
                                                   loc="bottom")
         drawing += elm.LED().right()
         drawing += elm.Line().right(0.6)
         drawing += elm.Ground()
     elif wire.part == "Buzzer":
-        drawing += elm.Crystal().right().label("piezo transducer (optional)", loc="bottom")
-        drawing += elm.Line().right(2.0)
+        drawing += elm.Resistor().right().label("100 Ω, piezo transducer (optional)",
+                                                  loc="bottom")
+        drawing += elm.Crystal().right()
+        drawing += elm.Line().right(0.6)
         drawing += elm.Ground()
 
 

@@ -19,7 +19,7 @@ from firmware.config import (
 from firmware.display.panels import PANELS, Interface
 from firmware.header import GROUND, PHYSICAL, USABLE
 
-LED_RESISTOR = "150 Ω (red, green, yellow) or 68 Ω (blue, white)"
+LED_RESISTOR = "220 Ω (red, yellow) or 68 Ω (blue, white, bright green)"
 """About 5 mA at 3.3 V either way: 330 Ω leaves a blue or white LED under 1 mA."""
 
 
@@ -77,7 +77,8 @@ def wires(config: Config, interface: Interface | None = None) -> list[Wire]:
         out.append(Wire(f"Seat {seat} LED", gpio, PHYSICAL[gpio],
                         f"{LED_RESISTOR}, LED anode; cathode to GND", optional=True))
     out.append(Wire("Buzzer", pins.buzzer, PHYSICAL[pins.buzzer],
-                    "piezo transducer +, − to GND (a magnetic buzzer: see hardware/README.md)",
+                    "100 Ω, piezo transducer +, − to GND "
+                    "(a magnetic buzzer: see hardware/README.md)",
                     optional=True))
     if (interface or display.interface) is Interface.I2C:
         out += [Wire("OLED VCC", None, 1, "3V3"), Wire("OLED GND", None, 9, "GND"),

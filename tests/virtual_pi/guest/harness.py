@@ -14,11 +14,13 @@ this is the guest's own python3, not the product's.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import random
 import shutil
+import signal
 import sqlite3
 import subprocess
 import threading
@@ -319,16 +321,21 @@ def the_table(trace: Trace) -> None:
 
     # The selftest as the service user, from a folder it cannot write (lgpio's FIFO).
     os.chdir("/")
+    # Its own session: a kill reaches sudo and the selftest sudo started (killing sudo
+    # alone left the selftest holding the pipe, and the read after it never ended).
     selftest = subprocess.Popen(["sudo", "-u", "robinson", "/usr/local/bin/robinson",
                                  "selftest"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
-    trace.quiet(1.0, 60.0, after=trace.count)  # its first screen is out
-    press(3.4, trace, "selftest end")
+                                text=True, start_new_session=True)
+    err = ""
     try:
+        trace.quiet(1.0, 60.0, after=trace.count)  # its first screen is out
+        press(3.4, trace, "selftest end")
         _, err = selftest.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        selftest.kill()
-        _, err = selftest.communicate()
+    except subprocess.TimeoutExpired as failed:
+        os.killpg(selftest.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            _, err = selftest.communicate(timeout=10)
+        err = f"{err} (killed: {failed})"
     fact("selftest", {"status": selftest.returncode, "stderr": err.strip()[-300:]})
 
     # The reboot without sync: the service must come back at boot with the game.

@@ -70,9 +70,15 @@ def test_power_loss_loses_at_most_the_press_in_flight(tmp_path: Path) -> None:
             env={**os.environ, "NOTIFY_SOCKET": str(notify)})
         assert process.stdin is not None
         try:
-            assert listener.recv(64) == b"READY=1"  # the first frame is out: no sleeping
+            ready = listener.recv(64)  # the first frame is out: no sleeping
+        except TimeoutError:  # say why: the table's own words, not only the wait's
+            process.kill()
+            _, err = process.communicate(timeout=30)
+            raise AssertionError(f"round {round_}: no READY in 60 s (status "
+                                 f"{process.returncode}): {err.decode()[-2000:]}") from None
         finally:
             listener.close()
+        assert ready == b"READY=1", ready
         in_play = Store(state, read_only=True).load().game if round_ else None
         resume = in_play is not None and bool(in_play.actions)
         keys = " " if resume else "h h "  # resume, or set up and begin (two long presses)

@@ -47,7 +47,8 @@ USER_NAME=robinson
 OPT="$ROOT/opt/robinson-table"
 VENV="$OPT/venv"
 UNIT="$ROOT/etc/systemd/system/$SERVICE.service"
-DROP_IN="$ROOT/etc/systemd/system/$SERVICE.service.d/i2c-bus.conf"
+DROP_IN="$ROOT/etc/systemd/system/$SERVICE.service.d/panel-bus.conf"
+OLD_DROP_IN="$ROOT/etc/systemd/system/$SERVICE.service.d/i2c-bus.conf"  # before SPI waited too
 UDEV="$ROOT/etc/udev/rules.d/99-robinson-table.rules"
 CONFIG_DIR="$ROOT/etc/robinson-table"
 STATE="$ROOT/var/lib/$SERVICE"
@@ -108,7 +109,7 @@ available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 panel_bus() {
     config="$CONFIG_DIR/config.toml"
     [ -f "$config" ] || config="$SRC/systemd/config.toml"
-    python3 - "$config" "$SRC" <<'EOF' 2>/dev/null || echo "i2c 1 -"
+    python3 - "$config" "$SRC" <<'EOF' 2>/dev/null || echo "i2c 1 - 0.0"
 import sys, tomllib
 sys.path.insert(0, sys.argv[2])
 from firmware.display.panels import PANELS  # the one home of what each panel needs
@@ -116,13 +117,14 @@ with open(sys.argv[1], "rb") as file:
     display = tomllib.load(file).get("display", {})
 kind = PANELS.get(display.get("display", "ssd1306"), PANELS["ssd1306"])
 print(display.get("interface", kind.interfaces[0]), int(display.get("i2c_port", 1)),
-      kind.extra or "-")
+      kind.extra or "-",
+      f'{int(display.get("spi_port", 0))}.{int(display.get("spi_device", 0))}')
 EOF
 }
 
 uninstall() {
     systemctl disable --now "$SERVICE.service" >/dev/null 2>&1 || true
-    for f in "$UNIT" "$DROP_IN" "$UDEV" "$COMMAND"; do
+    for f in "$UNIT" "$DROP_IN" "$OLD_DROP_IN" "$UDEV" "$COMMAND"; do
         { [ -e "$f" ] || [ -L "$f" ]; } && rm -f "$f" && changed "removed ${f#$ROOT}"
     done
     rmdir "$(dirname "$DROP_IN")" 2>/dev/null || true
@@ -144,7 +146,7 @@ uninstall() {
 install() {
     command -v python3 >/dev/null 2>&1 || die "python3 is missing: sudo apt-get install python3"
     set -- $(panel_bus)
-    INTERFACE=$1 I2C_PORT=$2 EXTRA=${3:--}
+    INTERFACE=$1 I2C_PORT=$2 EXTRA=${3:--} SPI_DEVICE=${4:-0.0}
     [ "$EXTRA" = - ] && EXTRA=""
 
     # 1. Debian packages; the Raspberry Pi archive's where this system has it.
@@ -276,29 +278,34 @@ install() {
     before=$CHANGES
     put_text "$UDEV" 0644 <<'EOF'
 # Robinson Table: the devices its service drives belong to these groups (as on
-# Raspberry Pi OS), and systemd sees the I2C buses (dev-i2c\x2d1.device).
+# Raspberry Pi OS), and systemd sees the I2C and SPI buses (dev-i2c\x2d1.device,
+# dev-spidev0.0.device), so the unit can wait for its panel's.
 SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
 SUBSYSTEM=="i2c-dev", GROUP="i2c", MODE="0660", TAG+="systemd"
-SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"
+SUBSYSTEM=="spidev", GROUP="spi", MODE="0660", TAG+="systemd"
 EOF
     if [ "$CHANGES" != "$before" ]; then
         udevadm control --reload-rules || true
         udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio --subsystem-match=spidev || true
     fi
 
-    # 7. The unit, and (for a panel on I2C) a drop-in that waits for its bus: an
-    #    SPI-only table must not wait out the device timeout at every boot.
+    # 7. The unit, and a drop-in that waits for the panel's bus device, the one the
+    #    config names (a table on SPI does not wait out an I2C bus it never uses).
     put "$SRC/systemd/$SERVICE.service" "$UNIT" 0644
     if [ "$INTERFACE" = i2c ]; then
-        put_text "$DROP_IN" 0644 <<EOF
-# Written by install.sh: the config drives the panel on /dev/i2c-$I2C_PORT.
+        bus_device="dev-i2c\\x2d$I2C_PORT.device" bus_path="/dev/i2c-$I2C_PORT"
+    else
+        bus_device="dev-spidev$SPI_DEVICE.device" bus_path="/dev/spidev$SPI_DEVICE"
+    fi
+    put_text "$DROP_IN" 0644 <<EOF
+# Written by install.sh: the config drives the panel on $bus_path.
 # Wants, not Requires: without the bus the table still starts, and says why it stops.
 [Unit]
-Wants=dev-i2c\\x2d$I2C_PORT.device
-After=dev-i2c\\x2d$I2C_PORT.device
+Wants=$bus_device
+After=$bus_device
 EOF
-    elif [ -e "$DROP_IN" ]; then
-        rm -f "$DROP_IN" && changed "removed ${DROP_IN#$ROOT} (the panel is on SPI)"
+    if [ -e "$OLD_DROP_IN" ]; then
+        rm -f "$OLD_DROP_IN" && changed "removed ${OLD_DROP_IN#$ROOT} (now panel-bus.conf)"
     fi
     if [ "$CHANGES" != 0 ]; then
         systemctl daemon-reload || true

@@ -112,7 +112,7 @@ def test_first_install_puts_everything_in_place(machine: dict[str, Path]) -> Non
     assert "--no-index" not in pip[0] and "lgpio" not in pip[0]  # from apt, not pip
     assert (root / "usr/local/bin/robinson").readlink() == Path(
         "/opt/robinson-table/venv/bin/robinson")
-    drop_in = root / "etc/systemd/system/robinson-table.service.d/i2c-bus.conf"
+    drop_in = root / "etc/systemd/system/robinson-table.service.d/panel-bus.conf"
     assert "After=dev-i2c\\x2d1.device" in drop_in.read_text()
     assert "systemctl enable robinson-table.service" in done
     assert "systemctl restart robinson-table.service" in done
@@ -265,16 +265,26 @@ def test_missing_groups_are_made_before_the_user_joins_them(machine: dict[str, P
     assert 'SUBSYSTEM=="spidev", GROUP="spi"' in rules
 
 
-def test_a_panel_on_spi_enables_spi_and_waits_for_no_i2c_bus(machine: dict[str, Path]) -> None:
+def test_a_panel_on_spi_enables_spi_and_waits_for_its_spi_device(
+        machine: dict[str, Path]) -> None:
+    """Nothing waited for /dev/spidev0.0 at boot; now the SPI device the config names, as
+    the I2C bus is (and an install from before, with i2c-bus.conf, loses it)."""
     assert install(machine, "--no-fast-i2c").returncode == 0
+    units = machine["root"] / "etc/systemd/system/robinson-table.service.d"
+    (units / "panel-bus.conf").rename(units / "i2c-bus.conf")  # as an older install left it
     config = machine["root"] / "etc/robinson-table/config.toml"
-    config.write_text(config.read_text().replace('interface = "i2c"', 'interface = "spi"'))
+    config.write_text(config.read_text().replace('interface = "i2c"', 'interface = "spi"')
+                      .replace("spi_device = 0", "spi_device = 1"))
     calls(machine)
     run = install(machine, "--no-fast-i2c")
     assert run.returncode == 0, run.stderr
     assert "raspi-config nonint do_spi 0" in calls(machine)
-    assert not (machine["root"] / "etc/systemd/system/robinson-table.service.d/i2c-bus.conf"
-                ).exists()
+    assert sorted(p.name for p in units.iterdir()) == ["panel-bus.conf"]
+    drop_in = (units / "panel-bus.conf").read_text()
+    assert "Wants=dev-spidev0.1.device" in drop_in and "After=dev-spidev0.1.device" in drop_in
+    assert "i2c" not in drop_in
+    rules = (machine["root"] / "etc/udev/rules.d/99-robinson-table.rules").read_text()
+    assert 'SUBSYSTEM=="spidev", GROUP="spi", MODE="0660", TAG+="systemd"' in rules
 
 
 def test_a_tft_in_the_config_installs_the_lcd_extra(machine: dict[str, Path]) -> None:

@@ -13,6 +13,8 @@ import contextlib
 import functools
 import importlib
 import inspect
+import logging
+import os
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ from gpiozero.pins.local import get_pi_revision
 from luma.core import cmdline
 from PIL import Image
 
+from firmware import gpiochip
 from firmware.config import Config, Display
 from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
@@ -39,6 +42,9 @@ from firmware.runtime.tunes import BUZZER_MID
 from robinson_core.errors import quote
 
 I2C_FUNC_I2C = 0x00000001  # linux/i2c.h: the adapter takes plain I2C messages (i2c_rdwr)
+
+
+log = logging.getLogger("robinson.devices")
 
 
 class PinFactory(Protocol):
@@ -258,12 +264,14 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
     None is the wired panel.
     """
     loop = Loop(clock) if clock else Loop()
+    factory = pin_factory
+    if factory is None:  # on a Pi: the header's chip, by its label, for gpiozero and luma
+        factory = _header_factory()
     if make_device is None:  # the wired panel: it must be there at start
         make_device = _wired_panel(config.display)
     panel = Panel(make_device,
                   config.display.contrast, on_frame=on_frame, on_change=on_change,
                   clock=loop.clock, scheduler=loop)
-    factory = pin_factory
     opened: list[Any] = []
 
     def claim(key: str, pin: int, make: Callable[[], Any]) -> Any:
@@ -290,6 +298,24 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
         config.pins.buzzer, mid_tone=BUZZER_MID, octaves=1, pin_factory=factory)) \
         if config.pins.use_buzzer else None
     return Rigging(config, loop, panel, button, seats, Outputs(leds=leds, buzzer=buzzer))
+
+
+def _header_factory() -> PinFactory | None:
+    """gpiozero's lgpio factory on the chip whose label is the header's, and the same
+    chip for rpi-lgpio (luma's D/C and reset lines on SPI) through RPI_LGPIO_CHIP; None
+    where no chip has a label this knows (gpiozero's own choice then)."""
+    chip = gpiochip.header_chip(gpiochip.labels())
+    if chip is None:
+        return None
+    os.environ.setdefault("RPI_LGPIO_CHIP", str(chip))
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+        made: PinFactory = LGPIOFactory(chip=chip)
+    except Exception as error:  # lgpio missing, the chip busy: gpiozero's own way says why
+        log.warning("GPIO chip %d (the header's) could not be opened: %s", chip, error)
+        return None
+    log.info("GPIO: the header is gpiochip%d", chip)
+    return made
 
 
 def _claim_failed(key: str, pin: int, error: Exception) -> str:

@@ -101,3 +101,28 @@ def test_a_busy_pin_is_one_line_naming_it_and_nothing_stays_claimed(key: str, pi
             Button(other, pin_factory=factory).close()
             taken += 1
     assert taken == 6
+
+
+@pytest.mark.parametrize("chips,header", [
+    # a Pi 5 on kernel 6.6.45 and later: the RP1's bank is not gpiochip4 any more
+    ({0: "gpio-brcmstb@107d508500", 1: "gpio-brcmstb@107d517c00", 2: "pinctrl-rp1",
+      3: "gpio-brcmstb@107d508500", 4: "gpio-brcmstb@107d517c00"}, 2),
+    ({0: "pinctrl-rp1", 10: "gpio-brcmstb@107d508500"}, 0),  # a Pi 5 of a 2026 kernel
+    ({0: "pinctrl-bcm2711", 1: "raspberrypi-exp-gpio"}, 0),  # a Pi 4
+    ({0: "pinctrl-bcm2835", 1: "raspberrypi-exp-gpio"}, 0),  # a Pi 3, a Zero 2
+    ({0: "gpio-sim.0-node0"}, None),  # nothing known: gpiozero's own choice stands
+    ({}, None),
+])
+def test_the_headers_gpio_chip_is_found_by_its_label(chips: dict[int, str],
+                                                     header: int | None) -> None:
+    from firmware.gpiochip import header_chip
+
+    assert header_chip(chips) == header
+
+
+def test_a_chip_that_does_not_answer_the_ioctl_is_left_out(tmp_path: Path) -> None:
+    from firmware.gpiochip import labels
+
+    (tmp_path / "gpiochip0").write_bytes(b"")  # a file, not a GPIO chip: ENOTTY
+    (tmp_path / "gpiochipx").write_bytes(b"")
+    assert labels(tmp_path) == {}

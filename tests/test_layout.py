@@ -64,7 +64,9 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.display.words": PURE | {"importlib"},
     "firmware.display.partial": PURE | {"PIL", "luma"},  # the display's device edge
     "firmware.devices": PURE | {"PIL", "atexit", "contextlib", "gpiozero", "importlib",
-                                "inspect", "lgpio", "luma", "pathlib", "smbus2"},
+                                "inspect", "lgpio", "logging", "luma", "os", "pathlib",
+                                "smbus2"},
+    "firmware.gpiochip": PURE | {"fcntl", "os", "pathlib"},  # the GPIO device's own ioctl
     "firmware.emulate": PURE | {"PIL", "gpiozero", "luma", "os", "pathlib", "shutil", "signal",
                                 "sys", "termios", "threading", "time", "tty"},
     "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "luma", "matplotlib", "os",

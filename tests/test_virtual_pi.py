@@ -181,6 +181,12 @@ def test_both_guests_run_this_checkouts_product(vpi: vm.Run, cutting: vm.Run) ->
     assert vpi.facts["installed"] == cutting.facts["installed"]
 
 
+def test_the_service_finds_the_headers_gpio_chip_by_its_label(vpi: vm.Run) -> None:
+    """The guest's gpio-sim bank carries a Pi 3's label (pinctrl-bcm2835): the table
+    reads the chips' labels through the GPIO ioctl, under the unit, and takes it."""
+    assert vpi.facts["header_chip"] == ["INFO robinson.devices: GPIO: the header is gpiochip0"]
+
+
 def test_the_service_runs_with_the_units_timer_slack(vpi: vm.Run) -> None:
     """lgpio's 0.5 ms poll is gathered into fewer wake-ups (the unit says why)."""
     assert vpi.facts["timer_slack_ns"] == 10_000_000

@@ -11,6 +11,9 @@ SIM=/sys/kernel/config/gpio-sim/pi
 if [ ! -d "$SIM" ]; then
     mkdir "$SIM" "$SIM/bank0"
     echo 58 > "$SIM/bank0/num_lines"
+    # The label a Pi 3's kernel gives the header's controller: the table finds its
+    # chip by it (firmware/gpiochip.py), as it would on the board.
+    echo pinctrl-bcm2835 > "$SIM/bank0/label"
     echo 1 > "$SIM/live"
 fi
 modprobe i2c-dev

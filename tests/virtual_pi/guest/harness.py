@@ -274,6 +274,8 @@ def the_table(trace: Trace) -> None:
     install_again()
     fact("installed", INSTALLED.read_text().strip())
     fact("timer_slack_ns", int(Path(f"/proc/{service('MainPID')}/timerslack_ns").read_text()))
+    journal = run("journalctl", "-u", SERVICE, "-b", "-o", "cat", check=False).stdout
+    fact("header_chip", [line for line in journal.splitlines() if "the header is" in line][-1:])
     fact("security", run("systemd-analyze", "security", SERVICE, check=False).stdout
          .strip().splitlines()[-1:])
     begin_game(trace)

@@ -248,6 +248,13 @@ def begin_game(trace: Trace) -> None:
     """The state directory onto a disk that can lose power; the table started on it;
     seats on and a long press: a game begins."""
     run("systemctl", "stop", SERVICE)
+    # The buzzer on, and every GPIO line's level change in the trace: the tones as the
+    # kernel saw them (a figure; see test_virtual_pi's figures).
+    config = Path("/etc/robinson-table/config.toml")
+    config.write_text(config.read_text().replace("use_buzzer = false", "use_buzzer = true"))
+    event = TRACING / "events/gpio/gpio_value/enable"
+    if event.exists():
+        event.write_text("1\n")
     mount_state()
     with open("/etc/fstab", "a") as fstab:  # for the reboot without sync
         fstab.write(f"{DATA_DISK} {STATE} ext4 defaults 0 2\n")

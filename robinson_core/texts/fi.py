@@ -103,7 +103,7 @@ UI = {
     "choice_jump": "{name} lähtee pirogilla",
     "choice_stay_boat": "{name} jää ruutuun 23",
     "will_sit_out": "{name}: seuraava heitto väliin",
-    "sat_out": "{name} jää väliin",  # this turn (one row on the strip)
+    "sat_out": "{name} jää väliin",  # this turn: the sheet's "jäät … väliin" (one strip row)
     "parrot": "Kaikki: ”Raukka Robinson!”",
     "no_neighbour": "Muita ei ole jäljellä",
     "friday_sworn": "{name} saa Perjantain: {friday}",

@@ -103,7 +103,7 @@ UI = {
     "choice_jump": "{name} uzima pirogu",
     "choice_stay_boat": "{name} ostaje na 23",
     "will_sit_out": "{name} gubi sljedeće bacanje",
-    "sat_out": "{name} sad ne baca",  # this turn (one row on the strip)
+    "sat_out": "{name} gubi bacanje",  # this turn: the sheet's "gubiš bacanje" (one strip row)
     "parrot": "Svi: „Jadni Robinson!”",
     "no_neighbour": "Nitko drugi nije ostao",
     "friday_sworn": "{name} dobiva Petka: {friday}",

@@ -252,9 +252,7 @@ class Store:
         _Damaged, or StateDirectoryError for a fault or a newer version. Nothing in it
         runs: only the header and sqlite_schema are read until the schema is ours."""
         try:  # only read until it is known to be ours: WAL mode rewrites the header
-            app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
-                            for name in ("application_id", "user_version"))
-            schema = _schema_of(db)
+            app, version, schema = _identity_of(db)
             empty = (app, version, schema) == (0, 0, frozenset())
             if not empty and app != APPLICATION_ID and schema != _our_schema():
                 raise _NotOurs("not a Robinson Table database")
@@ -288,7 +286,7 @@ class Store:
             raise
 
     def _fault(self, error: sqlite3.Error) -> StateDirectoryError:
-        code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+        code = _primary(error)
         if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
             return StateDirectoryError(
                 f"{self.database} is locked: another program has it open, or its file "
@@ -407,9 +405,7 @@ class Store:
                                                  self.database)) from None
             raise SaveError(f"cannot open {self.database} ({quote(str(error), 60)})") from None
         try:
-            app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
-                            for name in ("application_id", "user_version"))
-            schema = _schema_of(db)
+            app, version, schema = _identity_of(db)
         except sqlite3.Error as error:
             db.close()
             raise SaveError(f"{DATABASE} cannot be read ({quote(str(error), 60)}): start "
@@ -571,7 +567,7 @@ class Store:
 
     def _why(self, error: sqlite3.Error) -> tuple[int, str]:
         """The OS's reason behind an SQLite error, as far as it can be told."""
-        code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+        code = _primary(error)
         try:  # touching the folder asks the filesystem itself (an ext4 gone read-only
             os.utime(self.directory)  # after an error shows it nowhere else)
         except OSError as refused:
@@ -670,13 +666,19 @@ class Store:
                     f"{_owner(path)}): use sudo")
         return f"{path}: {error.strerror or error}"
 
-    def _load_through_fault(self, fault: StateDirectoryError) -> Loaded:
-        """The game in play read read-only, the fault kept to be told."""
+    @contextlib.contextmanager
+    def _reader(self) -> Iterator[Store]:
+        """The same folder read-only: what a fault lets a writing store still read."""
         reader = Store(self.directory, read_only=True)
         try:
-            loaded = reader.load()
+            yield reader
         finally:
             reader.close()
+
+    def _load_through_fault(self, fault: StateDirectoryError) -> Loaded:
+        """The game in play read read-only, the fault kept to be told."""
+        with self._reader() as reader:
+            loaded = reader.load()
         if loaded.problem and loaded.game is None and self.database.exists():
             raise fault  # not even readable: nothing to play on with
         return Loaded(loaded.game, loaded.problem, fault=fault)
@@ -724,11 +726,8 @@ class Store:
         except StateDirectoryError:  # a fault: read them read-only
             if self.read_only:
                 return []
-            reader = Store(self.directory, read_only=True)
-            try:
+            with self._reader() as reader:
                 return reader.finished(count)
-            finally:
-                reader.close()
         games: list[Finished] = []
         try:
             rows = db.execute("SELECT id FROM game WHERE ended IS NOT NULL AND ended != ? "
@@ -763,11 +762,8 @@ class Store:
         except (_Absent, SaveError, OSError, sqlite3.Error, StateDirectoryError):
             if self.read_only:
                 return {}
-            reader = Store(self.directory, read_only=True)  # a fault: read, never write
-            try:
+            with self._reader() as reader:
                 return reader.prefs()
-            finally:
-                reader.close()
         found: dict[str, str] = {}
         for key in PREF_KEYS:
             with contextlib.suppress(sqlite3.Error):
@@ -925,7 +921,13 @@ FAULTS = frozenset({sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CA
 
 def _is_fault(error: sqlite3.Error) -> bool:
     """A fault outside the file; else (corrupt, not a database, a bad byte) damage."""
-    return (getattr(error, "sqlite_errorcode", 0) & 0xFF) in FAULTS
+    return _primary(error) in FAULTS
+
+
+def _primary(error: sqlite3.Error) -> int:
+    """SQLite's primary result code of ``error`` (0 for one raised by Python's module,
+    as a text that is not UTF-8 is)."""
+    return getattr(error, "sqlite_errorcode", 0) & 0xFF
 
 
 @functools.cache
@@ -936,6 +938,14 @@ def _our_schema() -> frozenset[tuple[object, ...]]:
         return _schema_of(db)
     finally:
         db.close()
+
+
+def _identity_of(db: sqlite3.Connection) -> tuple[int, int, frozenset[tuple[object, ...]]]:
+    """Whose the file says it is: its application id, schema version and sqlite_schema,
+    read as data (nothing in it runs, and WAL mode has not yet rewritten the header)."""
+    app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
+                    for name in ("application_id", "user_version"))
+    return int(app), int(version), _schema_of(db)
 
 
 def _schema_of(db: sqlite3.Connection) -> frozenset[tuple[object, ...]]:

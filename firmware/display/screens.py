@@ -251,9 +251,8 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     next_up = decider(state)
     footer = (w("next_decides", name=w.name(next_up)) if next_up is not None and next_up != seat
               else prompt(w, state))
-    moved = any(isinstance(e, _MONEY) and not _nothing_moved(e) for e in events)
     return Screen(title=title, body=tuple(body), footer=footer, badge=badge, die=face,
-                  essential=essential, quiet=int(not moved and essential > 1), more=w("more"),
+                  essential=essential, quiet=int(not paid and essential > 1), more=w("more"),
                   **around(w, state, seat))
 
 

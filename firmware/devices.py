@@ -279,8 +279,8 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
         try:
             device = make()
         except Exception as error:  # gpiozero's errors, OSError, lgpio.error("GPIO busy")
-            for device in opened:
-                device.close()
+            for claimed in opened:
+                claimed.close()
             panel.close()
             raise HardwareError(_claim_failed(key, pin, error)) from None
         opened.append(device)

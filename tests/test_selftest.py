@@ -53,17 +53,23 @@ def test_selftest_shows_inputs_live_and_lights_outputs_in_turn() -> None:
 def test_selftest_refuses_beside_a_running_table(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """It would take the table's pins and start its panel afresh under it."""
-    from firmware import cli
+    """On the wired pins it would take the table's pins and start its panel afresh under
+    it; emulated, it shares nothing with a table (an emulated one may be running)."""
+    from firmware import cli, devices
     from firmware.table.store import Store
 
+    monkeypatch.setattr(devices, "pi_revision", lambda: 0xA02082)  # a Pi 3, as gpiozero says
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "service"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    table = Store(tmp_path / "robinson-table")
-    table.lock()  # the table, running
+    tables = [Store(tmp_path / "service"), Store(tmp_path / "robinson-table")]
+    for table in tables:
+        table.lock()  # the service's table, and an emulated one, running
     try:
-        assert cli.main(["selftest", "--emulate", "--dice", "--seed", "1"]) == 2
+        assert cli.main(["selftest", "--hardware", "pi"]) == 2
+        said = capsys.readouterr().err
+        assert said.count("\n") == 1 and "another table is running" in said, said
+        assert cli.main(["selftest", "--emulate", "--dice", "--seed", "1"]) == 0
+        assert "Fair at 99 %" in capsys.readouterr().out
     finally:
-        table.unlock()
-    said = capsys.readouterr().err
-    assert said.count("\n") == 1 and "another table is running" in said, said
+        for table in tables:
+            table.unlock()

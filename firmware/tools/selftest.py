@@ -158,7 +158,8 @@ def run_selftest(args: argparse.Namespace) -> int:
     if args.seed is not None and not (emulated and args.dice):
         raise ConfigError("--seed is only for --dice when emulated, never on "
                           "the table: it tests the demo die")
-    table = _not_beside_a_table(state_dir(None, emulated))
+    # Wired pins and panel only: an emulated selftest shares nothing with a table.
+    table = None if emulated else _not_beside_a_table(state_dir(None, emulated))
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(None if not show_terminal else state_dir(None, emulated))
     rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,

@@ -58,6 +58,11 @@ APT_PACKAGES="fonts-misaki fonts-terminus-otb fonts-unifont python3-venv python3
 # From the Raspberry Pi archive: lgpio, and the RPi.GPIO module luma's SPI uses, on
 # every model from the Zero to the Pi 5 (python3-rpi-lgpio). Never compiled by pip.
 PI_PACKAGES="python3-lgpio python3-rpi-lgpio"
+# PyPI has Pillow wheels for 64-bit Arm, none for 32-bit (armhf): there it is Debian's
+# python3-pil, which must meet setup.cfg's floor (bookworm's 9.4 does not; trixie's 11.1
+# does). Every other dependency has a wheel on both (tests/test_wheels.py checks).
+ARCH=$(dpkg --print-architecture 2>/dev/null || echo unknown)
+case "$ARCH" in armhf|armel) APT_PACKAGES="$APT_PACKAGES python3-pil" ;; esac
 
 say() { printf '%s\n' "robinson: $*"; }
 changed() { say "$*"; CHANGES=$((CHANGES + 1)); }
@@ -171,6 +176,12 @@ install() {
             die "apt-get could not install$missing (apt busy for over 5 minutes, or no network? try: sudo apt-get install$missing)"
         changed "installed Debian packages:$missing"
     fi
+    case "$ARCH" in armhf|armel)
+        floor=$(sed -n 's/^ *pillow *>= *\([0-9.]*\).*/\1/p' "$SRC/setup.cfg")
+        pil=$(dpkg-query -W -f='${Version}' python3-pil 2>/dev/null || true)
+        dpkg --compare-versions "${pil:-0}" ge "$floor" ||
+            die "32-bit Raspberry Pi OS: its Pillow ($pil) is older than the $floor the table needs, and PyPI has no 32-bit wheel to build from: flash 64-bit Raspberry Pi OS (or 32-bit Trixie)" ;;
+    esac
 
     # 2. The panel's bus on, and the 400 kHz offer.
     if command -v raspi-config >/dev/null 2>&1; then

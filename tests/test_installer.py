@@ -19,8 +19,11 @@ STAND_INS = {
     "apt-get": 'while [ "$1" = -o ]; do shift 2; done; case "$1" in install) shift; '
                'for p in "$@"; do case "$p" in -*) ;; *) echo "$p" >> "$FAKE/debs";; esac; '
                'done;; esac',
-    "dpkg-query": 'for p; do :; done; grep -qx "$p" "$FAKE/debs" 2>/dev/null && '
-                  'printf "install ok installed" || exit 1',
+    "dpkg-query": 'for p; do :; done; grep -qx "$p" "$FAKE/debs" 2>/dev/null || exit 1; '
+                  'case "$2" in *Version*) cat "$FAKE/version-$p" 2>/dev/null || echo 1.0-1;; '
+                  '*) printf "install ok installed";; esac',
+    "dpkg": 'case "$1" in --print-architecture) cat "$FAKE/arch" 2>/dev/null || echo arm64;; '
+            '*) exec /usr/bin/dpkg "$@";; esac',
     "apt-cache": 'for p; do :; done; if [ -e "$FAKE/no-pi-archive" ] && '
                  '[ "${p#python3-}" != "$p" ] && case $p in *lgpio) true;; *) false;; esac; '
                  'then echo "  Candidate: (none)"; else echo "  Candidate: 1.0-1"; fi',
@@ -358,3 +361,29 @@ def test_config_txt_lines_go_on_their_own_line_in_an_all_section(
     cfg.write_text(before)
     assert install(machine, "--fast-i2c").returncode == 0
     assert cfg.read_text() == after + "dtparam=i2c_arm_baudrate=400000\n"
+
+
+@pytest.mark.parametrize(("debian_pillow", "fits"), [("11.1.0-5", True),
+                                                     ("9.4.0-1.1+deb12u1", False)])
+def test_32_bit_arm_takes_debians_pillow_if_it_meets_the_floor(
+        machine: dict[str, Path], debian_pillow: str, fits: bool) -> None:
+    """PyPI has no Pillow wheel for armhf (tests/test_wheels.py): there it is Debian's,
+    and bookworm's 9.4 is below setup.cfg's floor: one line, not a pip build that fails
+    minutes later for want of -dev packages."""
+    (machine["fake"] / "arch").write_text("armhf\n")
+    (machine["fake"] / "version-python3-pil").write_text(debian_pillow + "\n")
+    run = install(machine)
+    apt = next(c for c in calls(machine) if c.startswith("apt-get") and " install " in c)
+    assert "python3-pil" in apt.split()
+    if fits:
+        assert run.returncode == 0, run.stderr
+    else:
+        assert run.returncode == 1 and len(run.stderr.splitlines()) == 1, run.stderr
+        assert "9.4.0" in run.stderr and "10.4" in run.stderr and "64-bit" in run.stderr
+        assert not (machine["root"] / "opt/robinson-table/venv").exists()
+
+
+def test_64_bit_arm_takes_pillow_from_pypi(machine: dict[str, Path]) -> None:
+    assert install(machine).returncode == 0
+    apt = next(c for c in calls(machine) if c.startswith("apt-get") and " install " in c)
+    assert "python3-pil" not in apt.split()

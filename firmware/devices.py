@@ -30,7 +30,7 @@ from gpiozero.pins.local import get_pi_revision
 from luma.core import cmdline
 from PIL import Image
 
-from firmware import gpiochip
+from firmware import gpiochip, timerslack
 from firmware.config import Config, Display
 from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
@@ -266,7 +266,10 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
     loop = Loop(clock) if clock else Loop()
     factory = pin_factory
     if factory is None:  # on a Pi: the header's chip, by its label, for gpiozero and luma
-        factory = _header_factory()
+        # (opened first: lgpio's threads start then, with a slack fit for the buzzer's)
+        with timerslack.threads_started_with(
+                timerslack.TONE_NS if config.pins.use_buzzer else None):
+            factory = _header_factory()
     if make_device is None:  # the wired panel: it must be there at start
         make_device = _wired_panel(config.display)
     panel = Panel(make_device,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 import tomllib
 from pathlib import Path
 
@@ -126,3 +127,34 @@ def test_a_chip_that_does_not_answer_the_ioctl_is_left_out(tmp_path: Path) -> No
     (tmp_path / "gpiochip0").write_bytes(b"")  # a file, not a GPIO chip: ENOTTY
     (tmp_path / "gpiochipx").write_bytes(b"")
     assert labels(tmp_path) == {}
+
+
+def _slack_of_thread() -> int:
+    # /proc/TID (not listed, but there for every thread) is the thread itself
+    return int(Path(f"/proc/{threading.get_native_id()}/timerslack_ns").read_text())
+
+
+@pytest.mark.parametrize("wanted", [1_000, None])
+def test_threads_started_for_a_buzzer_take_a_tones_slack(wanted: int | None) -> None:
+    """What the table does around opening the GPIO chip, in a thread of its own (so this
+    process's main thread is not touched): a thread started within takes the slack (as
+    lgpio's PWM and alert threads do), and the opener's own comes back after."""
+    from firmware.timerslack import threads_started_with
+
+    seen: dict[str, int] = {}
+
+    def opener() -> None:
+        seen["before"] = _slack_of_thread()
+        with threads_started_with(wanted):
+            seen["within"] = _slack_of_thread()
+            child = threading.Thread(target=lambda: seen.update(child=_slack_of_thread()))
+            child.start()
+            child.join()
+        seen["after"] = _slack_of_thread()
+
+    thread = threading.Thread(target=opener)
+    thread.start()
+    thread.join()
+    expected = wanted if wanted is not None else seen["before"]
+    assert seen["within"] == seen["child"] == expected, seen
+    assert seen["after"] == seen["before"] != 1_000, seen

@@ -67,6 +67,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
                                 "inspect", "lgpio", "logging", "luma", "os", "pathlib",
                                 "smbus2"},
     "firmware.gpiochip": PURE | {"fcntl", "os", "pathlib"},  # the GPIO device's own ioctl
+    "firmware.timerslack": PURE | {"contextlib", "ctypes", "logging"},  # prctl
     "firmware.emulate": PURE | {"PIL", "gpiozero", "luma", "os", "pathlib", "shutil", "signal",
                                 "sys", "termios", "threading", "time", "tty"},
     "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "luma", "matplotlib", "os",

@@ -1,0 +1,52 @@
+"""The timer slack of the threads lgpio starts: fine where a buzzer plays, coarse otherwise.
+
+The unit gives the table a 10 ms timer slack (``TimerSlackNSec``), so the kernel gathers
+the wake-ups of lgpio's alert thread (a 0.5 ms poll while any pin is watched) into about
+a hundred a second. lgpio's PWM thread plays the buzzer's tones and sleeps until each
+edge: with that slack a C7 (239 us half-periods) came out in bursts now and then, a
+buzz (seen in the virtual Pi, under the unit: one roll's note at 7.5 kHz).
+
+A thread's slack can be set by that thread alone (another's needs CAP_SYS_NICE), a new
+thread takes its creator's, and lgpio starts both of its threads at once, when the
+process opens its first GPIO chip (``lgGpiochipOpen``). So a table with a buzzer opens
+the chip with a fine slack, and its alert thread's wake-ups are the price of a true
+tone; a table without one keeps the unit's slack in every thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import logging
+from collections.abc import Iterator
+
+log = logging.getLogger("robinson.devices")
+
+PR_SET_TIMERSLACK, PR_GET_TIMERSLACK = 29, 30  # <linux/prctl.h>
+TONE_NS = 1_000
+"""The slack of lgpio's threads where a buzzer plays: well under a tone's tolerance (5 %
+of the highest note's half-period, C8's 119 us, is 6 us)."""
+
+
+@contextlib.contextmanager
+def threads_started_with(slack_ns: int | None) -> Iterator[None]:
+    """Within, this thread's timer slack is ``slack_ns`` (None: left as it is), and so is
+    that of every thread it starts; after, its own is what it was."""
+    if slack_ns is None:
+        yield
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        before = libc.prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)
+        changed = before >= 0 and libc.prctl(PR_SET_TIMERSLACK, ctypes.c_ulong(slack_ns),
+                                             0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux's libc: nothing to change
+        before, changed = -1, False
+    if not changed:
+        log.warning("timer slack: could not be set to %d ns (errno %d): the buzzer's tones "
+                    "may sound rough", slack_ns, ctypes.get_errno())
+    try:
+        yield
+    finally:
+        if changed:
+            libc.prctl(PR_SET_TIMERSLACK, ctypes.c_ulong(before), 0, 0, 0)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import luma.core.device
+import luma.core.error
 import luma.core.framebuffer
 import luma.core.interface.serial
 from gpiozero import LED, Button, DigitalInputDevice, TonalBuzzer
@@ -127,8 +128,23 @@ def real_device(display: Display,
     if display.interface is Interface.I2C:
         interface = _i2c_interface(display, open_bus or _smbus)
     else:
-        interface = cmdline.make_interface(args).spi()
+        try:
+            interface = cmdline.make_interface(args).spi()
+        except luma.core.error.UnsupportedPlatform as error:  # RPi.GPIO's reason, swallowed
+            raise PanelMissing(f"{error}: {_rpi_gpio_problem()}") from None
     return luma_device(display, interface, args)
+
+
+def _rpi_gpio_problem() -> str:
+    """Why RPi.GPIO (rpi-lgpio), which luma drives an SPI panel's D/C and reset lines
+    with, would not start: luma says only 'GPIO access not available'."""
+    try:
+        gpio = importlib.import_module("RPi.GPIO")
+        gpio.setmode(gpio.BCM)
+    except Exception as error:
+        return (f"RPi.GPIO says {quote(str(error) or type(error).__name__, 80)} (it is "
+                "python3-rpi-lgpio; sudo ./install.sh installs it)")
+    return "RPi.GPIO starts now: try again"
 
 
 def luma_options(display: Display) -> Any:

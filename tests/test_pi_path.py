@@ -21,6 +21,7 @@ import pytest
 from firmware.config import Display
 from firmware.devices import PanelMissing, real_device
 from firmware.display.panel import Panel
+from firmware.display.panels import Interface
 
 ROOT = Path(__file__).resolve().parent.parent
 ROBINSON = Path(sys.executable).with_name("robinson")
@@ -102,6 +103,25 @@ def test_the_unit_allows_the_spi_major_by_its_real_name() -> None:
     assert "DeviceAllow=char-spi rw" in text and "char-spidev" not in text
     assert "dev-i2c" not in "\n".join(line for line in text.splitlines()
                                       if not line.startswith("#"))
+
+
+def test_an_spi_panel_whose_rpi_gpio_will_not_start_says_why(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """luma turns RPi.GPIO's RuntimeError into 'GPIO access not available' and drops the
+    reason (the virtual Pi met it: rpi-lgpio reads the board's revision from the device
+    tree only). A stand-in RPi.GPIO that fails as rpi-lgpio does off a Pi: the line
+    says what it said."""
+    package = tmp_path / "RPi"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "GPIO.py").write_text(
+        "raise RuntimeError('This module can only be run on a Raspberry Pi!')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PanelMissing) as said:
+        real_device(Display(interface=Interface.SPI))
+    assert str(said.value) == (
+        "GPIO access not available: RPi.GPIO says 'This module can only be run on a "
+        "Raspberry Pi!' (it is python3-rpi-lgpio; sudo ./install.sh installs it)")
 
 
 # -- the panel's bus, opened with care --------------------------------------------

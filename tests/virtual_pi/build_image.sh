@@ -4,64 +4,101 @@
 # would take from the Raspberry Pi archive built into a wheelhouse, and the product
 # installed by its own install.sh. Cached by the hash of its inputs.
 #
-#   tests/virtual_pi/build_image.sh CACHE_DIR      prints the image's folder
+#   tests/virtual_pi/build_image.sh CACHE_DIR SUITE [ARCH]     prints the image's folder
 #
-# Needs root, mmdebstrap and mkfs.ext4 (tests/host_packages.py installs them).
+# SUITE is bookworm (Raspberry Pi OS 12: Python 3.11, kernel 6.1) or trixie (13:
+# Python 3.13, kernel 6.12, and Debian's Pillow, as 32-bit Pi OS has it). ARCH is amd64
+# (the default tier's guests) or arm64 (the long tier's: the chroot's programs run
+# through qemu-user, registered with binfmt_misc). Needs root, mmdebstrap and mkfs.ext4
+# (tests/host_packages.py installs them; qemu-user-static too for arm64).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-CACHE=${1:?usage: build_image.sh CACHE_DIR}
+USAGE="usage: build_image.sh CACHE_DIR SUITE [ARCH]"
+SUITE=${2:?$USAGE}
+ARCH=${3:-amd64}
+CACHE=${1:?$USAGE}/$SUITE$([ "$ARCH" = amd64 ] || echo "-$ARCH")
+case "$ARCH" in
+    amd64) ;;
+    arm64)  # a foreign chroot: its programs run through qemu-user (binfmt_misc, F flag)
+        mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+        [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] ||
+            grep -v '^#' /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register ;;
+    *) echo "build_image.sh: ARCH is amd64 or arm64, not $ARCH" >&2; exit 2 ;;
+esac
 
-# The apt sources of this machine (the registry it reaches), handed to mmdebstrap.
-SOURCES=()
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] && grep -qs "debian" "$f" && grep -qs "bookworm" "$f" && SOURCES+=("$f")
-done
-[ ${#SOURCES[@]} -gt 0 ] || { echo "build_image.sh: no Debian bookworm apt sources on this machine" >&2; exit 1; }
+# The Debian mirror this machine reaches (its apt sources), handed to mmdebstrap for
+# the suite asked for: the archive's, its updates' and its security's.
+MIRROR=$(grep -hoE "https?://[^ ]*/debian/?( |$)" /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
+         /etc/apt/sources.list.d/*.list 2>/dev/null | head -n 1 | tr -d ' ' || true)
+SECURITY=$(grep -hoE "https?://[^ ]*/debian-security/?( |$)" /etc/apt/sources.list \
+           /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null | head -n 1 | tr -d ' ' || true)
+[ -n "$MIRROR" ] || { echo "build_image.sh: no Debian mirror in this machine's apt sources" >&2; exit 1; }
+SOURCES=("deb $MIRROR $SUITE main" "deb $MIRROR $SUITE-updates main")
+[ -n "$SECURITY" ] && SOURCES+=("deb $SECURITY $SUITE-security main")
 
-PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,python3,python3-venv,python3-smbus2,python3-spidev,i2c-tools,gpiod,dmsetup,e2fsprogs,fonts-misaki,fonts-terminus-otb,fonts-unifont,linux-image-amd64,linux-headers-amd64,linux-source-6.1,xz-utils,gcc,make,libc6-dev,swig,python3-dev"
+case "$SUITE" in
+    bookworm) SUITE_PACKAGES="linux-source-6.1" ;;
+    trixie) SUITE_PACKAGES="linux-source-6.12,python3-pil" ;;
+    *) echo "build_image.sh: SUITE is bookworm or trixie, not $SUITE" >&2; exit 2 ;;
+esac
+PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,ca-certificates,python3,python3-venv,python3-smbus2,python3-spidev,i2c-tools,gpiod,dmsetup,e2fsprogs,fonts-misaki,fonts-terminus-otb,fonts-unifont,linux-image-$ARCH,linux-headers-$ARCH,xz-utils,gcc,make,libc6-dev,swig,python3-dev,$SUITE_PACKAGES"
 # The product is an input, as install.sh installs it (its code, its unit and config,
 # install.sh itself): the image holds this checkout's product, so the guests start
 # from it at once and the guest's own install.sh runs are updates that change nothing.
 PRODUCT=$(cd "$REPO" && find robinson_core firmware systemd -type f ! -path '*/__pycache__/*' | LC_ALL=C sort)
-key=$( { cat "$0" "$HERE/gpio_sim.patch.sh" "$HERE"/guest/*.service "$HERE/guest/vpi-identity.conf" \
-          "$REPO/setup.cfg" "$REPO/pyproject.toml" "$REPO/install.sh" "${SOURCES[@]}"; \
+key=$( { cat "$0" "$HERE/gpio_sim.patch.sh" "$HERE/spi-stub.c" "$HERE"/guest/*.service "$HERE/guest/vpi-identity.conf" \
+          "$REPO/setup.cfg" "$REPO/pyproject.toml" "$REPO/install.sh"; printf '%s\n' "${SOURCES[@]}"; \
         (cd "$REPO" && echo "$PRODUCT" && echo "$PRODUCT" | tr '\n' '\0' | xargs -0 cat); \
         echo "$PACKAGES"; } | sha256sum | cut -c1-16)
 OUT="$CACHE/$key"
 if [ -f "$OUT/done" ]; then echo "$OUT"; exit 0; fi
 
-rm -rf "$OUT"; mkdir -p "$OUT"
+rm -rf "$OUT"; mkdir -p "$OUT"  # (and $CACHE, the suite's own folder)
 WORK=$(mktemp -d "$CACHE/build.XXXXXX")
 trap 'umount -R "$WORK/root/proc" "$WORK/root/sys" "$WORK/root/dev" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 ROOTFS="$WORK/root"
 
-echo "virtual Pi: debootstrapping Debian ($key)" >&2
-mmdebstrap --quiet --variant=minbase --mode=root --include="$PACKAGES" \
+echo "virtual Pi: debootstrapping Debian $SUITE $ARCH ($key)" >&2
+mmdebstrap --quiet --variant=minbase --mode=root --architectures="$ARCH" --include="$PACKAGES" \
     --customize-hook='echo robinson-vpi > "$1/etc/hostname"' \
     --customize-hook='echo "root:robinson" | chroot "$1" chpasswd' \
-    bookworm "$ROOTFS" "${SOURCES[@]}" >&2
+    "$SUITE" "$ROOTFS" "${SOURCES[@]}" >&2
 
 KVER=$(ls "$ROOTFS/lib/modules" | sort -V | tail -n 1)
 mount --bind /proc "$ROOTFS/proc"; mount --bind /sys "$ROOTFS/sys"; mount --bind /dev "$ROOTFS/dev"
 cp /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
-# pip in the chroot trusts what this machine trusts (a registry behind a proxy's CA).
+# pip in the chroot trusts what this machine trusts (a registry behind a proxy's CA)
+# while the image is built; the image keeps its own ca-certificates bundle after, as
+# Pi OS has one (pip's requests loads it even offline: without it `python3 -m venv`
+# fails in ensurepip).
 CA=/etc/ssl/certs/ca-certificates.crt
+cp -L "$ROOTFS$CA" "$WORK/own-ca.crt"
 if [ -f "$CA" ]; then
-    mkdir -p "$ROOTFS/etc/ssl/certs" && cp -L "$CA" "$ROOTFS$CA"
+    cp -L "$CA" "$ROOTFS$CA.new" && mv "$ROOTFS$CA.new" "$ROOTFS$CA"
     export PIP_CERT=$CA
 fi
 unset PIP_FIND_LINKS PIP_CONSTRAINT PIP_EXTRA_INDEX_URL
 
 echo "virtual Pi: building gpio-sim for $KVER" >&2
 bash "$HERE/gpio_sim.patch.sh" "$ROOTFS" "$KVER" >&2
+echo "virtual Pi: building spi-stub (its SPI0) for $KVER" >&2
+mkdir -p "$ROOTFS/root/spi-stub"
+cp "$HERE/spi-stub.c" "$ROOTFS/root/spi-stub/"
+echo 'obj-m := spi-stub.o' > "$ROOTFS/root/spi-stub/Makefile"
+chroot "$ROOTFS" make -s -C "/lib/modules/$KVER/build" M=/root/spi-stub modules >&2
+install -D -m 0644 "$ROOTFS/root/spi-stub/spi-stub.ko" "$ROOTFS/lib/modules/$KVER/extra/spi-stub.ko"
+chroot "$ROOTFS" depmod "$KVER"
+rm -rf "$ROOTFS/root/spi-stub"
 
 echo "virtual Pi: the wheelhouse (lgpio, rpi-lgpio and the product's dependencies)" >&2
 cp -R "$REPO/setup.cfg" "$REPO/pyproject.toml" "$REPO/README.md" "$REPO/robinson_core" "$REPO/firmware" \
     "$REPO/systemd" "$REPO/install.sh" "$ROOTFS/root/"
 mkdir -p "$ROOTFS/root/tests"  # install.sh copies what it builds; tests are not part of it
-chroot "$ROOTFS" sh -ec '
+# PyPI's lgpio wheels stop at Python 3.12: for trixie's 3.13 pip builds its sdist, with
+# the C library it bundles linked in (PYPI=1, as lgpio's own PyPI wheels are built).
+chroot "$ROOTFS" env PYPI=1 sh -ec '
     python3 -m venv /tmp/wheeler
     /tmp/wheeler/bin/pip install -q --disable-pip-version-check wheel
     /tmp/wheeler/bin/pip wheel -q --disable-pip-version-check --prefer-binary -w /opt/wheelhouse \
@@ -69,6 +106,12 @@ chroot "$ROOTFS" sh -ec '
     rm -rf /tmp/wheeler /opt/wheelhouse/robinson_table-*.whl
 ' >&2
 
+if [ "$SUITE" = trixie ]; then  # this guest's panel is on SPI0, as its owner set it
+    install -d "$ROOTFS/etc/robinson-table"
+    sed 's/^interface = "i2c"/interface = "spi"/' "$REPO/systemd/config.toml" \
+        > "$ROOTFS/etc/robinson-table/config.toml"
+    grep -q '^interface = "spi"' "$ROOTFS/etc/robinson-table/config.toml"
+fi
 echo "virtual Pi: install.sh, as a Pi owner would run it" >&2
 chroot "$ROOTFS" sh -ec 'cd /root && ./install.sh --wheelhouse /opt/wheelhouse --no-fast-i2c' >&2
 rm -rf "$ROOTFS/root/robinson_core" "$ROOTFS/root/firmware" "$ROOTFS/root/systemd" \
@@ -80,9 +123,7 @@ install -m 0644 "$HERE/guest/vpi-hardware.service" "$ROOTFS/etc/systemd/system/"
 install -m 0644 "$HERE/guest/vpi-harness.service" "$ROOTFS/etc/systemd/system/"
 install -D -m 0644 "$HERE/guest/vpi-identity.conf" \
     "$ROOTFS/etc/systemd/system/robinson-table.service.d/vpi-identity.conf"
-install -d "$ROOTFS/etc/vpi"
-printf 'processor\t: 0\nmodel name\t: ARMv7 Processor rev 4 (v7l)\nHardware\t: BCM2835\nRevision\t: a02082\nSerial\t\t: 00000000robinson\nModel\t\t: Raspberry Pi 3 Model B Rev 1.2\n' \
-    > "$ROOTFS/etc/vpi/cpuinfo"
+install -d "$ROOTFS/etc/vpi"  # the board's identity: hardware.sh writes it at boot
 chroot "$ROOTFS" systemctl enable vpi-hardware.service vpi-harness.service >&2
 chroot "$ROOTFS" systemctl mask getty@tty1.service serial-getty@ttyS0.service systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer >&2 || true
 
@@ -100,11 +141,12 @@ mkdir -p "$ROOTFS/etc/systemd/journald.conf.d"
 printf '[Journal]\nStorage=volatile\n' > "$ROOTFS/etc/systemd/journald.conf.d/vpi.conf"
 # An initramfs of the three modules the root disk needs, not all of them.
 echo MODULES=list > "$ROOTFS/etc/initramfs-tools/conf.d/vpi.conf"
-printf '%s\n' virtio_pci virtio_blk ext4 >> "$ROOTFS/etc/initramfs-tools/modules"
+printf '%s\n' virtio_pci virtio_mmio virtio_blk ext4 >> "$ROOTFS/etc/initramfs-tools/modules"
 chroot "$ROOTFS" update-initramfs -u -k "$KVER" >&2
 printf '%s\n' 'host /mnt/host 9p trans=virtio,version=9p2000.L,msize=262144,nofail,x-systemd.automount 0 0' >> "$ROOTFS/etc/fstab"
 mkdir -p "$ROOTFS/mnt/host"
-rm -f "$ROOTFS/etc/resolv.conf" "$ROOTFS$CA"
+rm -f "$ROOTFS/etc/resolv.conf"
+cp "$WORK/own-ca.crt" "$ROOTFS$CA"
 umount "$ROOTFS/proc" "$ROOTFS/sys" "$ROOTFS/dev"
 
 cp "$ROOTFS/boot/vmlinuz-$KVER" "$OUT/vmlinuz"

@@ -19,18 +19,21 @@ import functools
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import sqlite3
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HOST = Path("/mnt/host")
 RESULTS = HOST / "results"
 SETTINGS = json.loads((HOST / "settings.json").read_text())
 TRACING = Path("/sys/kernel/tracing")
+LINES = TRACING / "instances" / "lines"  # the GPIO lines' levels (the buzzer, the LEDs)
 SIM = Path("/sys/kernel/config/gpio-sim/pi")
 STATE = Path("/var/lib/robinson-table")
 DM = "robinson-state"
@@ -38,13 +41,29 @@ DATA_DISK = "/dev/vdb"
 SERVICE = "robinson-table.service"
 INSTALLED = Path("/opt/robinson-table/installed")  # install.sh's record of what it installed
 BUTTON, SEATS = SETTINGS["button"], tuple(SETTINGS["seats"])  # the default config's pins
+HEADER_BANK = "bank1" if SETTINGS["board"] == "pi5" else "bank0"  # hardware.sh's banks
 FACTS: dict[str, object] = {}
 QUIET = 0.4  # seconds without a panel byte: the screen of the moment is out (frames: 0.08)
 
 
-def run(*command: str, check: bool = True,
-        timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+def run(*command: str, check: bool = True, timeout: float = 60,
+        during: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a command, bounded: past ``timeout`` its whole process group is killed (a
+    command's own children too: killing sudo alone left its selftest holding the pipe)
+    and the step fails. ``during`` runs while it does (a press the command waits for)."""
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)
+    try:
+        if during:
+            during()
+        out, err = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.communicate(timeout=10)
+        raise RuntimeError(f"{' '.join(command)}: still running after {timeout:.0f} s") \
+            from None
+    done = subprocess.CompletedProcess(command, child.returncode, out, err)
     if check and done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)}: {done.returncode}: {done.stderr.strip()}")
     return done
@@ -66,7 +85,8 @@ def mark(text: str) -> None:
 
 
 class Trace:
-    """Reads every SMBus write off the kernel's trace as it happens, into a file."""
+    """Reads every SMBus write (or SPI message) off the kernel's trace as it happens, into a
+    file."""
 
     def __init__(self, path: Path) -> None:
         self.out = path.open("a", encoding="utf-8")
@@ -80,7 +100,7 @@ class Trace:
             for line in pipe:
                 with self.lock:
                     self.out.write(line)
-                    if "smbus_write" in line:
+                    if "smbus_write" in line or "spi_message_done" in line:  # the panel's
                         self.count += 1
                         self.last = uptime()
 
@@ -110,7 +130,7 @@ def pull(line: int, down: bool) -> None:
 @functools.cache
 def sim_device() -> str:
     """The simulated chip's folder under /sys/devices/platform (fixed once it is live)."""
-    chip = (SIM / "bank0" / "chip_name").read_text().strip()
+    chip = (SIM / HEADER_BANK / "chip_name").read_text().strip()
     return f"{(SIM / 'dev_name').read_text().strip()}/{chip}"
 
 
@@ -239,7 +259,7 @@ def install_again() -> None:
     shutil.copytree(HOST / "checkout", checkout, dirs_exist_ok=True)
     began = uptime()
     done = run("sh", str(checkout / "install.sh"), "--wheelhouse", "/opt/wheelhouse",
-               "--no-fast-i2c", check=False, timeout=900)
+               "--no-fast-i2c", check=False, timeout=300)
     (RESULTS / "install.txt").write_text(done.stdout + done.stderr)
     fact("install", {"status": done.returncode, "seconds": round(uptime() - began, 1)})
 
@@ -248,13 +268,17 @@ def begin_game(trace: Trace) -> None:
     """The state directory onto a disk that can lose power; the table started on it;
     seats on and a long press: a game begins."""
     run("systemctl", "stop", SERVICE)
-    # The buzzer on, and every GPIO line's level change in the trace: the tones as the
-    # kernel saw them (a figure; see test_virtual_pi's figures).
+    # The buzzer and the seats' LEDs on, as most tables have them; every GPIO line's
+    # level change goes to a trace of its own, read after the game (streaming some
+    # 4,000 lines a second of a tone through this python would take the guest's one
+    # core from the table while it plays): the tones as the kernel saw them.
     config = Path("/etc/robinson-table/config.toml")
-    config.write_text(config.read_text().replace("use_buzzer = false", "use_buzzer = true"))
-    event = TRACING / "events/gpio/gpio_value/enable"
-    if event.exists():
-        event.write_text("1\n")
+    config.write_text(config.read_text().replace("use_buzzer = false", "use_buzzer = true")
+                      .replace("use_leds = false", "use_leds = true"))
+    LINES.mkdir(exist_ok=True)
+    (LINES / "buffer_size_kb").write_text("8192\n")
+    (LINES / "events/gpio/gpio_value/enable").write_text("1\n")
+    (LINES / "tracing_on").write_text("1\n")
     mount_state()
     with open("/etc/fstab", "a") as fstab:  # for the reboot without sync
         fstab.write(f"{DATA_DISK} {STATE} ext4 defaults 0 2\n")
@@ -281,8 +305,9 @@ def the_table(trace: Trace) -> None:
     install_again()
     fact("installed", INSTALLED.read_text().strip())
     fact("timer_slack_ns", int(Path(f"/proc/{service('MainPID')}/timerslack_ns").read_text()))
-    journal = run("journalctl", "-u", SERVICE, "-b", "-o", "cat", check=False).stdout
-    fact("header_chip", [line for line in journal.splitlines() if "the header is" in line][-1:])
+    fact("thread_slack_ns", {"no buzzer": thread_slacks()})
+    fact("idle_cpu", {"no buzzer": idle_cpu()})
+    the_system()
     fact("security", run("systemd-analyze", "security", SERVICE, check=False).stdout
          .strip().splitlines()[-1:])
     begin_game(trace)
@@ -293,8 +318,11 @@ def the_table(trace: Trace) -> None:
         edges.append(trace.count - count)
     mark("ten rolls")
     trace.flush()
+    (RESULTS / "lines-1.txt").write_text((LINES / "trace").read_text())
     state_json("after_rolls")
     fact("roll_writes", edges)
+    fact("thread_slack_ns", {**FACTS["thread_slack_ns"], "buzzer": thread_slacks()})  # type: ignore[dict-item]
+    fact("idle_cpu", {**FACTS["idle_cpu"], "buzzer": idle_cpu()})  # type: ignore[dict-item]
 
     # The watchdog: a hung loop is killed and the table starts again, with its game.
     pid = service("MainPID")
@@ -328,24 +356,17 @@ def the_table(trace: Trace) -> None:
     sim_device.cache_clear()  # live again: the chip may have a new name
     run("udevadm", "settle", check=False)
 
-    # The selftest as the service user, from a folder it cannot write (lgpio's FIFO).
+    # The selftest as the service user, from a folder it cannot write (lgpio's FIFO);
+    # it ends on a 3 s hold of ROLL, once its first screen is out.
     os.chdir("/")
-    # Its own session: a kill reaches sudo and the selftest sudo started (killing sudo
-    # alone left the selftest holding the pipe, and the read after it never ended).
-    selftest = subprocess.Popen(["sudo", "-u", "robinson", "/usr/local/bin/robinson",
-                                 "selftest"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True)
-    err = ""
-    try:
-        trace.quiet(1.0, 60.0, after=trace.count)  # its first screen is out
+
+    def hold_to_end() -> None:
+        trace.quiet(1.0, 60.0, after=trace.count)
         press(3.4, trace, "selftest end")
-        _, err = selftest.communicate(timeout=60)
-    except subprocess.TimeoutExpired as failed:
-        os.killpg(selftest.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            _, err = selftest.communicate(timeout=10)
-        err = f"{err} (killed: {failed})"
-    fact("selftest", {"status": selftest.returncode, "stderr": err.strip()[-300:]})
+
+    selftest = run("sudo", "-u", "robinson", "/usr/local/bin/robinson", "selftest",
+                   check=False, timeout=60, during=hold_to_end)
+    fact("selftest", {"status": selftest.returncode, "stderr": selftest.stderr.strip()[-300:]})
 
     # The reboot without sync: the service must come back at boot with the game.
     fact("start_before_reboot", round(start(trace), 2))
@@ -362,11 +383,114 @@ def the_table(trace: Trace) -> None:
     Path("/proc/sysrq-trigger").write_text("b\n")  # ... is cut here, without a sync
 
 
+def idle_cpu(seconds: float = 5.0) -> dict[str, float]:
+    """The share of the guest's core the table takes while nothing is pressed: all of it
+    (its cgroup's CPU time) and its threads but the main one (lgpio's: what their
+    wake-ups cost), over ``seconds``."""
+    stat = Path(f"/sys/fs/cgroup/system.slice/{SERVICE}/cpu.stat")
+    pid = service("MainPID")
+
+    def used() -> tuple[int, int]:
+        threads = sum(int(Path(f"/proc/{tid.name}/schedstat").read_text().split()[0])
+                      for tid in Path(f"/proc/{pid}/task").iterdir() if tid.name != pid)
+        return int(stat.read_text().split("usage_usec ")[1].split()[0]) * 1000, threads
+
+    (all_before, threads_before), began = used(), uptime()
+    time.sleep(seconds)
+    (all_after, threads_after), took = used(), uptime() - began
+    return {"table": round((all_after - all_before) / 1e9 / took, 3),
+            "lgpio's threads": round((threads_after - threads_before) / 1e9 / took, 3)}
+
+
+def thread_slacks() -> dict[str, object]:
+    """The table's timer slack, its main thread's and its other threads' (lgpio's two
+    among them), read from /proc/TID, which every thread has though /proc lists none."""
+    pid = service("MainPID")
+    others = sorted(int(Path(f"/proc/{tid.name}/timerslack_ns").read_text())
+                    for tid in Path(f"/proc/{pid}/task").iterdir() if tid.name != pid)
+    return {"main": int(Path(f"/proc/{pid}/timerslack_ns").read_text()), "others": others}
+
+
+def the_system() -> None:
+    """What this guest is, as the table under its unit found it."""
+    journal = run("journalctl", "-u", SERVICE, "-b", "-o", "cat", check=False).stdout
+    fact("header_chip", [line for line in journal.splitlines() if "the header is" in line][-1:])
+    release = dict(line.split("=", 1) for line in
+                   Path("/etc/os-release").read_text().splitlines() if "=" in line)
+    python = "/opt/robinson-table/venv/bin/python"
+    probe = "import sys, PIL; print('%d.%d' % sys.version_info[:2], PIL.__version__, PIL.__file__)"
+    version, pillow, where = run(python, "-c", probe).stdout.split()
+    model = Path("/proc/device-tree/model")
+    revision = [line.split(":")[1].strip() for line in
+                Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("Revision")]
+    fact("system", {"debian": release.get("VERSION_CODENAME"), "kernel": os.uname().release,
+                    "machine": os.uname().machine, "cpuinfo_revision": revision,
+                    "device_tree_model": model.read_text().strip("\0") if model.exists()
+                    else None,
+                    "python": version, "pillow": pillow, "pillow_from": where,
+                    "systemd": run("systemctl", "--version").stdout.split()[1]})
+
+
+def the_spi_panel(trace: Trace) -> None:
+    """The panel on SPI0, which came up seconds after the boot's hardware: when the device
+    appeared and the table started (the unit waits for it: no failed start), that the
+    table sends the panel its frames as the service user (no EPERM), and which chip's
+    lines the panel's D/C and reset are (rpi-lgpio, told the header's chip)."""
+    device = run("systemctl", "show", "--property=ActiveEnterTimestampMonotonic",
+                 "dev-spidev0.0.device").stdout.strip().split("=", 1)[1]
+    table = services("ExecMainStartTimestampMonotonic", "NRestarts", "ActiveState")
+    (RESULTS / "gpioinfo.txt").write_text(run("gpioinfo").stdout)
+    sent = trace.count
+    run("systemctl", "restart", SERVICE, timeout=120)  # its title, again, over SPI
+    trace.quiet(QUIET, 20.0, after=sent)
+    fact("spi", {"device_us": int(device or 0),
+                 "table_started_us": int(table["ExecMainStartTimestampMonotonic"] or 0),
+                 "restarts": int(table["NRestarts"] or 0), "state": table["ActiveState"],
+                 "messages_on_restart": trace.count - sent,
+                 "mode": oct(Path("/dev/spidev0.0").stat().st_mode & 0o777),
+                 "journal_errors": [line for line in run(
+                     "journalctl", "-u", SERVICE, "-b", "-o", "cat", check=False)
+                     .stdout.splitlines() if "error" in line.lower()][-3:]})
+
+
+def python_upgrade() -> None:
+    """An upgrade from bookworm to trixie under an installed table: the venv was made by
+    python 3.11 (its packages in lib/python3.11), the system's python is now 3.13, and
+    the service cannot start. The owner runs install.sh again, as the README says after
+    any update: it makes the venv anew and the table runs."""
+    venv = Path("/opt/robinson-table/venv")
+    now = run(str(venv / "bin/python"), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"
+              ).stdout.strip()
+    run("systemctl", "stop", SERVICE)
+    (venv / "lib" / f"python{now}").rename(venv / "lib" / "python3.11")
+    config = venv / "pyvenv.cfg"
+    config.write_text(re.sub(r"(?m)^version\s*=.*$", "version = 3.11.2", config.read_text()))
+    run("systemctl", "reset-failed", SERVICE, check=False)
+    broken = run("systemctl", "start", SERVICE, check=False, timeout=120)
+    run("systemctl", "stop", SERVICE, check=False)
+    run("systemctl", "reset-failed", SERVICE, check=False)
+    checkout = Path("/root/checkout")
+    shutil.copytree(HOST / "checkout", checkout, dirs_exist_ok=True)
+    began = uptime()
+    done = run("sh", str(checkout / "install.sh"), "--wheelhouse", "/opt/wheelhouse",
+               "--no-fast-i2c", check=False, timeout=300)
+    (RESULTS / "upgrade-install.txt").write_text(done.stdout + done.stderr)
+    after = services("ActiveState", "NRestarts")
+    fact("python_upgrade", {"system_python": now, "broken_start": broken.returncode,
+                            "install": done.returncode, "seconds": round(uptime() - began, 1),
+                            "state": after["ActiveState"],
+                            "restarts": int(after["NRestarts"] or 0)})
+
+
 def the_cuts(trace: Trace) -> None:
     """The power cuts' part, in a guest of its own beside the table's: the image holds
     this checkout's product, installed by its install.sh (the table's guest runs that
     again); begin a game and cut the power among presses."""
     fact("installed", INSTALLED.read_text().strip())
+    the_system()
+    if SETTINGS["panel"] == "spi":
+        the_spi_panel(trace)
+    python_upgrade()
     begin_game(trace)
     power_cuts(trace)
     fact("done", True)
@@ -406,8 +530,11 @@ def power_cuts(trace: Trace) -> None:
         log.append({"cut": cut, "shown": shown, "in_flight": in_flight, "kept": kept,
                     "cut_seconds": round(cut_seconds, 2), "ready_seconds": round(ready, 2)})
         (RESULTS / "cuts.json").write_text(json.dumps(log))
-        if kept < shown:  # a shown roll lost: the host fails on this copy. More cuts
-            break         # would only wait on a table that has lost its game
+        if kept < shown:  # a shown roll lost: the scenario ends here (more steps would
+            # only wait on a table that has lost its game); the host judges this copy
+            fact("cuts", len(log))
+            raise RuntimeError(f"cut {cut}: {shown} actions were on the panel, "
+                               f"{kept} kept: the store lost a shown action")
         press(0.15, trace, f"cut {cut} resume")  # the title: resume the game
     fact("cuts", len(log))
 

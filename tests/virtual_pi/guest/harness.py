@@ -360,8 +360,8 @@ def the_table(trace: Trace) -> None:
     # it ends on a 3 s hold of ROLL, once its first screen is out.
     os.chdir("/")
 
-    def hold_to_end() -> None:
-        trace.quiet(1.0, 60.0, after=trace.count)
+    def hold_to_end() -> None:  # (its screen changes each second: half a second's quiet)
+        trace.quiet(0.5, 30.0, after=trace.count)
         press(3.4, trace, "selftest end")
 
     selftest = run("sudo", "-u", "robinson", "/usr/local/bin/robinson", "selftest",

@@ -31,7 +31,7 @@ REPO = HERE.parent.parent
 CACHE = Path(os.environ.get("ROBINSON_VPI_CACHE",
                             Path.home() / ".cache" / "robinson-table" / "virtual-pi"))
 HOST_PACKAGES = ("qemu-system-x86", "qemu-utils", "mmdebstrap", "e2fsprogs")
-ARM64_PACKAGES = ("qemu-system-arm", "qemu-user-static", "device-tree-compiler")
+ARM64_PACKAGES = ("qemu-system-arm", "qemu-user-static", "device-tree-compiler", "arch-test")
 CHECKOUT = ("install.sh", "setup.cfg", "pyproject.toml", "README.md", "robinson_core",
             "firmware", "systemd")
 

@@ -62,6 +62,7 @@ ROOTFS="$WORK/root"
 
 echo "virtual Pi: debootstrapping Debian $SUITE $ARCH ($key)" >&2
 mmdebstrap --quiet --variant=minbase --mode=root --architectures="$ARCH" --include="$PACKAGES" \
+    --essential-hook='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/usr/share/initramfs-tools/modules.d" && echo MODULES=list > "$1/etc/initramfs-tools/conf.d/vpi.conf" && printf "%s\n" virtio_pci virtio_mmio virtio_blk ext4 > "$1/usr/share/initramfs-tools/modules.d/vpi-root"' \
     --customize-hook='echo robinson-vpi > "$1/etc/hostname"' \
     --customize-hook='echo "root:robinson" | chroot "$1" chpasswd' \
     "$SUITE" "$ROOTFS" "${SOURCES[@]}" >&2
@@ -83,6 +84,16 @@ unset PIP_FIND_LINKS PIP_CONSTRAINT PIP_EXTRA_INDEX_URL
 
 echo "virtual Pi: building gpio-sim for $KVER" >&2
 bash "$HERE/gpio_sim.patch.sh" "$ROOTFS" "$KVER" >&2
+if ! grep -q "^CONFIG_I2C_STUB=" "$ROOTFS/boot/config-$KVER"; then
+    echo "virtual Pi: building i2c-stub (its panel's bus; Debian's $ARCH kernel lacks it)" >&2
+    mkdir -p "$ROOTFS/root/i2c-stub"
+    tar -xJf "$(ls "$ROOTFS"/usr/src/linux-source-*.tar.xz | head -n 1)" -C "$ROOTFS/root/i2c-stub" \
+        --strip-components=3 --wildcards '*/drivers/i2c/i2c-stub.c'
+    echo 'obj-m := i2c-stub.o' > "$ROOTFS/root/i2c-stub/Makefile"
+    chroot "$ROOTFS" make -s -C "/lib/modules/$KVER/build" M=/root/i2c-stub modules >&2
+    install -D -m 0644 "$ROOTFS/root/i2c-stub/i2c-stub.ko" "$ROOTFS/lib/modules/$KVER/extra/i2c-stub.ko"
+    rm -rf "$ROOTFS/root/i2c-stub"
+fi
 echo "virtual Pi: building spi-stub (its SPI0) for $KVER" >&2
 mkdir -p "$ROOTFS/root/spi-stub"
 cp "$HERE/spi-stub.c" "$ROOTFS/root/spi-stub/"
@@ -140,8 +151,9 @@ chroot "$ROOTFS" systemctl mask systemd-binfmt.service proc-sys-fs-binfmt_misc.a
 mkdir -p "$ROOTFS/etc/systemd/journald.conf.d"
 printf '[Journal]\nStorage=volatile\n' > "$ROOTFS/etc/systemd/journald.conf.d/vpi.conf"
 # An initramfs of the three modules the root disk needs, not all of them.
-echo MODULES=list > "$ROOTFS/etc/initramfs-tools/conf.d/vpi.conf"
-printf '%s\n' virtio_pci virtio_mmio virtio_blk ext4 >> "$ROOTFS/etc/initramfs-tools/modules"
+# An initramfs of the modules the root disk needs, not all of them: written before the
+# kernel's package is set up (--essential-hook), so each initramfs made is small (under
+# qemu-user, for arm64, a full one took minutes each time); made again for our modules.
 chroot "$ROOTFS" update-initramfs -u -k "$KVER" >&2
 printf '%s\n' 'host /mnt/host 9p trans=virtio,version=9p2000.L,msize=262144,nofail,x-systemd.automount 0 0' >> "$ROOTFS/etc/fstab"
 mkdir -p "$ROOTFS/mnt/host"

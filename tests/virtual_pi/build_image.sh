@@ -117,12 +117,17 @@ chroot "$ROOTFS" env PYPI=1 sh -ec '
     rm -rf /tmp/wheeler /opt/wheelhouse/robinson_table-*.whl
 ' >&2
 
-if [ "$SUITE" = trixie ]; then  # this guest's panel is on SPI0, as its owner set it
-    install -d "$ROOTFS/etc/robinson-table"
-    sed 's/^interface = "i2c"/interface = "spi"/' "$REPO/systemd/config.toml" \
-        > "$ROOTFS/etc/robinson-table/config.toml"
-    grep -q '^interface = "spi"' "$ROOTFS/etc/robinson-table/config.toml"
-fi
+# The panel's bus as the owner set it in the config (install.sh's drop-in waits for it):
+# trixie's guest has its panel on SPI0; on arm64 i2c-stub's bus is i2c-0 (no PC SMBus
+# before it, as on x86, where it is i2c-1 as on a Pi).
+install -d "$ROOTFS/etc/robinson-table"
+if [ "$SUITE" = trixie ]; then
+    sed 's/^interface = "i2c"/interface = "spi"/' "$REPO/systemd/config.toml"
+elif [ "$ARCH" = arm64 ]; then
+    sed 's/^i2c_port = 1/i2c_port = 0/' "$REPO/systemd/config.toml"
+else
+    cat "$REPO/systemd/config.toml"
+fi > "$ROOTFS/etc/robinson-table/config.toml"
 echo "virtual Pi: install.sh, as a Pi owner would run it" >&2
 chroot "$ROOTFS" sh -ec 'cd /root && ./install.sh --wheelhouse /opt/wheelhouse --no-fast-i2c' >&2
 rm -rf "$ROOTFS/root/robinson_core" "$ROOTFS/root/firmware" "$ROOTFS/root/systemd" \

@@ -415,6 +415,7 @@ def the_system() -> None:
     """What this guest is, as the table under its unit found it."""
     journal = run("journalctl", "-u", SERVICE, "-b", "-o", "cat", check=False).stdout
     fact("header_chip", [line for line in journal.splitlines() if "the header is" in line][-1:])
+    fact("header_bank_chip", (SIM / HEADER_BANK / "chip_name").read_text().strip())
     release = dict(line.split("=", 1) for line in
                    Path("/etc/os-release").read_text().splitlines() if "=" in line)
     python = "/opt/robinson-table/venv/bin/python"

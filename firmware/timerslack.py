@@ -3,16 +3,17 @@
 The unit gives the table a 10 ms timer slack (``TimerSlackNSec``), so the kernel gathers
 the wake-ups of lgpio's alert thread (a 0.5 ms poll while any pin is watched) into about
 a hundred a second. lgpio's PWM thread plays the buzzer's tones and sleeps until each
-edge: with that slack a C7 (239 us half-periods) came out in bursts now and then, a
-buzz (seen in the virtual Pi, under the unit: one roll's note at 7.5 kHz).
+edge: with that slack the kernel may wake it up to 10 ms late, and a C7 (239 us
+half-periods) would come out in bursts, a buzz. (The virtual Pi cannot show it: under
+TCG other interrupts end the slack early, and its tones were in tune with either.)
 
 A thread's slack can be set by that thread alone (another's needs CAP_SYS_NICE), a new
 thread takes its creator's, and lgpio starts both of its threads at once, when the
 process opens its first GPIO chip (``lgGpiochipOpen``; its Python module's notification
 thread starts on import, also within). So a table with a buzzer opens the chip with a
 fine slack, and its alert thread's wake-ups are the price of a true tone (in the
-virtual Pi: 13 % of the guest's core at rest, against 3 %); a table without one keeps
-the unit's slack in every thread.
+virtual Pi: 0.17-0.24 of the guest's core at rest, against 0.04-0.14); a table without
+one keeps the unit's slack in every thread.
 """
 
 from __future__ import annotations

@@ -252,16 +252,23 @@ def power_cut() -> None:
     """)
 
 
-def install_again() -> None:
-    """The owner runs the checkout's install.sh once more (the image's product was
-    installed by it, in the image's chroot): on a booted system, under systemd."""
+def owner_runs_install_sh(said: str) -> tuple[int, float]:
+    """The owner runs the checkout's install.sh, from the wheelhouse (the guest has no
+    network), what it says kept in results/``said``: its status and seconds."""
     checkout = Path("/root/checkout")
     shutil.copytree(HOST / "checkout", checkout, dirs_exist_ok=True)
     began = uptime()
     done = run("sh", str(checkout / "install.sh"), "--wheelhouse", "/opt/wheelhouse",
                "--no-fast-i2c", check=False, timeout=300)
-    (RESULTS / "install.txt").write_text(done.stdout + done.stderr)
-    fact("install", {"status": done.returncode, "seconds": round(uptime() - began, 1)})
+    (RESULTS / said).write_text(done.stdout + done.stderr)
+    return done.returncode, round(uptime() - began, 1)
+
+
+def install_again() -> None:
+    """The owner runs the checkout's install.sh once more (the image's product was
+    installed by it, in the image's chroot): on a booted system, under systemd."""
+    status, seconds = owner_runs_install_sh("install.txt")
+    fact("install", {"status": status, "seconds": seconds})
 
 
 def begin_game(trace: Trace) -> None:
@@ -466,19 +473,11 @@ def python_upgrade() -> None:
     (venv / "lib" / f"python{now}").rename(venv / "lib" / "python3.11")
     config = venv / "pyvenv.cfg"
     config.write_text(re.sub(r"(?m)^version\s*=.*$", "version = 3.11.2", config.read_text()))
-    run("systemctl", "reset-failed", SERVICE, check=False)
-    broken = run("systemctl", "start", SERVICE, check=False, timeout=120)
-    run("systemctl", "stop", SERVICE, check=False)
-    run("systemctl", "reset-failed", SERVICE, check=False)
-    checkout = Path("/root/checkout")
-    shutil.copytree(HOST / "checkout", checkout, dirs_exist_ok=True)
-    began = uptime()
-    done = run("sh", str(checkout / "install.sh"), "--wheelhouse", "/opt/wheelhouse",
-               "--no-fast-i2c", check=False, timeout=300)
-    (RESULTS / "upgrade-install.txt").write_text(done.stdout + done.stderr)
+    broken = _failed_start()
+    status, seconds = owner_runs_install_sh("upgrade-install.txt")
     after = services("ActiveState", "NRestarts")
-    fact("python_upgrade", {"system_python": now, "broken_start": broken.returncode,
-                            "install": done.returncode, "seconds": round(uptime() - began, 1),
+    fact("python_upgrade", {"system_python": now, "broken_start": broken["start_status"],
+                            "install": status, "seconds": seconds,
                             "state": after["ActiveState"],
                             "restarts": int(after["NRestarts"] or 0)})
 

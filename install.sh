@@ -58,6 +58,7 @@ APT_PACKAGES="fonts-misaki fonts-terminus-otb fonts-unifont python3-venv python3
 # From the Raspberry Pi archive: lgpio, and the RPi.GPIO module luma's SPI uses, on
 # every model from the Zero to the Pi 5 (python3-rpi-lgpio). Never compiled by pip.
 PI_PACKAGES="python3-lgpio python3-rpi-lgpio"
+VOICE_PACKAGES="espeak-ng alsa-utils"
 # PyPI has Pillow wheels for 64-bit Arm, none for 32-bit (armhf): there it is Debian's
 # python3-pil, which must meet setup.cfg's floor (bookworm's 9.4 does not; trixie's 11.1
 # does). Every other dependency has a wheel on both (tests/test_wheels.py checks).
@@ -114,16 +115,19 @@ available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 panel_bus() {
     config="$CONFIG_DIR/config.toml"
     [ -f "$config" ] || config="$SRC/systemd/config.toml"
-    python3 - "$config" "$SRC" <<'EOF' 2>/dev/null || echo "i2c 1 - 0.0"
+    python3 - "$config" "$SRC" <<'EOF' 2>/dev/null || echo "i2c 1 - 0.0 no no"
 import sys, tomllib
 sys.path.insert(0, sys.argv[2])
 from firmware.display.panels import PANELS  # the one home of what each panel needs
 with open(sys.argv[1], "rb") as file:
-    display = tomllib.load(file).get("display", {})
+    config = tomllib.load(file)
+display, voice = config.get("display", {}), config.get("voice", {})
 kind = PANELS.get(display.get("display", "ssd1306"), PANELS["ssd1306"])
+yes = lambda on: "yes" if on is True else "no"
 print(display.get("interface", kind.interfaces[0]), int(display.get("i2c_port", 1)),
       kind.extra or "-",
-      f'{int(display.get("spi_port", 0))}.{int(display.get("spi_device", 0))}')
+      f'{int(display.get("spi_port", 0))}.{int(display.get("spi_device", 0))}',
+      yes(voice.get("enabled") or voice.get("i2s_amplifier")), yes(voice.get("i2s_amplifier")))
 EOF
 }
 
@@ -151,8 +155,10 @@ uninstall() {
 install() {
     command -v python3 >/dev/null 2>&1 || die "python3 is missing: sudo apt-get install python3"
     set -- $(panel_bus)
-    INTERFACE=$1 I2C_PORT=$2 EXTRA=${3:--} SPI_DEVICE=${4:-0.0}
+    INTERFACE=$1 I2C_PORT=$2 EXTRA=${3:--} SPI_DEVICE=${4:-0.0} VOICE=${5:-no} I2S=${6:-no}
     [ "$EXTRA" = - ] && EXTRA=""
+    # The spoken banker: the synthesizer and ALSA's player, where the config wants a voice.
+    [ "$VOICE" = yes ] && APT_PACKAGES="$APT_PACKAGES $VOICE_PACKAGES"
 
     # 1. Debian packages; the Raspberry Pi archive's where this system has it.
     missing=""
@@ -193,6 +199,14 @@ install() {
         say "no raspi-config: enable $INTERFACE yourself (dtparam=$([ "$INTERFACE" = spi ] && echo spi || echo i2c_arm)=on in config.txt)"
     fi
     cfg=$(boot_config)
+    if [ "$I2S" = yes ]; then  # the MAX98357A's driver; the pins 18, 19, 21 are its
+        if [ -z "$cfg" ]; then
+            say "no /boot/firmware/config.txt: add dtoverlay=max98357a to it yourself for the I2S amplifier"
+        elif ! grep -q "^dtoverlay=max98357a" "$cfg"; then
+            boot_line "$cfg" "dtoverlay=max98357a"
+            changed "added dtoverlay=max98357a (the I2S amplifier) to ${cfg#$ROOT} (after a reboot)"
+        fi
+    fi
     if [ -z "$cfg" ]; then
         say "no /boot/firmware/config.txt: not a Raspberry Pi OS boot partition; the bus speed stays as it is"
     elif [ "$INTERFACE" = i2c ] && ! grep -q "^dtparam=i2c_arm_baudrate=400000" "$cfg"; then
@@ -211,7 +225,7 @@ install() {
 
     # 3. The groups that own the devices (Debian has no gpio or spi group), and the
     #    service user in them: a group missing at start fails the unit (216/GROUP).
-    for group in gpio i2c spi; do
+    for group in gpio i2c spi audio; do
         if ! grep -q "^$group:" "$ROOT/etc/group" 2>/dev/null; then
             groupadd ${ROOT:+--root "$ROOT"} --system "$group" || die "could not create the group $group"
             changed "created the group $group"
@@ -222,7 +236,7 @@ install() {
             --shell /usr/sbin/nologin --user-group "$USER_NAME" || die "could not create the user $USER_NAME"
         changed "created the service user $USER_NAME"
     fi
-    for group in gpio i2c spi; do
+    for group in gpio i2c spi audio; do
         line=$(grep "^$group:" "$ROOT/etc/group" 2>/dev/null || true)
         case ",${line##*:}," in
             *",$USER_NAME,"*) ;;

@@ -19,6 +19,7 @@ from firmware.display.fonts import Fonts
 from firmware.errors import ConfigError
 from firmware.notify import Notifier
 from firmware.runtime.loop import Loop
+from firmware.runtime.speaker import Speaker
 from firmware.startup import (
     config_and_mode,
     keyboard,
@@ -82,12 +83,16 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
         from firmware.emulate.textview import TextView
 
         text_view = TextView(sys.stdout, fonts, config.display.layout)
+    voice = config.voice
+    speaker = Speaker(device=voice.device, volume=voice.volume, speed=voice.speed)
     table = Table(config=config, loop=loop, store=store, panel=rig.panel, button=rig.button,
                   seats=rig.seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
                   fonts=fonts, outputs=rig.outputs, lang=args.lang,
                   animate=not args.no_animation, on_page=text_view,
                   mounts=None if emulated else _mountinfo,
-                  badge="DEMO" if args.demo or args.seed is not None else "")
+                  badge="DEMO" if args.demo or args.seed is not None else "",
+                  voice=speaker, voice_on=True if args.voice else None,
+                  record=capture.speech if capture is not None else None)
     if capture is not None:
         capture.note = lambda: "actions=" + ",".join(
             a.token for a in (table.game.actions if table.game else ()))
@@ -97,6 +102,7 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
         table.start()
     except StateDirectoryError as fault:  # not even readable: said on the panel, and stop
         table.show_fault(fault.short)
+        speaker.close()
         rig.close()
         store.close()
         raise
@@ -113,6 +119,7 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
     finally:
         notifier.stopping()
         table.stop()
+        speaker.close()
         notifier.close()
         rig.close()
         store.close()  # folds the journal into the database: one file at rest

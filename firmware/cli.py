@@ -162,7 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_hardware(table)
     table.add_argument("--seats", type=_seats, default=(), metavar="1,2,3",
                        help="emulated: switch these seats on")
-    table.add_argument("--capture", metavar="DIR", help="write every frame shown as a PNG")
+    table.add_argument("--capture", metavar="DIR",
+                       help="write every frame shown as a PNG (and, with the voice on, "
+                            "every utterance as a WAV)")
+    table.add_argument("--voice", action="store_true",
+                       help="the banker speaks (espeak-ng through the config's ALSA device), "
+                            "over the menu's saved choice")
     table.add_argument("--demo", action="store_true",
                        help="play one game unattended, then exit (in a folder of its own "
                             "unless --state-dir is given)")

@@ -132,6 +132,23 @@ class Timings:
     shift_every: float = 300.0
 
 
+I2S_PINS = {18: "I2S BCLK", 19: "I2S LRCLK", 21: "I2S DIN"}
+"""The pins an I2S amplifier (MAX98357A) takes: bit clock, word clock, data."""
+
+
+@dataclass(frozen=True)
+class Voice:
+    """The spoken banker: espeak-ng through ALSA (``firmware.runtime.speaker``)."""
+
+    enabled: bool = False  # the menu's Voice row switches it; this is where it starts
+    storyteller: bool = False  # also read each square's story
+    volume: int = 100  # espeak-ng's amplitude, 10..200
+    speed: int = 160  # words a minute, 80..300
+    device: str = "default"  # the ALSA device: "default", "plughw:1,0", "hw:CARD=MAX98357A"…
+    i2s_amplifier: bool = False  # a MAX98357A on the I2S pins (18, 19, 21): install.sh
+    # writes its dtoverlay, and no other part may be wired there
+
+
 @dataclass(frozen=True)
 class Config:
     """Every setting of the table, validated; the built-in defaults where the file is silent."""
@@ -143,6 +160,7 @@ class Config:
     display: Display = field(default_factory=Display)
     timings: Timings = field(default_factory=Timings)
     rules: HouseRules = field(default_factory=HouseRules)
+    voice: Voice = field(default_factory=Voice)
     source: str = "built-in defaults"
 
     def seat_name(self, seat: int) -> str | None:
@@ -225,7 +243,7 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
     """Validate a decoded TOML table into a Config."""
     reader = _Reader(source)
     top = reader.table(raw, "", {"language", "hardware", "seat_names", "pins", "display",
-                                 "timings", "rules"})
+                                 "timings", "rules", "voice"})
     language = reader.choice(top, "language", LANGUAGES, Config.language)
     hardware = reader.choice(top, "hardware", HARDWARE, Config.hardware)
     names = reader.strings(top, "seat_names", MAX_PLAYERS)
@@ -234,8 +252,29 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
     timings = _timings(reader, reader.table(top.get("timings", {}), "timings",
                                             _names(Timings)))
     rules = _rules(reader, reader.table(top.get("rules", {}), "rules", set(RULE_NAMES)))
-    _check_wiring(reader, pins, display)
-    return Config(language, hardware, names, pins, display, timings, rules, source)
+    voice = _voice(reader, reader.table(top.get("voice", {}), "voice", _names(Voice)))
+    _check_wiring(reader, pins, display, voice)
+    return Config(language, hardware, names, pins, display, timings, rules, voice, source)
+
+
+ALSA_DEVICE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_-:,=.")
+
+
+def _voice(reader: _Reader, table: dict[str, Any]) -> Voice:
+    v = Voice()
+    device = table.get("device", v.device)
+    if not isinstance(device, str) or not 0 < len(device) <= 64 \
+            or not set(device) <= ALSA_DEVICE_LETTERS:
+        raise reader.error("voice.device", "must be an ALSA device name such as \"default\" "
+                           "or \"plughw:1,0\" (letters, digits and _-:,=. only; "
+                           "`aplay -L` lists them)", device)
+    return Voice(reader.boolean(table, "enabled", v.enabled, "voice."),
+                 reader.boolean(table, "storyteller", v.storyteller, "voice."),
+                 reader.integer(table, "volume", v.volume, 10, 200, "voice."),
+                 reader.integer(table, "speed", v.speed, 80, 300, "voice."),
+                 device,
+                 reader.boolean(table, "i2s_amplifier", v.i2s_amplifier, "voice."))
 
 
 def _names(cls: type) -> set[str]:
@@ -336,7 +375,8 @@ def _rules(reader: _Reader, table: dict[str, Any]) -> HouseRules:
         raise ConfigError(f"{reader.source}: [rules] {error}") from None
 
 
-def _check_wiring(reader: _Reader, pins: Pins, display: Display) -> None:
+def _check_wiring(reader: _Reader, pins: Pins, display: Display,
+                  voice: Voice | None = None) -> None:
     used: dict[int, str] = {}
     # The bus's own pins (SPI 2-6 are a Pi 4's or 5's, wired as its overlays say: unchecked)
     reserved = dict(I2C_PINS if display.interface is Interface.I2C else
@@ -354,6 +394,12 @@ def _check_wiring(reader: _Reader, pins: Pins, display: Display) -> None:
             if pin in reserved:
                 raise reader.error(key, f"GPIO {pin} is taken by {reserved[pin]}", pin)
             reserved[pin] = key
+    if voice is not None and voice.i2s_amplifier:
+        for pin, what in I2S_PINS.items():
+            if pin in reserved:
+                raise reader.error("voice.i2s_amplifier", f"needs GPIO {pin} for {what}, "
+                                   f"but the panel uses it ({reserved[pin]})", True)
+            reserved[pin] = f"{what} (voice.i2s_amplifier): wire it to a free pin"
     wired = [("pins.button", pins.button)]
     wired += [(f"pins.seats[{i}]", p) for i, p in enumerate(pins.seats, 1)]
     if pins.use_leds:

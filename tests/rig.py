@@ -16,7 +16,7 @@ from firmware.emulate.rig import emulate
 from firmware.runtime.loop import ManualClock, advance
 from firmware.table.die import Die
 from firmware.table.store import Store
-from firmware.table.table import Mode, Table
+from firmware.table.table import Mode, Table, Voice
 from robinson_core import Game
 
 FONTS = Fonts()
@@ -39,7 +39,8 @@ class Rig:
                  chip: str = "ssd1306", config: Config | None = None, animate: bool = True,
                  lang: str | None = None, held_at_boot: bool = False, start: bool = True,
                  die: Die | None = None,
-                 mounts: Callable[[], str | None] | None = None) -> None:
+                 mounts: Callable[[], str | None] | None = None,
+                 voice: Voice | None = None, voice_on: bool | None = None) -> None:
         self.config = config or Config(display=Display(display=chip))
         self.clock = ManualClock(1000.0)
         # The app's own builder: mock pins, the real luma driver on the decoding bus.
@@ -56,7 +57,7 @@ class Rig:
                            panel=self.panel, button=self.rigging.button,
                            seats=self.rigging.seats,
                            die=self.die, fonts=FONTS, animate=animate, lang=lang,
-                           mounts=mounts)
+                           mounts=mounts, voice=voice, voice_on=voice_on)
         if start:
             self.table.start()
             self.run()

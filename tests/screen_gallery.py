@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
+from firmware.table.menu import MENU
 from robinson_core import Game, HouseRules, play_script
 from robinson_core.texts import LANGUAGES
 
@@ -46,13 +47,10 @@ MOMENTS = {
     "no_winner": "6 2 5 5 1 2 1 2 stay 1 roll 4 6 6 3 2 again 2 4 6 2 1 4 2 3 3 6 6 2 2 1 5 5 5 "
                  "2 1 5 4 4 3 6 3 6 6 5 6",
 }
-MENU = ("menu_back", "menu_undo", "menu_standings", "menu_recall", "menu_new", "menu_language",
-        "menu_brightness", "menu_about")
-
-
 def menu_items(w: Words) -> list[str]:
     """The menu's rows as the table labels them (with the longest values they take)."""
-    return [w(key, language="Suomi", level="4/4") for key in MENU]
+    longest = max((w("switch_on"), w("switch_off")), key=len)
+    return [w(row.value, language="Suomi", level="4/4", state=longest) for row in MENU]
 
 
 def games() -> dict[str, Game]:

@@ -31,6 +31,9 @@ FORBIDDEN = {
     "firmware.tools": ("firmware.cli", "firmware.app"),
     "firmware.app": ("firmware.cli", "firmware.tools"),
     "firmware.startup": ("firmware.cli", "firmware.tools", "firmware.app"),
+    "firmware.speech": ("firmware.table", "firmware.display", "firmware.devices",
+                        "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli",
+                        "firmware.runtime", "firmware.config"),
 }
 
 # What each part may import from outside the tree (top-level names): the standard
@@ -49,6 +52,10 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.die": PURE | {"random", "secrets"},
     "firmware.runtime.loop": PURE | {"heapq", "queue", "time"},
     "firmware.runtime.outputs": PURE | {"logging"},
+    # The voice's edge: the synthesizer and the player are processes, pumped by a thread.
+    "firmware.runtime.speaker": PURE | {"contextlib", "io", "logging", "os", "pathlib",
+                                        "signal", "subprocess", "threading", "time"},
+    "firmware.speech": PURE | {"importlib", "unicodedata"},  # a language's texts, by its code
     "firmware.table.table": PURE | {"logging", "threading"},
     "firmware.table.store": PURE | {"contextlib", "datetime", "errno", "fcntl", "os", "pathlib",
                                     "pwd", "shutil", "sqlite3", "stat", "urllib"},
@@ -71,8 +78,9 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.emulate": PURE | {"PIL", "gpiozero", "luma", "os", "pathlib", "shutil", "signal",
                                 "sys", "termios", "threading", "time", "tty"},
     "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "luma", "matplotlib", "os",
-                              "pathlib", "random", "resource", "socket", "statistics",
-                              "subprocess", "sys", "tempfile", "threading", "time"},
+                              "pathlib", "random", "resource", "shutil", "signal", "socket",
+                              "statistics", "subprocess", "sys", "tempfile", "threading",
+                              "time"},
     "firmware.notify": PURE | {"logging", "os", "socket"},
     "firmware.cli": PURE | {"argparse", "json", "pathlib", "sys"},
     "firmware.app": PURE | {"argparse", "contextlib", "logging", "pathlib", "signal", "sys",

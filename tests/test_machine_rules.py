@@ -28,6 +28,7 @@ from robinson_core import events as ev
 
 CONFIG = Config()
 T = CONFIG.timings
+VOICE_OFF = (("voice", "off"), ("story", "off"))  # the prefs of a table that does not speak
 
 
 def one_page(screen: Screen) -> tuple[int, int]:
@@ -667,7 +668,7 @@ def test_menu_language_goes_round_the_languages_and_is_kept() -> None:
         effects = menu_at(table, Row.LANGUAGE)
         seen.append(table.state.lang)
         assert of(m.SavePrefs, effects) == [m.SavePrefs(
-            (("language", table.state.lang), ("contrast", "255"), ("owed", "")))]
+            (("language", table.state.lang), ("contrast", "255"), *VOICE_OFF, ("owed", "")))]
         assert draws(effects)[-1].screen == screens.menu_screen(
             table.w, m.menu_labels(table.state), MENU.index(Row.LANGUAGE))
         table.press(Press.MENU)
@@ -684,7 +685,8 @@ def test_menu_brightness_steps_down_then_back_to_the_brightest() -> None:
         assert draws(effects)[-1].screen == screens.menu_screen(  # its new level shown
             table.w, m.menu_labels(table.state), MENU.index(Row.BRIGHTNESS))
         assert of(m.SavePrefs, effects) == [m.SavePrefs(
-            (("language", "en"), ("contrast", str(contrast.level)), ("owed", "")))]
+            (("language", "en"), ("contrast", str(contrast.level)), *VOICE_OFF,
+             ("owed", "")))]
         table.press(Press.MENU)
     assert levels == [128, 48, 8, 255]
 
@@ -827,7 +829,8 @@ def test_a_roll_taken_back_comes_again_with_the_same_face() -> None:
     effects = table.press(Press.LONG)
     assert table.state.owed == (6,)
     assert of(m.SavePrefs, effects) == [m.SavePrefs(
-        (("language", "en"), ("contrast", "255"), ("owed", f"{len(MOVED.actions)}:6")))]
+        (("language", "en"), ("contrast", "255"), *VOICE_OFF,
+         ("owed", f"{len(MOVED.actions)}:6")))]
     table.fire(TimerKind.FLASH)
     effects = table.press()
     assert of(m.NeedFace, effects) == []  # the die is not asked: the 6 stands

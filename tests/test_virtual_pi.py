@@ -473,3 +473,110 @@ def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
     figures.update(buzzer_figures(vpi))
     (vpi.folder / "figures.json").write_text(json.dumps(figures, indent=1))
     SAY.append("virtual Pi figures: " + json.dumps(figures))
+
+
+# -- the spoken banker, heard through ALSA's loopback ---------------------------------------
+
+LOOPBACK_RATE = 22050
+SOUND, SILENCE = 1500, 800  # a sample louder than SOUND is speech; a quiet window stays under
+
+
+def _marks_and_writes(trace: Path) -> tuple[list[tuple[float, str]], list[float]]:
+    marks, writes = [], []
+    for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
+        if (found := re.search(r"\s(\d+\.\d+): tracing_mark_write: vpi (.*)$", line)):
+            marks.append((float(found.group(1)), found.group(2)))
+        elif (found := re.search(r"\s(\d+\.\d+): smbus_write:", line)):
+            writes.append(float(found.group(1)))
+    return marks, writes
+
+
+def _result_first_byte(writes: list[float], after: float) -> float:
+    """The first byte of the result a press brought: after the tumble's frames (0.08 s
+    apart), the first burst of writes that the panel then keeps (0.3 s and more)."""
+    burst: list[float] = []
+    for at in (w for w in writes if w > after):
+        if burst and at - burst[-1] >= 0.3:
+            return burst[0]
+        if burst and at - burst[-1] > 0.05:
+            burst = []
+        burst.append(at)
+    assert burst, f"no panel byte after {after}"
+    return burst[0]
+
+
+@dataclass
+class Spoken:
+    lang: str
+    latency: float  # s from the result's first panel byte to its first sound
+    seconds: float  # how long it was said
+    peak: int
+
+
+@pytest.fixture(scope="module")
+def voice(guests: dict[str, vm.Run]) -> tuple[list[Spoken], float, vm.Run]:
+    """What the loopback carried at each result the table's guest rolled with the voice
+    on (one a language), and the loudest sample after the result rolled with it off."""
+    run = guests["table"]
+    _stopped(run)
+    marks, writes = _marks_and_writes(run.results / "trace-1.txt")
+    sound = np.fromfile(run.results / "voice.raw", dtype="<i2").astype(np.int32)
+    start = next((at, int(text.split("=")[1])) for at, text in marks
+                 if text.startswith("recording bytes="))
+    zero = start[0] - start[1] / 2 / LOOPBACK_RATE  # the trace's clock at the first sample
+
+    def index(at: float) -> int:
+        return max(0, int((at - zero) * LOOPBACK_RATE))
+
+    def last_press(label: str) -> float:
+        ups = [at for at, text in marks if re.fullmatch(rf"{label}( \(\d\))? up", text)]
+        assert ups, (label, marks[-20:])
+        return ups[-1]
+
+    heard = []
+    for lang in ("en", "hr", "fi", "ja"):
+        first = _result_first_byte(writes, last_press(f"voice-{lang}"))
+        loud = np.flatnonzero(np.abs(sound[index(first - 0.2):]) > SOUND)
+        assert loud.size, f"{lang}: nothing heard after the result"
+        onset = index(first - 0.2) + int(loud[0])
+        window = LOOPBACK_RATE * 6 // 10
+        end = onset
+        while end < sound.size and np.abs(sound[end:end + window]).max(initial=0) > SILENCE:
+            end += LOOPBACK_RATE // 20
+        heard.append(Spoken(lang, onset / LOOPBACK_RATE + zero - first,
+                           (end - onset) / LOOPBACK_RATE,
+                           int(np.abs(sound[onset:end]).max(initial=0))))
+    off = _result_first_byte(writes, last_press("voice-off"))
+    done = next(at for at, text in marks if text == "voice done")
+    quiet_peak = float(np.abs(sound[index(off):index(done)]).max(initial=0))
+    return heard, quiet_peak, run
+
+
+def test_the_spoken_banker_is_heard_in_four_languages_under_the_unit(
+        voice: tuple[list[Spoken], float, vm.Run]) -> None:
+    """The unit as shipped speaks into ALSA's loopback: each result is heard soon after its
+    frame, for as long as its text takes (the text the machine gave the synthesizer,
+    made again here from the saved game), never clipped; with the voice switched off
+    in the menu the next result is silent."""
+    from firmware.speech import said
+    from tests.test_speech import bounds
+
+    heard, quiet_peak, run = voice
+    game = _game(run.json("voice"))
+    lengths = run.facts["voice_actions"]
+    assert isinstance(lengths, list) and len(lengths) == 5
+    figures = []
+    for result, length in zip(heard, lengths, strict=False):
+        at = Game(game.seats, game.first, game.rules)
+        for action in game.actions[:length]:
+            at = at.play(action)
+        text = said.result(at, result.lang, {})
+        least, most = bounds(result.lang, text)
+        figures.append(f"{result.lang} {result.latency * 1000:.0f} ms, {result.seconds:.1f} s")
+        assert -0.02 <= result.latency <= 1.5, (result, text)
+        assert least <= result.seconds <= most, (result, text, least, most)
+        assert 3000 < result.peak < 32767, result  # heard, and not clipped
+    SAY.append("virtual Pi voice: result frame -> first sound, and its length: "
+               + "; ".join(figures))
+    assert quiet_peak < SILENCE, quiet_peak  # the voice off: nothing heard
+    assert run.facts["voice_recorded_seconds"] > 30

@@ -12,9 +12,10 @@ say() { printf '%s\n' "robinson: $*" >&2; }
 # Debian packages: the fonts for the OLED (Japanese, and Latin with č ć đ š ž ä ö);
 # the tests also need systemd-analyze, tmux and strace (the kill-point tests).
 FONTS="fonts-misaki fonts-terminus-otb fonts-unifont"
+VOICE="espeak-ng alsa-utils"  # the spoken banker: the synthesizer, and aplay
 case "$MODE" in
-    table) WANT="$FONTS" ;;
-    test) WANT="$FONTS systemd tmux strace" ;;
+    table) WANT="$FONTS $VOICE" ;;
+    test) WANT="$FONTS $VOICE systemd tmux strace" ;;
     *) say "usage: tools/bootstrap.sh table|test"; exit 2 ;;
 esac
 # On a Pi the pins' libraries come from Raspberry Pi OS, never compiled by pip:

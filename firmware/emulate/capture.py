@@ -1,4 +1,5 @@
-"""``--capture DIR``: every frame the panel shows, as a numbered PNG and a line in a log."""
+"""``--capture DIR``: every frame the panel shows, as a numbered PNG and a line in a log;
+with the voice on, every utterance as a WAV beside the frame it was said with."""
 
 from __future__ import annotations
 
@@ -25,6 +26,14 @@ class Capture:
         image.save(self.directory / name)
         self.log.write(f"{name} {self.note()}\n")
         self.log.flush()
+
+    def speech(self, lang: str) -> Path:
+        """Where the next utterance goes: a WAV named after the frame it was said with
+        (``speech-00042.en.wav``), and a line in frames.log."""
+        name = f"speech-{self.count:05d}.{lang}.wav"
+        self.log.write(f"{name} said with {self.count:05d}\n")
+        self.log.flush()
+        return self.directory / name
 
     def close(self) -> None:
         self.log.close()

@@ -26,6 +26,7 @@ from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.runtime.tunes import Tune
+from firmware.speech import said
 from firmware.table.menu import MENU, Row, labels
 from firmware.table.names import PREF as NAMES_PREF
 from firmware.table.names import from_pref as kept_names
@@ -116,6 +117,7 @@ class Fixed:
     version: str = ""
     saves: str = ""  # the state folder, for About
     fonts_missing: tuple[str, ...] = ()  # packages to install, for About and the title
+    voice: bool | None = None  # --voice: on, over the saved preference and the config
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,8 @@ class TableState:
     owed: tuple[int, ...] = ()  # faces of rolls taken back: the next rolls show them, last first
     names: tuple[tuple[int, str], ...] = ()  # set with robinson names: before the config's
     asked_from: Mode = Mode.TITLE  # where "no" to abandoning goes back to
+    voice: bool = False  # the banker speaks
+    story: bool = False  # and reads each square's story
 
 
 # -- inputs --------------------------------------------------------------------------
@@ -318,6 +322,19 @@ class Chime:
 
 
 @dataclass(frozen=True)
+class Say:
+    """Say ``text`` aloud in ``lang``, cutting short whatever is being said."""
+
+    text: str
+    lang: str
+
+
+@dataclass(frozen=True)
+class Hush:
+    """Stop saying anything."""
+
+
+@dataclass(frozen=True)
 class Light:
     """Light ``seat``'s LED (if it plays in ``seats``) and no other."""
 
@@ -374,7 +391,7 @@ class Contrast:
 
 @dataclass(frozen=True)
 class SavePrefs:
-    """Keep the language and brightness for the next start."""
+    """Keep the language, brightness, voice and storyteller for the next start."""
 
     prefs: tuple[tuple[str, str], ...]
 
@@ -387,8 +404,9 @@ class Log:
     text: str
 
 
-Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedRecall | BringBack | Chime | Light
-          | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast | SavePrefs | Log)
+Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedRecall | BringBack | Chime | Say
+          | Hush | Light | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast
+          | SavePrefs | Log)
 WRITES = (Save, BeginGame, PutAway)
 
 
@@ -423,7 +441,11 @@ def brightness_step(contrast: int) -> int:
 
 def menu_labels(state: TableState) -> list[str]:
     level = f"{len(BRIGHTNESS) - brightness_step(state.contrast)}/{len(BRIGHTNESS)}"
-    return labels(words(state), language=state.lang, level=level)
+    return labels(words(state), language=state.lang, level=level, voice=state.voice,
+                  story=state.story)
+
+
+SWITCHED = {"on": True, "off": False}  # a switch as the prefs keep it
 
 
 class _Moment:
@@ -505,8 +527,12 @@ class _Moment:
         saved = prefs.get("language", "")
         lang = fixed.lang or (saved if saved in LANGUAGES else fixed.config.language)
         names, wrong = kept_names(prefs.get(NAMES_PREF, ""))
+        voice = fixed.config.voice
         self.set(game=start.game, seats=start.seats, lang=lang, contrast=start.contrast,
-                 owed=owed_faces(prefs.get("owed", ""), start.game), names=names)
+                 owed=owed_faces(prefs.get("owed", ""), start.game), names=names,
+                 voice=fixed.voice if fixed.voice is not None
+                 else SWITCHED.get(prefs.get("voice", ""), voice.enabled),
+                 story=SWITCHED.get(prefs.get("story", ""), voice.storyteller))
         for why in wrong:
             self.do(Log("warning", f"kept names: {why}"))
         contrast = whole_number(prefs.get("contrast", ""))
@@ -546,7 +572,10 @@ class _Moment:
 
     def stop(self) -> None:
         self.set(armed=frozenset())
-        self.do(CancelAll(), Wake())
+        self.do(CancelAll())
+        if self.state.voice:
+            self.do(Hush())
+        self.do(Wake())
         self.set(saver=Saver.AWAKE)
         self.show(screens.message_screen("ROBINSON", self.w("switched_off")))
         # A Pi that halts without cutting power (Pi 3, Zero 2, a Pi 4/5 with
@@ -697,6 +726,7 @@ class _Moment:
         game = self.state.game
         if kind is Press.SHORT and game is not None and game.actions:
             self.resume()
+            self.speak(said.resumed(game, self.state.lang, self.w.given))
         else:
             self.new_game(Mode.TITLE)
 
@@ -736,6 +766,8 @@ class _Moment:
         config = self.state.fixed.config
         self.show(screens.setup_screen(self.w, seats, self.state.first, config.rules,
                                        self.state.fixed.badge, wired=len(config.pins.seats)))
+        ready = MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
+        self.speak(said.setup(seats, self.state.first, self.state.lang, self.w.given, ready))
 
     def setup_press(self, kind: Press) -> None:
         seats, first = self.state.seats, self.state.first
@@ -752,6 +784,7 @@ class _Moment:
         self.set(game=game)
         self.do(BeginGame(game))
         self.resume()
+        self.speak(said.begun(game, self.state.lang, self.w.given))
 
     # -- play -------------------------------------------------------------------------
 
@@ -828,6 +861,8 @@ class _Moment:
         self.set(mode=Mode.ANIMATE, roller=self.game.state.to_move or 0, frame=0, frames=frames)
         if frames:
             self.tumble()
+        if self.state.voice:  # what was being said is over: the die is rolling
+            self.do(Hush())
         self.do(Chime(Tune.ROLL))
         self.commit(self.game.play(Roll(face)))
         if frames:
@@ -860,6 +895,7 @@ class _Moment:
         self.set(mode=Mode.PLAY)
         self.lights(game.state.to_move)
         self.show_result()
+        self.speak(said.result(game, self.state.lang, self.w.given, self.state.story))
         for event in game.events:
             if isinstance(event, ev.Parrot):
                 self.do(Chime(Tune.PARROT))
@@ -931,6 +967,20 @@ class _Moment:
                 self.do(Contrast(level))
                 self.prefs()
                 self.show_menu()
+            case Row.VOICE:
+                self.set(voice=not self.state.voice)
+                if self.state.voice:
+                    self.speak(said.switched(self.state.lang, "voice_on"))
+                else:
+                    self.do(Hush())
+                self.prefs()
+                self.show_menu()
+            case Row.STORY:
+                self.set(story=not self.state.story)
+                self.speak(said.switched(self.state.lang,
+                                         "story_on" if self.state.story else "story_off"))
+                self.prefs()
+                self.show_menu()
             case Row.ABOUT:
                 self.about()
 
@@ -942,6 +992,7 @@ class _Moment:
         self.set(game=game, owed=())
         self.prefs()
         self.resume()
+        self.speak(said.resumed(game, self.state.lang, self.w.given))
         self.flash(self.w("brought_back"), 3.0)
 
     def recalled(self, finished: Sequence[screens.PutAway]) -> None:
@@ -982,6 +1033,8 @@ class _Moment:
                 self.prefs()
             self.do(Log("info", f"undone: {what}"))
             self.resume()
+            self.speak(said.turn(self.game.state, self.state.lang,
+                                 said.voice_names(self.state.lang, self.w.given)))
             self.flash(self.w("undone", what=what), 3.0)
         else:
             self.back_to_menu()
@@ -991,7 +1044,13 @@ class _Moment:
         owed = (f"{len(game.actions)}:{' '.join(map(str, self.state.owed))}"
                 if game is not None and self.state.owed else "")
         self.do(SavePrefs((("language", self.state.lang), ("contrast", str(self.state.contrast)),
-                           ("owed", owed))))
+                           ("voice", "on" if self.state.voice else "off"),
+                           ("story", "on" if self.state.story else "off"), ("owed", owed))))
+
+    def speak(self, text: str) -> None:
+        """Say ``text`` if the voice is on (a text about nothing is not said)."""
+        if self.state.voice and text:
+            self.do(Say(text, self.state.lang))
 
 
 def owed_faces(saved: str, game: Game | None) -> tuple[int, ...]:

@@ -25,14 +25,23 @@ class Row(enum.Enum):
     BRING_BACK = "menu_bring_back"
     LANGUAGE = "menu_language"
     BRIGHTNESS = "menu_brightness"
+    VOICE = "menu_voice"
+    STORY = "menu_story"
     ABOUT = "menu_about"
 
 
 MENU = tuple(Row)
 
 
-def labels(words: Words, *, language: str, level: str) -> list[str]:
-    """The rows' texts now: the language row names the language, brightness its step."""
+def labels(words: Words, *, language: str, level: str, voice: bool = False,
+           story: bool = False) -> list[str]:
+    """The rows' texts now: the language row names the language, brightness its step,
+    the voice and the storyteller whether they are on."""
+    def state(on: bool) -> str:
+        return words("switch_on" if on else "switch_off")
+
     values: dict[Row, dict[str, object]] = {Row.LANGUAGE: {"language": language_name(language)},
-                                            Row.BRIGHTNESS: {"level": level}}
+                                            Row.BRIGHTNESS: {"level": level},
+                                            Row.VOICE: {"state": state(voice)},
+                                            Row.STORY: {"state": state(story)}}
     return [words(row.value, **values.get(row, {})) for row in MENU]

@@ -70,8 +70,9 @@ MAX_STEPS = 200_000  # x 1,000 SQLite steps a salvage may take reading a damaged
 MAX_ROWS = 1_000  # game rows a salvage reads, the newest (a table keeps 100 and one in play)
 LOCK_FILE = "table.lock"
 PERMISSIONS = "permissions"  # a fault's short name
-PREF_KEYS = ("language", "contrast", "owed", "names")
-"""owed: faces of rolls taken back (the machine); names: firmware.table.names."""
+PREF_KEYS = ("language", "contrast", "owed", "names", "voice", "story")
+"""owed: faces of rolls taken back (the machine); names: firmware.table.names; voice and
+story: the menu's switches, "on" or "off"."""
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
 
 SCHEMA = """

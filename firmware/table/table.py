@@ -14,6 +14,7 @@ import functools
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from firmware import __version__
 from firmware.config import Config
@@ -26,6 +27,7 @@ from firmware.display.screens import message_screen
 from firmware.display.words import Words
 from firmware.runtime.loop import Loop, Timers
 from firmware.runtime.outputs import Outputs
+from firmware.runtime.speaker import Record, Utterance
 from firmware.table import machine as m
 from firmware.table.buttons import Input, Press, RollButton, SeatSwitches
 from firmware.table.die import Die
@@ -36,6 +38,14 @@ from robinson_core import Game
 log = logging.getLogger("robinson.table")
 
 __all__ = ["Mode", "Table"]
+
+
+class Voice(Protocol):
+    """The banker's voice (``firmware.runtime.speaker.Speaker``)."""
+
+    def say(self, utterance: Utterance) -> None: ...
+
+    def hush(self) -> None: ...
 
 
 @functools.lru_cache(maxsize=64)
@@ -56,9 +66,13 @@ class Table:
                  fonts: Fonts | None = None, outputs: Outputs | None = None,
                  lang: str | None = None, animate: bool = True, badge: str = "",
                  on_page: Callable[[Screen, int], None] | None = None,
-                 mounts: Callable[[], str | None] | None = None) -> None:
+                 mounts: Callable[[], str | None] | None = None,
+                 voice: Voice | None = None, voice_on: bool | None = None,
+                 record: Record | None = None) -> None:
         """``mounts`` gives /proc/self/mountinfo's text (None: the table does not ask
-        whether its saves outlive a reboot: emulated, in a test)."""
+        whether its saves outlive a reboot: emulated, in a test). ``voice`` says what the
+        machine says (None: nothing is said); ``voice_on`` is --voice (over the saved
+        preference); ``record`` names a WAV file for each utterance (``--capture``)."""
         self.config = config
         self.mounts = mounts
         self.loop = loop
@@ -69,6 +83,7 @@ class Table:
         self.layout = config.display.layout  # the panel's size class
         self.on_page = on_page
         self.outputs = outputs or Outputs()
+        self.voice, self.record = voice, record
         self.timers: Timers[m.TimerKind] = Timers(loop)
         self.ready = threading.Event()  # set whenever a press would be taken (emulator pacing)
         t = config.timings
@@ -79,7 +94,8 @@ class Table:
         self.seats = SeatSwitches(seats, loop, t.debounce, self._seat_changed)
         fixed = m.Fixed(config, self._measure, lang=lang, animate=animate,
                         badge=badge, seeded=self.die.seeded, version=__version__,
-                        saves=str(store.directory), fonts_missing=tuple(self.fonts.missing))
+                        saves=str(store.directory), fonts_missing=tuple(self.fonts.missing),
+                        voice=voice_on)
         self.state = m.initial(fixed)
         self._answers: collections.deque[m.Input] = collections.deque()
         self._taking = False
@@ -191,6 +207,13 @@ class Table:
                     self._answers.append(m.Brought(None, error.strerror or str(error)))
             case m.Chime(tune):
                 self.outputs.chime(tune, self.timers, m.TimerKind.NOTE)
+            case m.Say(text, lang):
+                if self.voice is not None:
+                    self.voice.say(Utterance(text, lang, self.record(lang) if self.record
+                                             else None))
+            case m.Hush():
+                if self.voice is not None:
+                    self.voice.hush()
             case m.Light(seat, seats):
                 self.outputs.light(seat, seats)
             case m.After(kind, seconds):

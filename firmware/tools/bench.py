@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import os
 import resource
+import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -28,7 +30,7 @@ from firmware.runtime.loop import ManualClock, advance
 from firmware.table.die import SeededDie
 from firmware.table.store import Store
 from firmware.table.table import Mode, Table
-from robinson_core import Game, HouseRules, Pending
+from robinson_core import Game, HouseRules, Pending, Roll, Status
 
 BITS_PER_BYTE = 9  # 8 data bits and the ACK on I2C
 
@@ -303,8 +305,69 @@ def long_game_figures(bench: Bench, presses: int) -> None:
               "<= 3x begun", medians[1] <= 3 * medians[0])
 
 
+def voice_figures(bench: Bench, utterances: int) -> None:
+    """(j) the spoken banker: a result's text handed over -> its first sample reaching the
+    player (espeak-ng's start and first sound), the CPU an utterance takes (espeak-ng,
+    aplay and the pump), and the largest peak RSS among them; then the table's own peak
+    RSS while a demo speaks every result."""
+    from firmware.runtime.speaker import Speaker, Utterance
+    from firmware.speech import said
+
+    if shutil.which("espeak-ng") is None or shutil.which("aplay") is None:
+        bench.add("(j) voice", "espeak-ng or aplay missing: not measured")
+        return
+    game, texts = Game((1, 2, 3)), []
+    for face in (3, 5, 6, 2, 4, 1, 6, 5, 3, 4) * 10:
+        pending = game.state.pending is Pending.ROLL
+        game = game.play(Roll(face) if pending else game.state.legal_actions()[0])
+        if game.state.status is not Status.PLAYING:
+            game = Game((1, 2, 3))
+        texts.append(said.result(game, "en", {}))
+    speaker = Speaker(device="null")  # ALSA's null device: no card needed, no pacing
+    waits, cpus = [], []
+    try:
+        for text in texts[:utterances]:
+            children = resource.getrusage(resource.RUSAGE_CHILDREN)
+            own = time.process_time()
+            speaker.say(Utterance(text, "en"))
+            assert speaker.idle(30.0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+                        + time.process_time() - own)
+            asked, first, _ = speaker.said[-1]
+            if first is not None:
+                waits.append((first - asked) * 1000)
+    finally:
+        speaker.close()
+    if waits:
+        bench.add("(j) voice: text handed over -> first sample to aplay (median / max)",
+                  f"{statistics.median(waits):.1f} / {max(waits):.1f} ms", "<= 250 ms",
+                  max(waits) <= 250)
+    bench.add("(j) voice: CPU per utterance (espeak-ng, aplay, pump; median)",
+              f"{statistics.median(cpus) * 1000:.0f} ms")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    bench.add("(j) voice: largest peak RSS of espeak-ng or aplay", f"{peak / 1024:.1f} MB")
+    robinson = Path(sys.executable).with_name("robinson")
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "config.toml"
+        config.write_text('[voice]\nenabled = true\ndevice = "null"\n', encoding="utf-8")
+        app = subprocess.Popen([str(robinson), "table", "--demo", "--seed", "1", "--config",
+                                str(config), "--state-dir", str(Path(folder) / "state")],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(8.0)  # a demo's rolls, each result said
+            rss = _peak_rss_kib(app.pid)
+        finally:
+            app.send_signal(signal.SIGTERM)
+            app.wait(timeout=20)
+    bench.add("(j) peak RSS of the table, a demo speaking", f"{rss / 1024:.1f} MB", "<= 60 MB",
+              rss / 1024 <= 60)
+
+
 def run(quick: bool = False) -> str:
     bench = Bench()
+    voice_figures(bench, 5 if quick else 40)
     long_game_figures(bench, 20 if quick else 100)
     press_path(15 if quick else 120, bench)
     process_figures(bench, 2.0 if quick else 10.0)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from firmware.config import (
     CE0,
     I2C_PINS,
+    I2S_PINS,
     MOSI,
     NAME_LETTERS,
     SCL,
@@ -134,6 +135,7 @@ def wiring_markdown(config: Config) -> str:
               "(below), or tie BL to 3V3. The common 1.3\" 240x240 ST7789 boards have",
               "no CS pin: leave CS unwired and set `spi_mode = 3` (they listen only in",
               "SPI mode 3)."]
+    lines += ["", *i2s_markdown(config)]
     free = ", ".join(f"GPIO {g} (pin {PHYSICAL[g]})" for g in free_pins(config))
     lines += ["", "## Free pins", "",
               f"Left free by this config, for seats 7 and 8 and a power-off button: {free}.",
@@ -141,6 +143,46 @@ def wiring_markdown(config: Config) -> str:
               "(`sudo raspi-config nonint do_serial_cons 1`). Add a seat's pin to",
               "`pins.seats` (and an LED's to `pins.leds`)."]
     return "\n".join(lines) + "\n"
+
+
+def i2s_wires() -> list[Wire]:
+    """A MAX98357A I2S amplifier board's wires (the spoken banker on a Zero 2 or a Pi 5)."""
+    names = {18: "BCLK", 19: "LRC (LRCLK)", 21: "DIN"}
+    return [Wire("Amplifier VIN", None, 2, "5V"), Wire("Amplifier GND", None, 6, "GND"),
+            *(Wire(f"Amplifier {names[gpio]}", gpio, PHYSICAL[gpio], I2S_PINS[gpio])
+              for gpio in sorted(I2S_PINS))]
+
+
+def i2s_markdown(config: Config) -> list[str]:
+    """WIRING.md's section on the I2S amplifier: its wires, and the parts of this config
+    that sit on its pins and must move first (the config refuses them, in one line)."""
+    lines = ["## Voice: a MAX98357A I2S amplifier (optional)", "",
+             "| part | GPIO (BCM) | header pin | other end |", "|---|---|---|---|"]
+    for wire in i2s_wires():
+        gpio = "—" if wire.gpio is None else str(wire.gpio)
+        lines.append(f"| {wire.part} | {gpio} | {wire.pin} | {wire.other_end} |")
+    lines.append("| Speaker | — | — | the board's + and − terminals (4–8 Ω, 3 W) |")
+    pins = config.pins
+    taken = [(f"seat {i} switch", g) for i, g in enumerate(pins.seats, 1) if g in I2S_PINS]
+    taken += [(f"seat {i} LED", g) for i, g in enumerate(pins.leds[:len(pins.seats)], 1)
+              if g in I2S_PINS]
+    taken += [("buzzer", pins.buzzer)] if pins.buzzer in I2S_PINS else []
+    moves = [f"the {part} (GPIO {gpio})" for part, gpio in taken]
+    spare = [g for g in free_pins(config) if g not in I2S_PINS and g not in (14, 15)]
+    spare += [g for g in pins.leds if g not in I2S_PINS and g not in spare]
+    where = ", ".join(f"GPIO {g}" for g in spare[:len(taken)])
+    lines += ["", "Set `i2s_amplifier = true` and `enabled = true` in `[voice]`;",
+              "`sudo ./install.sh` then writes `dtoverlay=max98357a` to config.txt (a reboot",
+              "takes it) and installs espeak-ng and alsa-utils. The amplifier takes GPIO 18,",
+              "19 and 21: the config",
+              "refuses any part on them, in one line naming it. In this config",
+              f"{', '.join(moves)} sit there; move them (`pins.seats`, `pins.buzzer`) to,",
+              f"say, {where} (pins the LEDs leave free when they are not wired; with",
+              "the LEDs, a table that speaks has four seats). A TFT's backlight",
+              f"(`gpio_backlight`, GPIO {config.display.gpio_backlight}) moves too. A Pi 3 or 4",
+              "needs none of this: its 3.5 mm jack, or a USB speaker, is a `device`",
+              "(`aplay -L` lists them)."]
+    return lines
 
 
 def default_toml(config: Config | None = None) -> str:
@@ -155,7 +197,7 @@ def default_toml(config: Config | None = None) -> str:
            f"(up to {NAME_LETTERS} letters)",
            ""]
     for name, section in (("pins", config.pins), ("display", config.display),
-                          ("timings", config.timings)):
+                          ("timings", config.timings), ("voice", config.voice)):
         out.append(f"[{name}]")
         for field in fields(section):
             out.append(f"{field.name} = {_toml(getattr(section, field.name), field.name)}")

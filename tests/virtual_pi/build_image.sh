@@ -43,7 +43,7 @@ case "$SUITE" in
     trixie) SUITE_PACKAGES="linux-source-6.12,python3-pil" ;;
     *) echo "build_image.sh: SUITE is bookworm or trixie, not $SUITE" >&2; exit 2 ;;
 esac
-PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,ca-certificates,python3,python3-venv,python3-smbus2,python3-spidev,i2c-tools,gpiod,dmsetup,e2fsprogs,fonts-misaki,fonts-terminus-otb,fonts-unifont,linux-image-$ARCH,linux-headers-$ARCH,xz-utils,gcc,make,libc6-dev,swig,python3-dev,$SUITE_PACKAGES"
+PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,ca-certificates,python3,python3-venv,python3-smbus2,python3-spidev,i2c-tools,gpiod,dmsetup,e2fsprogs,fonts-misaki,fonts-terminus-otb,fonts-unifont,espeak-ng,alsa-utils,linux-image-$ARCH,linux-headers-$ARCH,xz-utils,gcc,make,libc6-dev,swig,python3-dev,$SUITE_PACKAGES"
 # The product is an input, as install.sh installs it (its code, its unit and config,
 # install.sh itself): the image holds this checkout's product, so the guests start
 # from it at once and the guest's own install.sh runs are updates that change nothing.

@@ -48,6 +48,11 @@ mountpoint -q /proc/cpuinfo || mount --bind /etc/vpi/cpuinfo /proc/cpuinfo
 fi
 modprobe i2c-dev
 modprobe i2c-stub chip_addr=0x3c
+# The voice's sound card: ALSA's loopback, whose capture side the harness records
+# (playback on hw:Loopback,0 comes out of hw:Loopback,1), as a speaker would sound.
+if [ "$(setting voice False)" = True ]; then
+    modprobe snd-aloop index=0 id=Loopback pcm_substreams=1
+fi
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 cd /sys/kernel/tracing
 echo 16384 > buffer_size_kb

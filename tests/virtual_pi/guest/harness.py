@@ -14,6 +14,7 @@ this is the guest's own python3, not the product's.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import functools
 import json
@@ -44,6 +45,11 @@ BUTTON, SEATS = SETTINGS["button"], tuple(SETTINGS["seats"])  # the default conf
 HEADER_BANK = "bank1" if SETTINGS["board"] == "pi5" else "bank0"  # hardware.sh's banks
 FACTS: dict[str, object] = {}
 QUIET = 0.4  # seconds without a panel byte: the screen of the moment is out (frames: 0.08)
+MENU_ROWS = ("back", "undo", "standings", "recall", "new", "bring_back", "language",
+             "brightness", "voice", "story", "about")  # firmware.table.menu.MENU, in order
+VOICE_LANGUAGES = ("en", "hr", "fi", "ja")  # the menu's language row goes round in this order
+LOOPBACK_RATE = 22050  # the recording of the loopback's capture side: 16-bit mono
+MENU_PRESS = 2.4  # seconds a press to the menu is held (the config's menu_press: 2.0)
 
 
 def run(*command: str, check: bool = True, timeout: float = 60,
@@ -281,7 +287,9 @@ def begin_game(trace: Trace) -> None:
     # core from the table while it plays): the tones as the kernel saw them.
     config = Path("/etc/robinson-table/config.toml")
     config.write_text(config.read_text().replace("use_buzzer = false", "use_buzzer = true")
-                      .replace("use_leds = false", "use_leds = true"))
+                      .replace("use_leds = false", "use_leds = true")
+                      .replace('device = "default"', 'device = "plughw:Loopback,0"')
+                      .replace("menu_press = 3.0", f"menu_press = {MENU_PRESS - 0.4}"))
     LINES.mkdir(exist_ok=True)
     (LINES / "buffer_size_kb").write_text("8192\n")
     (LINES / "events/gpio/gpio_value/enable").write_text("1\n")
@@ -330,6 +338,8 @@ def the_table(trace: Trace) -> None:
     fact("roll_writes", edges)
     fact("thread_slack_ns", {**FACTS["thread_slack_ns"], "buzzer": thread_slacks()})  # type: ignore[dict-item]
     fact("idle_cpu", {**FACTS["idle_cpu"], "buzzer": idle_cpu()})  # type: ignore[dict-item]
+    if SETTINGS.get("voice"):
+        the_voice(trace)
 
     # The watchdog: a hung loop is killed and the table starts again, with its game.
     pid = service("MainPID")
@@ -388,6 +398,73 @@ def the_table(trace: Trace) -> None:
     run("sync", "--file-system", "/", str(RESULTS))
     Path("/proc/sys/kernel/sysrq").write_text("1\n")
     Path("/proc/sysrq-trigger").write_text("b\n")  # ... is cut here, without a sync
+
+
+def menu_row(trace: Trace, row: str) -> None:
+    """Open the menu and step to ``row``."""
+    press(MENU_PRESS, trace, "menu")
+    for _ in range(MENU_ROWS.index(row)):
+        press(0.15, trace, "next row")
+
+
+def the_voice(trace: Trace) -> None:
+    """The spoken banker, under the unit as shipped, into ALSA's loopback: the menu
+    switches the voice on, a result is heard in each language (the menu's language
+    row between them), the menu switches it off and the next result is silent. The
+    loopback's capture side is recorded whole; the host finds each result's first panel
+    byte in the trace and the first sound after it, both on the trace's clock (a mark
+    says when the recording's first samples came)."""
+    recording = RESULTS / "voice.raw"
+    recorder = subprocess.Popen(
+        ["arecord", "-q", "-D", "plughw:Loopback,1", "-f", "S16_LE", "-c", "1",
+         "-r", str(LOOPBACK_RATE), "-t", "raw", "--period-time=10000",
+         "--buffer-time=80000", str(recording)], start_new_session=True)
+    began = uptime()
+    while uptime() - began < 10 and (not recording.exists() or recording.stat().st_size == 0):
+        time.sleep(0.002)
+    mark(f"recording bytes={recording.stat().st_size if recording.exists() else 0}")
+    actions: list[int] = []  # the game's length after each result heard, and the last
+    try:
+        menu_row(trace, "voice")
+        press(1.4, trace, "voice on")
+        press(MENU_PRESS, trace, "menu closed")
+        for lang in VOICE_LANGUAGES:
+            if lang != VOICE_LANGUAGES[0]:
+                menu_row(trace, "language")
+                press(1.4, trace, f"language {lang}")
+                press(MENU_PRESS, trace, "menu closed")
+            roll(trace, f"voice-{lang}")
+            actions.append(on_disk())
+            heard(recording)  # the result said to its end (the host measures how long)
+        menu_row(trace, "voice")
+        press(1.4, trace, "voice off")
+        press(MENU_PRESS, trace, "menu closed")
+        roll(trace, "voice-off")
+        actions.append(on_disk())
+        time.sleep(3.0)  # a result with the voice off: nothing may be heard
+        mark("voice done")
+    finally:
+        os.killpg(recorder.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            recorder.wait(timeout=10)
+    fact("voice_recorded_seconds", round(recording.stat().st_size / 2 / LOOPBACK_RATE, 1))
+    fact("voice_actions", actions)
+    state_json("voice")
+
+
+def heard(recording: Path, at_most: float = 12.0) -> None:
+    """Wait until the loopback has carried sound and then 0.6 s of silence."""
+    began, sounded = uptime(), False
+    while uptime() - began < at_most:
+        time.sleep(0.1)
+        size = recording.stat().st_size
+        with recording.open("rb") as file:
+            file.seek(max(0, size - size % 2 - int(0.6 * LOOPBACK_RATE) * 2))
+            tail = array.array("h", file.read())
+        loud = max(map(abs, tail), default=0) > 1000
+        sounded = sounded or loud
+        if sounded and not loud:
+            return
 
 
 def idle_cpu(seconds: float = 5.0) -> dict[str, float]:

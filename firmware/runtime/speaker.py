@@ -1,0 +1,287 @@
+"""The banker's voice: espeak-ng synthesizes, aplay plays it through ALSA, beside the loop.
+
+``say`` only hands the text over (the loop's thread never waits on a process); a
+thread of its own starts ``espeak-ng --stdout``, pumps its sound into ``aplay`` and,
+when asked, into a WAV file too (``--capture``). A new text cuts the one being said
+short: both processes are killed and the new one starts. A missing synthesizer or a
+sound card that will not open is one journal line (then at most one a minute) and
+the table plays on silently; the next text tries again.
+
+Why aplay and not a Python binding: it is in alsa-utils on every Raspberry Pi OS,
+opens any ALSA device by name, and a process can be killed mid-word; measured on
+this machine it reaches its first sample within a few milliseconds of espeak-ng's
+first (docs/performance.md), and its 3 MB live only while it speaks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from firmware.speech.words import VOICES
+
+log = logging.getLogger("robinson.voice")
+
+COMPLAIN_EVERY = 60.0  # seconds between journal lines about the same failing device
+CHUNK = 4096
+WAV_HEADER = 44  # espeak-ng --stdout: a plain 44-byte RIFF header, then 16-bit mono PCM
+
+
+Record = Callable[[str], Path]
+"""Where to write the next utterance in a language, as a WAV (``--capture``)."""
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One text to say, in one language; ``record``: also write it to this WAV file."""
+
+    text: str
+    lang: str
+    record: Path | None = None
+
+
+def synthesizer(text: str, lang: str, *, volume: int, speed: int) -> list[str]:
+    """espeak-ng's command for ``text``: sound on stdout. ``--`` ends the options: a name
+    that begins with a dash is said, not read as one."""
+    return ["espeak-ng", "-v", VOICES[lang], "-a", str(volume), "-s", str(speed), "--stdout",
+            "--", text]
+
+
+def player(device: str) -> list[str]:
+    """aplay's command: a WAV stream on stdin, to the ALSA ``device``."""
+    return ["aplay", "-q", "-D", device, "-t", "wav", "-"]
+
+
+class Speaker:
+    """Says one text at a time through a thread of its own; the newest text wins."""
+
+    def __init__(self, *, device: str = "default", volume: int = 100, speed: int = 160,
+                 play: Callable[[str], Sequence[str]] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``play``: the player's command for a device (default aplay; a test gives a
+        stand-in sound card that paces and records)."""
+        self.device, self.volume, self.speed = device, volume, speed
+        self._play = play or player
+        self.clock = clock
+        self._wanted: Utterance | None = None
+        self._cut = False
+        self._closed = False
+        self._changed = threading.Condition()
+        self._last_complaint: dict[str, float] = {}
+        self.said: list[tuple[float, float | None, Utterance]] = []
+        """(asked at, its first sound out at or None, what): for the bench and tests."""
+        self._thread = threading.Thread(target=self._serve, name="voice", daemon=True)
+        self._thread.start()
+
+    # -- the loop's side: never waits ----------------------------------------------------
+
+    def say(self, utterance: Utterance) -> None:
+        """Say ``utterance`` now, cutting short whatever is being said."""
+        with self._changed:
+            self._wanted = utterance
+            self._asked = self.clock()
+            self._cut_short()
+
+    def hush(self) -> None:
+        """Stop talking."""
+        with self._changed:
+            self._wanted = None
+            self._cut_short()
+
+    def close(self) -> None:
+        with self._changed:
+            self._closed = True
+            self._wanted = None
+            self._cut_short()
+        self._thread.join(timeout=5.0)
+
+    def _cut_short(self) -> None:
+        """(Holding the lock.) End what is being said at once: a kill is one system call,
+        so the caller does not wait for the voice's thread, which may be blocked writing
+        sound into the player."""
+        self._cut = True
+        if self._group is not None:
+            _kill(self._group)
+        self._changed.notify_all()
+
+    def idle(self, timeout: float) -> bool:
+        """Wait until nothing is being said (tests, the bench, the demo's end)."""
+        end = time.monotonic() + timeout
+        with self._changed:
+            while self._wanted is not None or self._busy:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+        return True
+
+    # -- the voice's own thread -----------------------------------------------------------
+
+    _busy = False
+    _asked = 0.0
+    _group: int | None = None  # the process group of what is being said
+
+    def _serve(self) -> None:
+        while True:
+            with self._changed:
+                while self._wanted is None and not self._closed:
+                    self._busy = False
+                    self._changed.notify_all()
+                    self._changed.wait()
+                if self._closed:
+                    self._busy = False
+                    self._changed.notify_all()
+                    return
+                utterance, asked = self._wanted, self._asked
+                self._wanted, self._cut, self._busy = None, False, True
+            assert utterance is not None
+            try:
+                self._speak(utterance, asked)
+            except Exception as error:  # the voice must never stop the table
+                self._complain("voice", f"the voice failed: {error}")
+
+    def _interrupted(self) -> bool:
+        with self._changed:
+            return self._cut
+
+    def _speak(self, utterance: Utterance, asked: float) -> None:
+        command = synthesizer(utterance.text, utterance.lang, volume=self.volume,
+                              speed=self.speed)
+        try:
+            synth = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, process_group=0)
+        except OSError as error:
+            self._complain("espeak-ng", f"cannot start espeak-ng ({error.strerror}): "
+                           "sudo apt install espeak-ng; the table plays on silently")
+            self.said.append((asked, None, utterance))
+            return
+        with self._changed:
+            self._group = synth.pid
+            if self._cut:  # a newer text came while this one started
+                _kill(synth.pid)
+        out: subprocess.Popen[bytes] | None = None
+        try:
+            out = subprocess.Popen(list(self._play(self.device)), stdin=subprocess.PIPE,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   process_group=synth.pid)
+        except OSError as error:
+            self._complain("aplay", f"cannot start aplay ({error.strerror}): "
+                           "sudo apt install alsa-utils; the table plays on silently")
+        try:
+            self._through(synth, out, utterance, asked)
+        finally:
+            for process in (synth, out):
+                for stream in (process.stdin, process.stdout, process.stderr) if process else ():
+                    if stream is not None:
+                        _close(stream)
+
+    def _through(self, synth: subprocess.Popen[bytes], out: subprocess.Popen[bytes] | None,
+                 utterance: Utterance, asked: float) -> None:
+        """The utterance from the synthesizer through the player, to its end or its cut;
+        then what went wrong, if anything, in the journal."""
+        first = self._pump(synth, out, utterance)
+        self.said.append((asked, first, utterance))
+        with self._changed:  # the player plays what it was given, unless cut short
+            while out is not None and out.poll() is None and not self._cut:
+                self._changed.wait(0.05)
+            cut = self._cut
+            if cut:
+                _kill(synth.pid)
+            self._group = None  # from here the group may be reaped, and its number reused
+        for process in (synth, out):
+            if process is not None:
+                try:
+                    process.wait(timeout=5.0)
+                except subprocess.TimeoutExpired:
+                    _kill(synth.pid)
+                    process.wait()
+        if cut:
+            return
+        if synth.returncode:
+            why = _last_line(synth.stderr) or f"exit status {synth.returncode}"
+            self._complain("espeak-ng", f"espeak-ng could not say it ({why}): is the "
+                           f"{VOICES[utterance.lang]} voice installed (espeak-ng-data)?")
+        elif out is not None and out.returncode:
+            why = _last_line(out.stderr) or f"exit status {out.returncode}"
+            self._complain(self.device, f"no sound on ALSA device {self.device!r} ({why}); "
+                           "the table plays on silently and tries again at the next result")
+        else:
+            self._last_complaint.clear()  # working again: the next failure is said at once
+
+    def _pump(self, synth: subprocess.Popen[bytes], out: subprocess.Popen[bytes] | None,
+              utterance: Utterance) -> float | None:
+        """Copy the sound from the synthesizer to the player until it ends or a new text
+        comes; when the first sample went to the player. A text to record is synthesized
+        whole into its file once the sound flows (the record is what was meant, even if
+        a press cut the saying short)."""
+        assert isinstance(synth.stdout, io.BufferedReader)
+        first = None
+        header = 0
+        sink = out.stdin if out is not None else None
+        while not self._interrupted():
+            chunk = synth.stdout.read1(CHUNK)
+            if not chunk:
+                break
+            if sink is not None:
+                try:
+                    sink.write(chunk)
+                    sink.flush()
+                except OSError:  # the player gave up, or was cut short
+                    _close(sink)
+                    sink = None
+            if first is None:
+                header += len(chunk)
+                if header > WAV_HEADER:  # the header is not sound
+                    first = self.clock()
+                    self._record(utterance)
+        if sink is not None:
+            _close(sink)  # the player plays what it has, then ends
+        return first
+
+    def _record(self, utterance: Utterance) -> None:
+        if utterance.record is None:
+            return
+        command = synthesizer(utterance.text, utterance.lang, volume=self.volume,
+                              speed=self.speed)
+        command[command.index("--stdout")] = "-w"
+        command.insert(command.index("-w") + 1, str(utterance.record))
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True,
+                              check=False, timeout=60)
+        if done.returncode:
+            self._complain("record", f"cannot write {utterance.record}: "
+                           f"{done.stderr.decode('utf-8', 'replace').strip()}")
+
+    def _complain(self, what: str, message: str) -> None:
+        now = time.monotonic()
+        last = self._last_complaint.get(what)
+        if last is None or now - last >= COMPLAIN_EVERY:
+            self._last_complaint[what] = now
+            log.warning("%s", message)
+
+
+def _close(stream: IO[bytes]) -> None:
+    with contextlib.suppress(OSError):  # a pipe whose reader is gone: the unsaid goes too
+        stream.close()
+
+
+def _kill(group: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(group, signal.SIGKILL)
+
+
+def _last_line(stream: object) -> str:
+    read = getattr(stream, "read", None)
+    if read is None:
+        return ""
+    text = read().decode("utf-8", "replace").strip()
+    return text.splitlines()[-1] if text else ""

@@ -1,0 +1,238 @@
+"""What the banker says at each moment, in the table's language: the text given to the
+synthesizer. Pure: a game and the names in, one string out.
+
+After a result, the essentials of the screen's first page, in the order a player
+needs them: who and the square their token goes to; the money (one payment as
+the screen words it, several as each purse's change, alike ones said once); the
+pot; what changes the next turns (a turn missed, a Friday, a death, a swap); the
+square's story if the storyteller is on; and what happens next (whose turn, or who
+decides and what each press does).
+
+>>> from robinson_core import Game, Roll
+>>> game = Game((1, 2)).play(Roll(3))
+>>> result(game, "en", {1: "Ana", 2: "Ben"})
+'Ana, 3. Collect 1 from the bank. Pot 19. Ben's turn.'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+
+from firmware.speech.words import spoken, story
+from robinson_core import CHOICES, Choice, Game, GameState, Pending, Status
+from robinson_core import events as ev
+from robinson_core.narrate import seat_names
+from robinson_core.texts import instruction_key
+
+Names = Callable[[int], str]
+
+_CHOICE_KEYS = {Choice.ROLL: "choice_roll", Choice.AGAIN: "choice_again",
+                Choice.PASS: "choice_pass", Choice.JUMP: "choice_jump"}
+_OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
+                Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}
+SQUARE_SAYS = ("tree", "roll_again", "jump", "gallows", "shipwreck_off")
+"""The squares' instructions worth saying when nothing else was (the others are
+payments, said as such, or moves, said by the square)."""
+
+
+def speakable(name: str, lang: str) -> bool:
+    """Whether ``lang``'s voice can say ``name``: espeak-ng's Japanese voice reads kana
+    and Latin letters but not kanji; the other voices read no Japanese, Chinese or
+    Korean script at all (they would say "Chinese letter" for each)."""
+    for char in name:
+        script = unicodedata.name(char, "").split(" ")[0]
+        if script == "CJK" or (lang != "ja" and script in ("HIRAGANA", "KATAKANA", "HANGUL",
+                                                         "HALFWIDTH", "FULLWIDTH")):
+            return False
+    return True
+
+
+def voice_names(lang: str, given: Mapping[int, str]) -> Names:
+    """Each seat's name as spoken: the chosen one where the voice can say it, else the
+    seat's default ("Player 3", "プレイヤー3")."""
+    return seat_names(lang, {seat: name for seat, name in given.items()
+                             if speakable(name, lang)})
+
+
+def result(game: Game, lang: str, given: Mapping[int, str], storyteller: bool = False) -> str:
+    """What the last action did, and what comes next."""
+    name = voice_names(lang, given)
+    state, events = game.state, game.events
+    seat = next((e.seat for e in events if isinstance(e, ev.Rolled | ev.Decided | ev.SatOut)),
+                None)
+    if seat is None:
+        return turn(state, lang, name)
+    square = state.player(seat).position or 0
+    said = [spoken(lang, "where", name=name(seat), square=_square(lang, square))]
+    said += [spoken(lang, _decided_key(e), name=name(e.seat))
+             for e in events if isinstance(e, ev.Decided)]
+    said += money(events, state, seat, lang, name)
+    changes = [line for e in events if (line := _change(e, lang, name))]
+    said += changes
+    landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
+                  None)
+    dead = any(isinstance(e, ev.Eliminated) for e in events)
+    moneyed = any(isinstance(e, ev.Transfer | ev.Won | ev.NoWinner) for e in events)
+    if landed is not None and not dead and not changes and not moneyed:
+        key = instruction_key(landed.end, game.rules)
+        if key in SQUARE_SAYS:
+            said.append(spoken(lang, key))
+    if storyteller and landed is not None and landed.end:
+        said.append(story(lang, landed.end))
+    if state.status is Status.PLAYING:
+        said.append(turn(state, lang, name))
+    return " ".join(said)
+
+
+def _square(lang: str, square: int) -> str:
+    return spoken(lang, "start") if square == 0 else spoken(lang, "square", n=square)
+
+
+def _decided_key(event: ev.Decided) -> str:
+    if event.choice is Choice.STAY:
+        return "choice_stay_tree" if event.square == 7 else "choice_stay_boat"
+    return _CHOICE_KEYS[event.choice]
+
+
+def money(events: Sequence[ev.Event], state: GameState, mover: int, lang: str,
+          name: Names) -> list[str]:
+    """The money of one action: a win and its shares, or one payment as the screen says
+    it, or each purse's change (everyone alike said once); then the pot."""
+    won = next((e for e in events if isinstance(e, ev.Won)), None)
+    if won is not None:
+        said = [spoken(lang, "won", name=name(won.seat), pot=won.pot)]
+        said += [spoken(lang, "shared_friday" if e.as_friday else "shared",
+                        other=name(e.partner), amount=e.amount)
+                 for e in events if isinstance(e, ev.Shared) and e.amount]
+        return said
+    lost = next((e for e in events if isinstance(e, ev.NoWinner)), None)
+    if lost is not None:
+        return [spoken(lang, "no_winner", pot=lost.pot)]
+    paid = [e for e in events if isinstance(e, ev.Transfer) and e.amount]
+    if not paid:
+        return []
+    if len(paid) == 1:
+        said = [_payment(paid[0], mover, lang, name)]
+        if paid[0].payer is None and paid[0].amount < paid[0].asked:
+            said.append(spoken(lang, "bank_empty"))
+    else:
+        said = _changes(paid, state, lang, name)
+    return [*said, spoken(lang, "pot", pot=state.pot)]
+
+
+def _payment(event: ev.Transfer, mover: int, lang: str, name: Names) -> str:
+    """One payment, said to the mover ("Pay the bank 3") or about another player."""
+    if event.payer is None:
+        key, seat = "collect_bank", event.payee
+    elif event.payee is None:
+        key, seat = "pay_bank", event.payer
+    else:
+        key, seat = "pay_player", event.payer
+    if seat != mover:
+        key += "_other"
+    assert seat is not None
+    other = name(event.payee) if event.payee is not None else ""
+    return spoken(lang, key, name=name(seat), other=other, amount=event.amount)
+
+
+def _changes(paid: Sequence[ev.Transfer], state: GameState, lang: str,
+             name: Names) -> list[str]:
+    """Each purse's change, gains first; "everyone pays 1" when every player in the game
+    but one winner (or none) lost the same."""
+    change: dict[int, int] = {}
+    for event in paid:
+        for seat, amount in ((event.payer, -event.amount), (event.payee, event.amount)):
+            if seat is not None:
+                change[seat] = change.get(seat, 0) + amount
+    change = {seat: amount for seat, amount in change.items() if amount}
+    gains = [seat for seat, amount in change.items() if amount > 0]
+    losers = [seat for seat, amount in change.items() if amount < 0]
+    playing = {p.seat for p in state.players if p.position is not None}
+    alike = {change[seat] for seat in losers}
+    if len(losers) >= 2 and len(alike) == 1 and len(gains) <= 1 \
+            and set(losers) == playing - set(gains):
+        amount = -alike.pop()
+        if not gains:
+            return [spoken(lang, "everyone_pays", amount=amount)]
+        return [spoken(lang, "others_pay", name=name(gains[0]), gain=change[gains[0]],
+                       amount=amount)]
+    return ([spoken(lang, "gets", name=name(seat), amount=change[seat]) for seat in gains]
+            + [spoken(lang, "pays", name=name(seat), amount=-change[seat]) for seat in losers])
+
+
+def _change(event: ev.Event, lang: str, name: Names) -> str:
+    """What changes the next turns, or "" if ``event`` changes none."""
+    match event:
+        case ev.Eliminated(seat):
+            return spoken(lang, "hanged", name=name(seat))
+        case ev.WillSitOut(seat):
+            return spoken(lang, "will_sit_out", name=name(seat))
+        case ev.SatOut(seat):
+            return spoken(lang, "sat_out", name=name(seat))
+        case ev.FridaySworn(master, friday):
+            return spoken(lang, "friday_sworn", name=name(master), friday=name(friday))
+        case ev.BondEnded(master, friday, _):
+            return spoken(lang, "bond_ended", name=name(master), friday=name(friday))
+        case ev.Swapped(seat, other):
+            return spoken(lang, "swapped", name=name(seat), other=name(other))
+        case ev.Parrot():
+            return spoken(lang, "parrot")
+        case ev.NoNeighbour():
+            return spoken(lang, "no_neighbour")
+    return ""
+
+
+def turn(state: GameState, lang: str, name: Names) -> str:
+    """What comes next: who decides and what each press does, or whose turn it is."""
+    if state.status is not Status.PLAYING or state.to_move is None:
+        return ""
+    if state.pending is Pending.ROLL:
+        return spoken(lang, "turn", name=name(state.to_move))
+    short, long = CHOICES[state.pending]
+    return spoken(lang, "decide", name=name(state.to_move), short=_option(lang, short),
+                  long=_option(lang, long))
+
+
+def _option(lang: str, choice: Choice) -> str:
+    return spoken(lang, _OPTION_KEYS[choice])
+
+
+def listed(lang: str, names: Sequence[str]) -> str:
+    """"Ana, Ben and Cid"."""
+    if len(names) < 2:
+        return "".join(names)
+    return spoken(lang, "comma").join(names[:-1]) + spoken(lang, "and") + names[-1]
+
+
+def setup(seats: Sequence[int], first: int | None, lang: str, given: Mapping[int, str],
+          ready: bool) -> str:
+    """Who plays and who starts, and how to begin (``ready``: enough seats are on)."""
+    name = voice_names(lang, given)
+    if not ready or first is None:
+        return spoken(lang, "setup_need")
+    return spoken(lang, "setup", count=len(seats), names=listed(lang, [name(s) for s in seats]),
+                  first=name(first))
+
+
+def resumed(game: Game, lang: str, given: Mapping[int, str]) -> str:
+    """A game taken up again: who plays, and whose turn it is (or how it ended)."""
+    name = voice_names(lang, given)
+    state = game.state
+    playing = [name(p.seat) for p in state.players if p.position is not None]
+    said = [spoken(lang, "resume", names=listed(lang, playing))]
+    if state.status is Status.PLAYING:
+        said.append(turn(state, lang, name))
+    else:
+        said.append(result(game, lang, given))
+    return " ".join(said)
+
+
+def begun(game: Game, lang: str, given: Mapping[int, str]) -> str:
+    """A new game: it begins, and whose turn it is."""
+    return spoken(lang, "begin") + " " + turn(game.state, lang, voice_names(lang, given))
+
+
+def switched(lang: str, key: str) -> str:
+    """A setting changed in the menu: "Voice on.", "Storyteller off."."""
+    return spoken(lang, key)

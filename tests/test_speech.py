@@ -1,0 +1,251 @@
+"""The spoken banker's words: every text of every language synthesizes into real sound of a
+plausible length, and what is said agrees with the game (the square, the money, the pot)."""
+
+from __future__ import annotations
+
+import array
+import re
+import subprocess
+import wave
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware.config import NAME_LETTERS
+from firmware.runtime.speaker import synthesizer
+from firmware.speech import said
+from firmware.speech.words import VOICES, spoken, story, table
+from robinson_core import Game, Roll, Status
+from robinson_core import events as ev
+from robinson_core.texts import LANGUAGES
+from tests.host_packages import ensure
+
+LONGEST = {"en": "Maximiliana" + "W", "hr": "Đurđica" + "Šćepanović"[:5],
+           "fi": "Ääröönmäki" + "Ää", "ja": "ヴィクトリアアンナ"}
+"""The longest names the config takes (12 letters; Japanese: 9 characters)."""
+NAMES = {"en": ("Ana", "Ben", "Cid", "Dora", "Eva", "Fran"),
+         "hr": ("Ana", "Ben", "Ćiro", "Dora", "Eva", "Frane"),
+         "fi": ("Aino", "Eero", "Ilkka", "Otso", "Ulla", "Väinö"),
+         "ja": ("アナ", "ベン", "シド", "ドラ", "エバ", "フラン")}
+"""Names without digits: every digit in a text is then a square or an amount."""
+BIGGEST = 999  # more chips than any game moves (6 purses of 200, the house rules' most)
+
+
+@pytest.fixture(scope="module")
+def espeak() -> None:
+    problem = ensure("espeak-ng")
+    if problem:
+        pytest.fail(f"espeak-ng is needed to hear the voice: {problem}")
+
+
+def filled(lang: str, key: str) -> str:
+    """A text with its longest names and its largest numbers."""
+    name = LONGEST[lang]
+    return spoken(lang, key, name=name, other=name, friday=name, first=name, square=45,
+                  n=45, amount=BIGGEST, gain=BIGGEST, pot=BIGGEST, count=6,
+                  names=said.listed(lang, [name] * 6), short=spoken(lang, "opt_again"),
+                  long=spoken(lang, "opt_pass"))
+
+
+FRAGMENTS = {"and", "comma", "square"}
+"""Pieces of other texts (" and ", ", ", "{n}"), heard only inside them."""
+
+
+def every_text() -> list[tuple[str, str, str]]:
+    """(language, what, text): every text for speech, and every square's story."""
+    out = [(lang, key, filled(lang, key)) for lang in LANGUAGES for key in table(lang)
+           if key not in FRAGMENTS]
+    out += [(lang, f"story {n}", story(lang, n)) for lang in LANGUAGES for n in range(1, 46)]
+    return out
+
+
+def measure(path: Path) -> tuple[float, int, float]:
+    """A WAV's duration (s), its peak and the share of its 20 ms windows that are sound."""
+    with wave.open(str(path)) as wav:
+        assert (wav.getnchannels(), wav.getsampwidth()) == (1, 2)
+        rate, frames = wav.getframerate(), wav.readframes(wav.getnframes())
+    samples = array.array("h", frames)
+    window = rate // 50
+    loud = [max(map(abs, samples[i:i + window]), default=0) > 500
+            for i in range(0, len(samples), window)]
+    return len(samples) / rate, max(map(abs, samples), default=0), sum(loud) / max(1, len(loud))
+
+
+def bounds(lang: str, text: str) -> tuple[float, float]:
+    """How long a text may plausibly take at 160 words a minute: letters (a kana is a
+    syllable, slower) and digits (a number is said in words, "nine hundred and…")."""
+    letters = sum(c.isalpha() for c in text)
+    digits = sum(c.isdigit() for c in text)
+    per_letter = 0.10 if lang == "ja" else 0.05
+    least = 0.3 + letters * per_letter * 0.4 + digits * 0.1
+    most = 1.5 + letters * per_letter * 2.5 + digits * 0.8
+    return least, most
+
+
+def test_every_text_of_every_language_is_heard_for_a_plausible_time(
+        espeak: None, tmp_path: Path) -> None:
+    texts = every_text()
+
+    def synthesize(item: tuple[int, tuple[str, str, str]]) -> tuple[str, str, str, Path, str]:
+        index, (lang, what, text) = item
+        path = tmp_path / f"{index}.wav"
+        command = synthesizer(text, lang, volume=100, speed=160)
+        command[command.index("--stdout")] = "-w"
+        command.insert(command.index("-w") + 1, str(path))
+        done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)
+        return lang, what, text, path, done.stderr.strip()
+
+    with ThreadPoolExecutor(4) as pool:
+        made = list(pool.map(synthesize, enumerate(texts)))
+    wrong = []
+    for lang, what, text, path, error in made:
+        if error or not path.exists():
+            wrong.append(f"{lang} {what}: espeak-ng said {error!r}")
+            continue
+        seconds, peak, sounding = measure(path)
+        least, most = bounds(lang, text)
+        if not least <= seconds <= most or peak < 3000 or peak >= 32767 or sounding < 0.3:
+            wrong.append(f"{lang} {what}: {seconds:.2f} s (allowed {least:.1f}-{most:.1f}), "
+                         f"peak {peak}, {sounding:.0%} sound: {text!r}")
+    assert wrong == []
+    assert len(made) == sum(len(table(lang)) - len(FRAGMENTS) + 45 for lang in LANGUAGES) > 380
+
+
+def test_a_missing_voice_is_caught_not_silently_skipped(espeak: None, tmp_path: Path) -> None:
+    """The measure above fails for a voice that is not there: espeak-ng says so and
+    writes no sound (the check a table without espeak-ng-data's Croatian would fail)."""
+    path = tmp_path / "missing.wav"
+    done = subprocess.run(["espeak-ng", "-v", "zz-nowhere", "-w", str(path), "--", "Ana, 14."],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode != 0 or not path.exists() or measure(path)[0] == 0.0
+    assert set(VOICES) == set(LANGUAGES)
+
+
+def numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+def play(choices: list[int], seats: int) -> list[Game]:
+    """A game from ``choices``: each picks a face (a roll) or one of the legal choices."""
+    game, out = Game(tuple(range(1, seats + 1))), []
+    for pick in choices:
+        if game.state.status is not Status.PLAYING:
+            break
+        actions = game.state.legal_actions()
+        action = actions[pick % len(actions)]
+        game = game.play(Roll(pick % 6 + 1) if isinstance(action, Roll) else action)
+        out.append(game)
+    return out
+
+
+class Compared:
+    """How many results each check really compared (asserted at the end of the run)."""
+
+    counts: ClassVar[Counter[str]] = Counter()
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 59), min_size=20, max_size=160), st.integers(2, 6),
+       st.sampled_from(LANGUAGES))
+def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang: str) -> None:
+    """The numbers in what is said, read against the game's states before and after
+    (not its events): the mover's square first; every purse's change; the pot."""
+    names = dict(enumerate(NAMES[lang], start=1))
+    before = Game(tuple(range(1, seats + 1)))
+    for game in play(choices, seats):
+        text = said.result(game, lang, names)
+        spoken_numbers = numbers(text)
+        old, new = before.state, game.state
+        before = game
+        mover = next(e.seat for e in game.events if isinstance(e, ev.Rolled | ev.Decided
+                                                                | ev.SatOut))
+        square = new.player(mover).position or 0
+        assert text.startswith(names[mover]), text
+        if square:
+            assert spoken_numbers[0] == square, text
+            spoken_numbers = spoken_numbers[1:]
+        change = {p.seat: p.chips - old.player(p.seat).chips for p in new.players}
+        moved = {abs(c) for c in change.values() if c}
+        if new.status is Status.WON:
+            winner = new.winner
+            assert winner is not None
+            # The pot won (all there was), then each share; the winner keeps the rest.
+            assert spoken_numbers[0] == old.pot and new.pot == 0, text
+            shares = spoken_numbers[1:]
+            assert sorted(shares) == sorted(c for s, c in change.items() if s != winner and c > 0)
+            assert spoken_numbers[0] - sum(shares) == change[winner]
+            Compared.counts["won"] += 1
+        elif moved:
+            *money, pot = spoken_numbers
+            assert pot == new.pot, text
+            assert set(money) == moved, text  # each purse's change, alike ones said once
+            assert len(money) <= sum(1 for c in change.values() if c)
+            Compared.counts["money"] += 1
+        elif new.status is Status.NO_WINNER:
+            assert spoken_numbers == [new.pot], text
+            Compared.counts["no winner"] += 1
+        else:  # no chip moved: no number but the square
+            assert spoken_numbers == [], text
+            Compared.counts["quiet"] += 1
+        if new.status is Status.PLAYING:
+            assert text.endswith(said.turn(new, lang, said.voice_names(lang, names))), text
+
+
+def test_the_agreement_check_compared_real_results() -> None:
+    """Run after the property test (file order): it compared every kind of result."""
+    counts = Compared.counts
+    assert counts["money"] >= 300 and counts["quiet"] >= 300 and counts["won"] >= 3, counts
+
+
+def test_the_storyteller_reads_the_square_and_says_robinson_in_full() -> None:
+    game = Game((1, 2)).play(Roll(5))
+    for lang in LANGUAGES:
+        plain = said.result(game, lang, {})
+        told = said.result(game, lang, {}, storyteller=True)
+        assert story(lang, 5) in told and story(lang, 5) not in plain
+    assert "Valovi bacaju Robinsona na obalu" in story("hr", 5)
+    assert not any(re.search(r"\b[RP]\.|R:", story(lang, n)) for lang in LANGUAGES
+                   for n in range(1, 46))
+    assert not any(re.search(r"[\u4e00-\u9fff]", story("ja", n)) for n in range(1, 46))
+
+
+def test_japanese_is_spoken_in_kana_with_its_particles_as_they_sound() -> None:
+    everything = " ".join(filled("ja", key) for key in table("ja"))
+    assert not re.search(r"[\u4e00-\u9fff]", everything)  # no kanji: the voice cannot read it
+    assert not re.search(r"[はを]\s", everything)  # the particles are written わ, お
+
+
+@pytest.mark.parametrize(("name", "lang", "ok"), [
+    ("Ana", "en", True), ("Đurđa", "hr", True), ("アナ", "ja", True), ("花子", "ja", False),
+    ("アナ", "en", False), ("Ana", "ja", True)])
+def test_a_name_the_voice_cannot_say_is_said_as_the_seat(name: str, lang: str,
+                                                        ok: bool) -> None:
+    assert said.speakable(name, lang) is ok
+    spoken_name = said.voice_names(lang, {2: name})(2)
+    assert (spoken_name == name) is ok
+
+
+def test_the_longest_names_fit_the_config() -> None:
+    from firmware.config import name_fits
+
+    assert all(name_fits(name) for name in LONGEST.values())
+    assert all(len(name) == NAME_LETTERS for lang, name in LONGEST.items() if lang != "ja")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_has_the_same_texts_for_speech_with_the_same_placeholders(
+        lang: str) -> None:
+    import string
+
+    def fields(template: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+
+    ours, theirs = table("en"), table(lang)
+    assert set(theirs) == set(ours)
+    assert [key for key in ours if fields(theirs[key]) != fields(ours[key])] == []
+    assert len(ours) == 54

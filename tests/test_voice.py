@@ -1,0 +1,290 @@
+"""The spoken banker at the table: the real table on the bench, the real Speaker running
+espeak-ng, a stand-in sound card (``tests.sound_card``: this machine has no ALSA card)
+that plays in real time and records. The menu switches the voice; a press cuts the
+speech short; speech never moves a frame; a failing card is one journal line."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware.display import screens
+from firmware.runtime.speaker import Speaker, Utterance
+from firmware.speech import said
+from firmware.table import machine as m
+from firmware.table.menu import MENU, Row
+from firmware.table.table import Mode
+from tests.host_packages import ensure
+
+from .rig import Rig
+
+FACES = [3, 4, 5, 2, 6, 1, 3, 4, 2, 5, 3, 1]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def espeak() -> None:
+    problem = ensure("espeak-ng", "alsa-utils")
+    if problem:
+        pytest.fail(f"espeak-ng and aplay are needed to hear the voice: {problem}")
+
+
+class Card:
+    """The stand-in card's log: ``first AT`` when a stream's first sample came, ``end
+    SECONDS PEAK`` when a stream played to its end."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "card.log"
+
+    def command(self, device: str) -> list[str]:
+        return [sys.executable, "-m", "tests.sound_card", str(self.path)]
+
+    def lines(self) -> list[list[str]]:
+        if not self.path.exists():
+            return []
+        return [line.split() for line in self.path.read_text().splitlines()]
+
+    def starts(self) -> list[float]:
+        return [float(f[1]) for f in self.lines() if f[0] == "first"]
+
+    def ends(self) -> list[tuple[float, int]]:
+        return [(float(f[1]), int(f[2])) for f in self.lines() if f[0] == "end"]
+
+
+class Heard:
+    """The real Speaker, and what the panel showed each time it was asked to speak."""
+
+    def __init__(self, speaker: Speaker) -> None:
+        self.speaker = speaker
+        self.rig: Rig | None = None
+        self.asked: list[tuple[Utterance, bool]] = []  # what, and the result was on the panel
+        self.hushed = 0
+
+    def say(self, utterance: Utterance) -> None:
+        rig = self.rig
+        shown = rig is not None and rig.table.game is not None and rig.table.mode is Mode.PLAY \
+            and rig.showing(rig.table.screen, rig.table.page)
+        self.asked.append((utterance, shown))
+        self.speaker.say(utterance)
+
+    def hush(self) -> None:
+        self.hushed += 1
+        self.speaker.hush()
+
+
+@pytest.fixture
+def card(tmp_path: Path) -> Card:
+    return Card(tmp_path)
+
+
+@pytest.fixture
+def heard(card: Card) -> Iterator[Heard]:
+    speaker = Speaker(play=card.command, speed=280)  # quick: the tests wait for the ends
+    yield Heard(speaker)
+    speaker.close()
+
+
+def table(tmp_path: Path, heard: Heard | None, **kwargs: object) -> Rig:
+    rig = Rig(tmp_path / "state", faces=FACES, seats_on=(1, 2), voice=heard,
+              voice_on=True if heard is not None else None, **kwargs)  # type: ignore[arg-type]
+    if heard is not None:
+        heard.rig = rig
+    rig.wait(2.5)  # the title, then setup by itself
+    rig.long()  # the game begins
+    assert rig.table.mode is Mode.PLAY
+    return rig
+
+
+def test_each_result_is_said_after_its_frame_and_heard(tmp_path: Path, heard: Heard,
+                                                      card: Card) -> None:
+    rig = table(tmp_path, heard)
+    try:
+        expected = []
+        for _ in range(3):
+            rig.short()
+            rig.settle()
+            expected.append(said.result(rig.game, "en", {}))
+            assert heard.speaker.idle(20.0)
+        results = [(u, shown) for u, shown in heard.asked if u.text.startswith("Player")]
+        assert [u.text for u, _ in results] == expected
+        assert all(shown for _, shown in results)  # the result was on the panel first
+        assert heard.asked[0][0].text.startswith("2 players")  # setup, then the game begun
+        assert heard.asked[1][0].text == "The game begins. Player 1's turn."
+        ends = card.ends()
+        assert len(ends) == 3  # each result to its end (setup and "begins" were cut short)
+        assert all(seconds > 0.5 and peak > 3000 for seconds, peak in ends)
+    finally:
+        rig.close()
+
+
+def test_a_press_during_speech_cuts_it_short_and_the_next_result_is_heard(
+        tmp_path: Path, heard: Heard, card: Card) -> None:
+    rig = table(tmp_path, heard)
+    try:
+        assert heard.speaker.idle(20.0)
+        before = len(card.starts())
+        rig.short()
+        rig.settle()
+        deadline = time.monotonic() + 10
+        while len(card.starts()) == before and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(card.starts()) == before + 1  # the first result is being said
+        time.sleep(0.3)
+        ended = len(card.ends())
+        rig.short()  # the next roll, while the first result is still being said
+        rig.settle()
+        assert heard.speaker.idle(20.0)
+        assert heard.hushed >= 1  # the roll hushed the table at once
+        assert len(card.starts()) == before + 2
+        assert len(card.ends()) == ended + 1  # only the second was heard to its end
+        last = heard.speaker.said[-1]
+        assert last[2].text == said.result(rig.game, "en", {}) and last[1] is not None
+    finally:
+        rig.close()
+
+
+def frames(rig: Rig, presses: int) -> list[tuple[float, bytes]]:
+    """(the manual clock, the panel's image) at each press's settled end."""
+    out = []
+    for _ in range(presses):
+        rig.short()
+        out.append((rig.clock.now, rig.shown().tobytes()))
+        rig.settle()
+        out.append((rig.clock.now, rig.shown().tobytes()))
+    return out
+
+
+def test_speech_moves_no_frame_and_no_timer(tmp_path: Path, heard: Heard) -> None:
+    """The same presses with the voice on and off: every frame at the same moment of the
+    table's clock (the speech runs beside the loop, it never holds it)."""
+    quiet = table(tmp_path / "quiet", None)
+    speaking = table(tmp_path / "speaking", heard)
+    try:
+        assert frames(quiet, 6) == frames(speaking, 6)
+        assert len([u for u, _ in heard.asked if u.text.startswith("Player")]) == 6
+    finally:
+        quiet.close()
+        speaking.close()
+
+
+def menu_to(rig: Rig, row: Row) -> None:
+    if rig.table.mode is not Mode.MENU:
+        rig.menu()
+    while MENU[rig.table.state.row] is not row:
+        rig.hold(0.1)
+
+
+def test_the_menu_switches_the_voice_off_and_the_table_falls_silent(
+        tmp_path: Path, heard: Heard) -> None:
+    rig = table(tmp_path, heard)
+    try:
+        menu_to(rig, Row.VOICE)
+        assert "Voice: on" in rig.table.screen.body[rig.table.screen.cursor]
+        rig.hold(1.1)  # choose: off
+        assert rig.table.state.voice is False and heard.hushed >= 1
+        assert "Voice: off" in rig.table.screen.body[rig.table.screen.cursor]
+        asked = len(heard.asked)
+        menu_to(rig, Row.BACK)
+        rig.hold(1.1)
+        for _ in range(3):
+            rig.short()
+            rig.settle()
+        assert len(heard.asked) == asked  # nothing more said
+        assert rig.store.prefs()["voice"] == "off"  # and so it stays at the next start
+    finally:
+        rig.close()
+    again = Rig(tmp_path / "state", faces=FACES, seats_on=(1, 2), voice=heard)
+    try:
+        assert again.table.state.voice is False
+    finally:
+        again.close()
+
+
+def test_the_storyteller_row_adds_the_squares_story(tmp_path: Path, heard: Heard) -> None:
+    rig = table(tmp_path, heard)
+    try:
+        menu_to(rig, Row.STORY)
+        rig.hold(1.1)
+        assert heard.asked[-1][0].text == "Storyteller on."
+        menu_to(rig, Row.BACK)
+        rig.hold(1.1)
+        rig.short()
+        rig.settle()
+        text = heard.asked[-1][0].text
+        square = rig.game.state.player(1).position or 0
+        from firmware.speech.words import story
+
+        assert story("en", square) in text
+    finally:
+        rig.close()
+
+
+def test_a_sound_card_that_will_not_open_is_one_journal_line_and_the_game_goes_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    speaker = Speaker(device="nosuchcard")  # real aplay: ALSA cannot open it
+    heard = Heard(speaker)
+    caplog.set_level(logging.WARNING, "robinson.voice")
+    rig = table(tmp_path, heard)
+    try:
+        for _ in range(3):
+            rig.short()
+            rig.settle()
+            assert speaker.idle(20.0)
+        lines = [r.getMessage() for r in caplog.records if r.name == "robinson.voice"]
+        assert len(lines) == 1 and "nosuchcard" in lines[0] and "plays on" in lines[0]
+        assert len(rig.game.actions) == 3  # every roll played
+    finally:
+        rig.close()
+        speaker.close()
+
+
+def test_no_synthesizer_is_one_line_saying_what_to_install(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no espeak-ng on it
+    speaker = Speaker()
+    caplog.set_level(logging.WARNING, "robinson.voice")
+    try:
+        for _ in range(3):
+            speaker.say(Utterance("Ana, 14.", "en"))
+            assert speaker.idle(10.0)
+    finally:
+        speaker.close()
+    lines = [r.getMessage() for r in caplog.records if r.name == "robinson.voice"]
+    assert lines == ["cannot start espeak-ng (No such file or directory): sudo apt install "
+                     "espeak-ng; the table plays on silently"]
+
+
+def test_a_capture_writes_each_utterance_beside_its_frame(tmp_path: Path, card: Card) -> None:
+    speaker = Speaker(play=card.command)
+    try:
+        record = tmp_path / "speech-00007.en.wav"
+        speaker.say(Utterance("Ana, 14. Collect 2 from the bank.", "en", record))
+        assert speaker.idle(20.0)
+    finally:
+        speaker.close()
+    from tests.test_speech import measure
+
+    seconds, peak, sounding = measure(record)
+    assert 1.0 < seconds < 6.0 and 3000 < peak < 32767 and sounding > 0.5
+
+
+def test_the_machine_says_nothing_with_the_voice_off() -> None:
+    """With the voice off (the default), no Say and no Hush in a whole game's effects."""
+    from firmware.config import Config
+    from robinson_core import Game, Roll
+
+    state = m.initial(m.Fixed(Config(), measure=lambda screen: (1, 0)))
+    state, effects = m.step(state, m.Start(game=Game((1, 2)).play(Roll(3)), seats=(1, 2)))
+    state, more = m.step(state, m.Pressed(m.Press.SHORT))  # resume
+    for face in (3, 4, 5):
+        state, step = m.step(state, m.Pressed(m.Press.SHORT))
+        more += step
+        state, step = m.step(state, m.Face(face))
+        more += step
+    said_effects = [e for e in effects + more if isinstance(e, m.Say | m.Hush)]
+    assert said_effects == [] and screens is not None

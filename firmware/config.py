@@ -142,7 +142,9 @@ class Voice:
 
     enabled: bool = False  # the menu's Voice row switches it; this is where it starts
     storyteller: bool = False  # also read each square's story
-    volume: int = 100  # espeak-ng's amplitude, 10..200
+    volume: int = 100  # espeak-ng's amplitude, 10..100: above, its loudest words clip
+    # (measured: a Finnish result peaks at 32,751 of 32,767 at 130); louder is the
+    # mixer's (alsamixer) or the amplifier's GAIN pin
     speed: int = 160  # words a minute, 80..300
     device: str = "default"  # the ALSA device: "default", "plughw:1,0", "hw:CARD=MAX98357A"…
     i2s_amplifier: bool = False  # a MAX98357A on the I2S pins (18, 19, 21): install.sh
@@ -271,7 +273,7 @@ def _voice(reader: _Reader, table: dict[str, Any]) -> Voice:
                            "`aplay -L` lists them)", device)
     return Voice(reader.boolean(table, "enabled", v.enabled, "voice."),
                  reader.boolean(table, "storyteller", v.storyteller, "voice."),
-                 reader.integer(table, "volume", v.volume, 10, 200, "voice."),
+                 reader.integer(table, "volume", v.volume, 10, 100, "voice."),
                  reader.integer(table, "speed", v.speed, 80, 300, "voice."),
                  device,
                  reader.boolean(table, "i2s_amplifier", v.i2s_amplifier, "voice."))

@@ -19,6 +19,7 @@ from firmware.config import (
     Display,
     Pins,
     Timings,
+    Voice,
     display_option,
     load,
     nesting,
@@ -472,3 +473,31 @@ def test_an_st7789_without_cs_is_driven_in_spi_mode_3() -> None:
         rig.close()
     with pytest.raises(ConfigError, match=r"display\.spi_mode must be"):
         parse({"display": {"display": "st7789", "spi_mode": 4}})
+
+
+@pytest.mark.parametrize(("raw", "key", "said"), [
+    ({"pins": {"seats": [5, 6, 13, 19]}}, "pins.seats[4]", "GPIO 19 is taken by I2S LRCLK"),
+    ({"pins": {"seats": [5, 6], "use_buzzer": True}}, "pins.buzzer",
+     "GPIO 18 is taken by I2S BCLK"),
+    ({"pins": {"seats": [5, 6], "leds": [21, 22], "use_leds": True}}, "pins.leds[1]",
+     "GPIO 21 is taken by I2S DIN"),
+    ({"pins": {"seats": [5, 6]}, "display": {"display": "st7789", "interface": "spi"}},
+     "voice.i2s_amplifier", "needs GPIO 18 for I2S BCLK, but the panel uses it"),
+])
+def test_an_i2s_amplifier_refuses_any_part_on_its_pins_in_one_line(
+        raw: dict[str, Any], key: str, said: str) -> None:
+    raw = {**raw, "voice": {"i2s_amplifier": True}}
+    message = refused(raw, key, said)
+    assert "\n" not in message
+
+
+def test_the_voice_section_and_its_defaults() -> None:
+    assert parse({}).voice == Voice()
+    voice = parse({"pins": {"seats": [5, 6]},
+                   "voice": {"enabled": True, "storyteller": True, "volume": 60,
+                             "speed": 120, "device": "plughw:CARD=Device,DEV=0",
+                             "i2s_amplifier": True}}).voice
+    assert voice == Voice(True, True, 60, 120, "plughw:CARD=Device,DEV=0", True)
+    refused({"voice": {"device": "hw:0 ; rm -rf /"}}, "voice.device", "aplay -L")
+    refused({"voice": {"volume": 101}}, "voice.volume", "from 10 to 100")  # it would clip
+    refused({"voice": {"shout": True}}, "unknown key [voice] 'shout'")

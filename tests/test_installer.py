@@ -387,3 +387,30 @@ def test_64_bit_arm_takes_pillow_from_pypi(machine: dict[str, Path]) -> None:
     assert install(machine).returncode == 0
     apt = next(c for c in calls(machine) if c.startswith("apt-get") and " install " in c)
     assert "python3-pil" not in apt.split()
+
+
+def test_a_speaking_table_gets_its_voice_its_overlay_and_the_audio_group(
+        machine: dict[str, Path]) -> None:
+    """[voice] on with an I2S amplifier: espeak-ng and alsa-utils from apt, the
+    amplifier's overlay once in config.txt's [all] section, the service user in audio."""
+    config = machine["root"] / "etc/robinson-table/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[pins]\nseats = [5, 6, 13, 16]\n"
+                      "[voice]\nenabled = true\ni2s_amplifier = true\n")
+    cfg = machine["root"] / "boot/firmware/config.txt"
+    cfg.write_text("[pi4]\narm_boost=1\n")
+    run = install(machine)
+    assert run.returncode == 0, run.stderr
+    apt = [c for c in calls(machine) if c.startswith("apt-get") and " install " in c]
+    assert apt and all(p in apt[0].split() for p in ("espeak-ng", "alsa-utils"))
+    assert cfg.read_text() == "[pi4]\narm_boost=1\n[all]\ndtoverlay=max98357a\n"
+    assert "robinson" in next(line for line in (machine["root"] / "etc/group")
+                              .read_text().splitlines() if line.startswith("audio:"))
+    assert install(machine).returncode == 0  # again: nothing added twice
+    assert cfg.read_text().count("dtoverlay=max98357a") == 1
+
+
+def test_a_quiet_table_installs_no_voice(machine: dict[str, Path]) -> None:
+    assert install(machine).returncode == 0
+    assert not any("espeak-ng" in c for c in calls(machine))
+    assert "dtoverlay=max98357a" not in (machine["root"] / "boot/firmware/config.txt").read_text()

@@ -288,3 +288,44 @@ def test_the_machine_says_nothing_with_the_voice_off() -> None:
         more += step
     said_effects = [e for e in effects + more if isinstance(e, m.Say | m.Hush)]
     assert said_effects == [] and screens is not None
+
+
+def test_an_emulated_demo_with_the_voice_writes_each_utterance_beside_its_frame(
+        tmp_path: Path) -> None:
+    """``robinson table --demo --voice --capture DIR`` (ALSA's null device: this machine
+    has no card): a WAV for each thing said, named after its frame, with what it says
+    in frames.log, each a real utterance."""
+    import os
+    import signal
+    import subprocess
+
+    from tests.test_speech import measure
+
+    config = tmp_path / "config.toml"
+    config.write_text('[voice]\ndevice = "null"\n', encoding="utf-8")
+    frames = tmp_path / "frames"
+    table = subprocess.Popen(
+        [Path(sys.executable).with_name("robinson"), "table", "--demo", "--seed", "1",
+         "--voice", "--lang", "fi", "--config", str(config), "--capture", str(frames)],
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with table:
+        began = time.monotonic()
+        while len(list(frames.glob("speech-*.wav"))) < 4 and time.monotonic() - began < 60:
+            if table.poll() is not None:
+                break
+            time.sleep(0.2)
+        time.sleep(1.0)  # the last one written whole
+        table.send_signal(signal.SIGTERM)
+        _, errors = table.communicate(timeout=30)
+    assert table.returncode == 0, errors
+    said_lines = [line for line in (frames / "frames.log").read_text().splitlines()
+                  if line.startswith("speech-")]
+    wavs = sorted(frames.glob("speech-*.fi.wav"))
+    assert len(wavs) >= 4 and len(said_lines) >= len(wavs)
+    for wav in wavs:
+        frame = wav.name.split(".")[0].replace("speech", "frame") + ".png"
+        assert (frames / frame).exists()  # said with a frame that is there
+        seconds, peak, sounding = measure(wav)
+        assert seconds > 0.8 and 3000 < peak < 32767 and sounding > 0.3, wav
+    assert "Pelaaja" in said_lines[-1]  # in the table's language

@@ -27,11 +27,11 @@ class Capture:
         self.log.write(f"{name} {self.note()}\n")
         self.log.flush()
 
-    def speech(self, lang: str) -> Path:
+    def speech(self, lang: str, text: str) -> Path:
         """Where the next utterance goes: a WAV named after the frame it was said with
-        (``speech-00042.en.wav``), and a line in frames.log."""
+        (``speech-00042.en.wav``), and a line in frames.log with what it says."""
         name = f"speech-{self.count:05d}.{lang}.wav"
-        self.log.write(f"{name} said with {self.count:05d}\n")
+        self.log.write(f"{name} said with frame-{self.count:05d}.png: {text}\n")
         self.log.flush()
         return self.directory / name
 

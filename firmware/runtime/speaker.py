@@ -37,8 +37,8 @@ CHUNK = 4096
 WAV_HEADER = 44  # espeak-ng --stdout: a plain 44-byte RIFF header, then 16-bit mono PCM
 
 
-Record = Callable[[str], Path]
-"""Where to write the next utterance in a language, as a WAV (``--capture``)."""
+Record = Callable[[str, str], Path]
+"""Where to write the next utterance (its language, its text), as a WAV (``--capture``)."""
 
 
 @dataclass(frozen=True)

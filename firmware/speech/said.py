@@ -31,9 +31,10 @@ _CHOICE_KEYS = {Choice.ROLL: "choice_roll", Choice.AGAIN: "choice_again",
                 Choice.PASS: "choice_pass", Choice.JUMP: "choice_jump"}
 _OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
                 Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}
-SQUARE_SAYS = ("tree", "roll_again", "jump", "gallows", "shipwreck_off")
+SQUARE_SAYS = ("tree", "roll_again", "jump", "gallows", "shipwreck", "shipwreck_off")
 """The squares' instructions worth saying when nothing else was (the others are
-payments, said as such, or moves, said by the square)."""
+payments, said as such, or moves whose square is said: the shipwreck is said, or
+"Ana, start" would not say why)."""
 
 
 def speakable(name: str, lang: str) -> bool:

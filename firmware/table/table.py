@@ -209,8 +209,8 @@ class Table:
                 self.outputs.chime(tune, self.timers, m.TimerKind.NOTE)
             case m.Say(text, lang):
                 if self.voice is not None:
-                    self.voice.say(Utterance(text, lang, self.record(lang) if self.record
-                                             else None))
+                    self.voice.say(Utterance(text, lang, self.record(lang, text)
+                                             if self.record else None))
             case m.Hush():
                 if self.voice is not None:
                     self.voice.hush()

@@ -42,6 +42,7 @@ SPOKEN = {
     "roll_again": "You may roll again. Beware of a five!",
     "jump": "You may sail on with the canoe.",
     "gallows": "Roll a six here and you die.",
+    "shipwreck": "Shipwrecked: back to the start.",
     "shipwreck_off": "You stay here.",
     "turn": "{name:gen} turn.",
     "decide": "{name} decides: short press, {short}; long press, {long}.",

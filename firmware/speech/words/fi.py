@@ -43,6 +43,7 @@ SPOKEN = {
     "roll_again": "Saat heittää uudestaan. Varo vitosta!",
     "jump": "Saat purjehtia eteenpäin pirogilla.",
     "gallows": "Jos heität täällä kuutosen, kuolet.",
+    "shipwreck": "Haaksirikko: takaisin lähtöön.",
     "shipwreck_off": "Jäät tähän.",
     "turn": "Nyt on {name:gen} vuoro.",
     "decide": "{name} päättää: lyhyt painallus, {short}; pitkä painallus, {long}.",

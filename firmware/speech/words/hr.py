@@ -43,6 +43,7 @@ SPOKEN = {
     "roll_again": "Smiješ baciti još jednom. Pazi na peticu!",
     "jump": "Smiješ ploviti dalje pirogom.",
     "gallows": "Ako ovdje baciš šesticu, umireš.",
+    "shipwreck": "Brodolom: natrag na start.",
     "shipwreck_off": "Ostaješ ovdje.",
     "turn": "Na redu je {name}.",
     "decide": "{name} odlučuje: kratko, {short}; dugo, {long}.",

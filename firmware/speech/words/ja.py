@@ -41,6 +41,7 @@ SPOKEN = {
     "roll_again": "もう いっかい ふれる。ごに きお つけて！",
     "jump": "こぶねで さきえ すすめる。",
     "gallows": "ここで ろくお だすと しぬ。",
+    "shipwreck": "なんぱ！ スタートに もどる。",
     "shipwreck_off": "ここに のこる。",
     "turn": "つぎわ {name}。",
     "decide": "{name}が きめる。みじかく おすと {short}、ながく おすと {long}。",

@@ -340,6 +340,7 @@ def the_table(trace: Trace) -> None:
     fact("idle_cpu", {**FACTS["idle_cpu"], "buzzer": idle_cpu()})  # type: ignore[dict-item]
     if SETTINGS.get("voice"):
         the_voice(trace)
+    state_json("before_watchdog")
 
     # The watchdog: a hung loop is killed and the table starts again, with its game.
     pid = service("MainPID")
@@ -436,7 +437,10 @@ def the_voice(trace: Trace) -> None:
             roll(trace, f"voice-{lang}")
             actions.append(on_disk())
             heard(recording)  # the result said to its end (the host measures how long)
-        menu_row(trace, "voice")
+        menu_row(trace, "language")  # back to English, for what follows
+        press(1.4, trace, "language en")
+        for _ in range(MENU_ROWS.index("voice") - MENU_ROWS.index("language")):
+            press(0.15, trace, "next row")
         press(1.4, trace, "voice off")
         press(MENU_PRESS, trace, "menu closed")
         roll(trace, "voice-off")

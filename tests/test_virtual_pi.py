@@ -537,7 +537,8 @@ def voice(guests: dict[str, vm.Run]) -> tuple[list[Spoken], float, vm.Run]:
     for lang in ("en", "hr", "fi", "ja"):
         first = _result_first_byte(writes, last_press(f"voice-{lang}"))
         loud = np.flatnonzero(np.abs(sound[index(first - 0.2):]) > SOUND)
-        assert loud.size, f"{lang}: nothing heard after the result"
+        assert loud.size, (f"{lang}: nothing heard after the result; the service said: "
+                           f"{run.facts.get('voice_journal')}")
         onset = index(first - 0.2) + int(loud[0])
         window = LOOPBACK_RATE * 6 // 10
         end = onset

@@ -305,7 +305,7 @@ def long_game_figures(bench: Bench, presses: int) -> None:
               "<= 3x begun", medians[1] <= 3 * medians[0])
 
 
-def voice_figures(bench: Bench, utterances: int) -> None:
+def voice_figures(bench: Bench, utterances: int, demo_seconds: float) -> None:
     """(j) the spoken banker: a result's text handed over -> its first sample reaching the
     player (espeak-ng's start and first sound), the CPU an utterance takes (espeak-ng,
     aplay and the pump), and the largest peak RSS among them; then the table's own peak
@@ -356,7 +356,7 @@ def voice_figures(bench: Bench, utterances: int) -> None:
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
         try:
-            time.sleep(8.0)  # a demo's rolls, each result said
+            time.sleep(demo_seconds)  # a demo's rolls, each result said
             rss = _peak_rss_kib(app.pid)
         finally:
             app.send_signal(signal.SIGTERM)
@@ -367,7 +367,7 @@ def voice_figures(bench: Bench, utterances: int) -> None:
 
 def run(quick: bool = False) -> str:
     bench = Bench()
-    voice_figures(bench, 5 if quick else 40)
+    voice_figures(bench, 5 if quick else 40, 6.0 if quick else 8.0)
     long_game_figures(bench, 20 if quick else 100)
     press_path(15 if quick else 120, bench)
     process_figures(bench, 2.0 if quick else 10.0)

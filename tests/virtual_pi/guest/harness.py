@@ -453,6 +453,9 @@ def the_voice(trace: Trace) -> None:
             recorder.wait(timeout=10)
     fact("voice_recorded_seconds", round(recording.stat().st_size / 2 / LOOPBACK_RATE, 1))
     fact("voice_actions", actions)
+    journal = run("journalctl", "-u", SERVICE, "-b", "-o", "cat", check=False).stdout
+    fact("voice_journal", [line for line in journal.splitlines()
+                           if "sound" in line or "voice" in line][-5:])
     state_json("voice")
 
 

@@ -6,7 +6,9 @@ Regenerate the PNGs (after a deliberate change, then look at them) with
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from firmware.display import screens
 from firmware.display.screen import Screen
@@ -47,6 +49,14 @@ MOMENTS = {
     "no_winner": "6 2 5 5 1 2 1 2 stay 1 roll 4 6 6 3 2 again 2 4 6 2 1 4 2 3 3 6 6 2 2 1 5 5 5 "
                  "2 1 5 4 4 3 6 3 6 6 5 6",
 }
+@dataclass(frozen=True)
+class Finished:
+    """A game put away, as the recall screen is given it."""
+
+    game: Game
+    finished_at: datetime.datetime
+
+
 def menu_items(w: Words) -> list[str]:
     """The menu's rows as the table labels them (with the longest values they take)."""
     longest = max((w("switch_on"), w("switch_off")), key=len)
@@ -72,6 +82,9 @@ def gallery(names: dict[str, dict[int, str]] | None = None) -> Iterator[tuple[st
             yield f"{lang}-{name}", screen
             if screens.decider(game.state) not in (None, screens.mover(game)):
                 yield f"{lang}-{name}-asked", screens.turn_screen(w, game.state)
+        put_away = [Finished(games()[kind], datetime.datetime(2026, 11, day, 20, 15))
+                    for day, kind in ((29, "won_alone"), (30, "no_winner"))]
+        yield f"{lang}-recall", screens.recall_screen(w, games()["bounce"], put_away)
         items = menu_items(w)
         yield f"{lang}-menu", screens.menu_screen(w, items, 0)
         yield f"{lang}-menu-last", screens.menu_screen(w, items, len(items) - 1)

@@ -3,6 +3,7 @@ decision is headed by who decides, and no text is cut or broken inside a phrase.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import random
@@ -26,6 +27,7 @@ from firmware.display.render import (
     footer_rows,
     pages,
     shown,
+    title_bar,
     wrap,
 )
 from firmware.display.words import Words
@@ -147,6 +149,31 @@ def test_the_longest_names_are_never_cut_in_a_title_or_footer() -> None:
             compared += 1
     assert cut == []
     assert compared == 4 * len(list(gallery()))
+
+
+def test_a_demo_badge_never_cuts_a_title_and_a_recall_keeps_its_badge() -> None:
+    """The title is whole first: the badge of a demo's seeded die yields to it as the
+    page dots and the small die do (the title screen says the die is seeded), so
+    "Pelaaja 2 → lähtö" is never "Pelaaja 2 → läh…" in a demo; the recall screen's
+    title leaves its badge room in every language and size class."""
+    cut, compared = [], 0
+    for size, layout in LAYOUTS.items():
+        for name, screen in gallery(LONGEST):
+            if screen.title:
+                demo = dataclasses.replace(screen, badge="DEMO")
+                cut += [f"{size} {name}: {text!r}" for text in clipped(demo, FONTS, layout)]
+                compared += 1
+    assert cut == []
+    assert compared > 400
+    kept = []
+    for layout in LAYOUTS.values():
+        for lang in LANGUAGES:
+            w = Words(lang)
+            recall = screens.recall_screen(w, None, [])
+            where = box(layout, fit(recall, layout, FONTS), FONTS)
+            bar = title_bar(recall, FONTS, 1, where.width)
+            kept.append(bar.badge is not None and not clipped(recall, FONTS, layout))
+    assert kept == [True] * len(LAYOUTS) * len(LANGUAGES)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

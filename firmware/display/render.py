@@ -217,7 +217,7 @@ def shown(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[Page]:
     screen = fit(screen, layout, fonts)
     where = box(layout, screen, fonts)
     laid = paged(screen, fonts, where)
-    bar = _title_bar(screen, fonts, len(laid), where.width)
+    bar = title_bar(screen, fonts, len(laid), where.width)
     title = _clip(screen.title, bar.room, fonts) if screen.title else screen.big
     return [Page(title, tuple(row for _, row in rows),
                  tuple(_clip(row, where.width, fonts) for row in page_footer(screen, n, laid)))
@@ -275,8 +275,8 @@ def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: 
         bar = SEAT_INK + screen.seat if screen.seat else INK
         up = 2 if where.compact else 0  # a strip's bar: rows 0-9, its text 2 higher
         draw.rectangle((0, 0, width - 1, line - 1 if up else LINE), fill=bar)
-        layout = _title_bar(screen, fonts, len(laid), width)
-        if screen.badge:
+        layout = title_bar(screen, fonts, len(laid), width)
+        if layout.badge is not None:
             fonts.draw(draw, layout.badge, 1 - up, screen.badge, fill=BACK)
         if layout.dots is not None:  # dots, not "1/4": no number beside the title's numbers
             _dots(draw, layout.dots, 5 - up // 2, len(laid), page, fill=BACK, back=bar)
@@ -309,37 +309,41 @@ def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: 
 
 
 @dataclass(frozen=True)
-class _TitleBar:
-    """Where things go in the title bar: the badge's left edge, the right edges of the
-    page dots and the small die (None: not shown), and the pixels left for the title."""
+class TitleBar:
+    """Where things go in the title bar: the left edges of the badge and the right edges
+    of the page dots and the small die (None: not shown), and the pixels left for the
+    title."""
 
-    badge: int
+    badge: int | None
     dots: int | None
     die: int | None
     room: int
 
 
-def _title_bar(screen: Screen, fonts: Fonts, page_count: int, width: int = 128) -> _TitleBar:
-    """The title is whole first: a long one drops the dots, then the die, never is it
-    cut with "…" for them."""
+def title_bar(screen: Screen, fonts: Fonts, page_count: int, width: int = 128) -> TitleBar:
+    """The title is whole first: a long one drops the dots, then the die, then the badge
+    (a demo's "DEMO": the title screen says the die is seeded), never is it cut with
+    "…" for them."""
     free = width - 4 - fonts.width(screen.title, bold=True)
-    if screen.badge:
-        free -= fonts.width(screen.badge) + 4
-    dots = DOT * page_count + 4 if page_count > 1 and not screen.badge else 0
+    badge = fonts.width(screen.badge) + 4 if screen.badge else 0
+    show_badge = bool(badge) and badge <= free
+    if show_badge:
+        free -= badge
+    dots = DOT * page_count + 4 if page_count > 1 and not show_badge else 0
     die = DIE + 4 if screen.die else 0
     show_dots, show_die = (bool(dots), bool(die)) if dots + die <= free else (
         False, bool(die) and die <= free)
     right = width - 2
-    badge = right - fonts.width(screen.badge)
-    if screen.badge:
-        right = badge - 4
+    badge_at = right - fonts.width(screen.badge) if show_badge else None
+    if badge_at is not None:
+        right = badge_at - 4
     dots_at = right if show_dots else None
     if show_dots:
         right -= DOT * page_count - 2 + 4
     die_at = right if show_die else None
     if show_die:
         right -= DIE - 1 + 4
-    return _TitleBar(badge, dots_at, die_at, right - 2)
+    return TitleBar(badge_at, dots_at, die_at, right - 2)
 
 
 def clipped(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[str]:
@@ -347,7 +351,7 @@ def clipped(screen: Screen, fonts: Fonts, layout: Layout = CLASSIC) -> list[str]
     screen = fit(screen, layout, fonts)
     where = box(layout, screen, fonts)
     cut = []
-    if screen.title and fonts.width(screen.title, bold=True) > _title_bar(
+    if screen.title and fonts.width(screen.title, bold=True) > title_bar(
             screen, fonts, len(pages(screen, fonts, where)), where.width).room:
         cut.append(screen.title)
     cut += [row for row in footer_rows(screen) if fonts.width(row) > where.width]

@@ -69,10 +69,10 @@ PANEL = {
     "keys_back": "Paina: takaisin",
     "notice": "Huomio",  # the head of a message shown for a while
     "recall_badge": "HISTORIA",
-    "recall_turns": "Viimeiset siirrot",
+    "recall_turns": "Pelin kulku",
     "recall_games": "Viimeiset pelit",
-    "recall_won": "{when}: {name} voitti",
-    "recall_none": "{when}: ei voittajaa",
+    "recall_won": "{when}: {name}\u00a0voitti",
+    "recall_none": "{when}: ei\u00a0voittajaa",
     "recall_empty": "Ei vielä mitään",
     "about_version": "Robinson Table {version}",
     "about_saves": "Tallennus: {path}",

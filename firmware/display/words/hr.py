@@ -69,10 +69,10 @@ PANEL = {
     "keys_back": "Pritisni: natrag",
     "notice": "Napomena",  # the head of a message shown for a while
     "recall_badge": "POVIJEST",
-    "recall_turns": "Zadnji potezi",
+    "recall_turns": "Tijek igre",
     "recall_games": "Zadnje igre",
     "recall_won": "{when}: pobjednik {name}",
-    "recall_none": "{when}: bez pobjednika",
+    "recall_none": "{when}: bez\u00a0pobjednika",
     "recall_empty": "Još ništa",
     "about_version": "Robinson Table {version}",
     "about_saves": "Spremanje: {path}",

@@ -49,6 +49,8 @@ MOMENTS = {
     "no_winner": "6 2 5 5 1 2 1 2 stay 1 roll 4 6 6 3 2 again 2 4 6 2 1 4 2 3 3 6 6 2 2 1 5 5 5 "
                  "2 1 5 4 4 3 6 3 6 6 5 6",
 }
+
+
 @dataclass(frozen=True)
 class Finished:
     """A game put away, as the recall screen is given it."""
@@ -71,20 +73,21 @@ def games() -> dict[str, Game]:
 def gallery(names: dict[str, dict[int, str]] | None = None) -> Iterator[tuple[str, Screen]]:
     """Every screen worth pinning down: each result kind, and each page of it (the
     players named ``names[lang]``, or NAMES)."""
+    played = games()
     for lang in LANGUAGES:
         w = Words(lang, (names or {}).get(lang, NAMES))
         yield f"{lang}-title", screens.title_screen(w, True)
         yield f"{lang}-setup", screens.setup_screen(w, (1, 2, 3), 2, HouseRules())
         yield f"{lang}-turn", screens.turn_screen(w, Game((1, 2, 3)).state)
         yield f"{lang}-rolling", screens.rolling_screen(w, 1, 5, 2)
-        for name, game in games().items():
+        for name, game in played.items():
             screen = screens.result_screen(w, game)
             yield f"{lang}-{name}", screen
             if screens.decider(game.state) not in (None, screens.mover(game)):
                 yield f"{lang}-{name}-asked", screens.turn_screen(w, game.state)
-        put_away = [Finished(games()[kind], datetime.datetime(2026, 11, day, 20, 15))
+        put_away = [Finished(played[kind], datetime.datetime(2026, 11, day, 20, 15))
                     for day, kind in ((29, "won_alone"), (30, "no_winner"))]
-        yield f"{lang}-recall", screens.recall_screen(w, games()["bounce"], put_away)
+        yield f"{lang}-recall", screens.recall_screen(w, played["bounce"], put_away)
         items = menu_items(w)
         yield f"{lang}-menu", screens.menu_screen(w, items, 0)
         yield f"{lang}-menu-last", screens.menu_screen(w, items, len(items) - 1)

@@ -170,8 +170,8 @@ def test_a_demo_badge_never_cuts_a_title_and_a_recall_keeps_its_badge() -> None:
         for lang in LANGUAGES:
             w = Words(lang)
             recall = screens.recall_screen(w, None, [])
-            where = box(layout, fit(recall, layout, FONTS), FONTS)
-            bar = title_bar(recall, FONTS, 1, where.width)
+            fitted = fit(recall, layout, FONTS)
+            bar = title_bar(fitted, FONTS, 1, box(layout, fitted, FONTS).width)
             kept.append(bar.badge is not None and not clipped(recall, FONTS, layout))
     assert kept == [True] * len(LAYOUTS) * len(LANGUAGES)
 

@@ -334,7 +334,7 @@ def title_bar(screen: Screen, fonts: Fonts, page_count: int, width: int = 128) -
     show_dots, show_die = (bool(dots), bool(die)) if dots + die <= free else (
         False, bool(die) and die <= free)
     right = width - 2
-    badge_at = right - fonts.width(screen.badge) if show_badge else None
+    badge_at = right - (badge - 4) if show_badge else None
     if badge_at is not None:
         right = badge_at - 4
     dots_at = right if show_dots else None

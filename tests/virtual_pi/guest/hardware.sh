@@ -9,8 +9,11 @@
 # and the header is not gpiochip0: a decoy bank comes first here. The table finds
 # the header's chip by its label (firmware/gpiochip.py), as it does on the board.
 set -eu
-setting() { python3 -c "import json; print(json.load(open('/mnt/host/settings.json')).get('$1', '$2'))"; }
-BOARD=$(setting board pi3) PANEL=$(setting panel i2c) IDENTITY=$(setting identity cpuinfo)
+# What the host said this guest is, read in one python (each costs a second under TCG).
+read -r BOARD PANEL IDENTITY VOICE <<EOF
+$(python3 -c "import json; s = json.load(open('/mnt/host/settings.json'))
+print(s.get('board', 'pi3'), s.get('panel', 'i2c'), s.get('identity', 'cpuinfo').replace(' ', '-'), s.get('voice', False))")
+EOF
 modprobe configfs
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 modprobe gpio-sim
@@ -50,7 +53,7 @@ modprobe i2c-dev
 modprobe i2c-stub chip_addr=0x3c
 # The voice's sound card: ALSA's loopback, whose capture side the harness records
 # (playback on hw:Loopback,0 comes out of hw:Loopback,1), as a speaker would sound.
-if [ "$(setting voice False)" = True ]; then
+if [ "$VOICE" = True ]; then
     modprobe snd-aloop index=0 id=Loopback pcm_substreams=1
 fi
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
@@ -62,7 +65,9 @@ if [ "$PANEL" = spi ]; then
     # seconds after this, as a slow driver's would: the table's unit must wait for it.
     echo 1 > events/spi/spi_message_done/enable
     modprobe spidev 2>/dev/null || true  # a module on bookworm, built in on trixie
-    systemd-run --no-block --unit=vpi-spi0 --on-active=3 /bin/sh -ec \
+    # (A timer's AccuracySec is a minute unless set: "3 s" came 17-21 s late.)
+    systemd-run --no-block --unit=vpi-spi0 --on-active=3 --timer-property=AccuracySec=100ms \
+        /bin/sh -ec \
         'modprobe spi-stub; echo spidev > /sys/bus/spi/devices/spi0.0/driver_override
          echo spi0.0 > /sys/bus/spi/drivers/spidev/bind'
 fi

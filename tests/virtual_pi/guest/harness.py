@@ -216,19 +216,31 @@ def state_json(name: str) -> dict[str, object]:
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-def on_disk(latest: bool = False) -> int:
-    """The actions of the game in play (or of the latest game, ended or not: a roll in
-    flight may have won it), as the page cache has them now (read-only)."""
-    game = "SELECT max(id) FROM game" if latest else "SELECT id FROM game WHERE ended IS NULL"
+def _saves(query: str) -> tuple[object, ...] | None:
+    """One row of the saves as the page cache has them now (read-only); None where they
+    cannot be read."""
     try:
         db = sqlite3.connect(f"file:{STATE / 'robinson.db'}?mode=ro", uri=True, timeout=10)
         try:
-            found = db.execute(f"SELECT count(*) FROM action WHERE game = ({game})").fetchone()
+            row: tuple[object, ...] | None = db.execute(query).fetchone()
+            return row
         finally:
             db.close()
     except sqlite3.Error:
-        return 0
-    return int(found[0])
+        return None
+
+
+def in_play() -> bool:
+    """Whether the saves hold a game in play."""
+    return _saves("SELECT 1 FROM game WHERE ended IS NULL") is not None
+
+
+def on_disk(latest: bool = False) -> int:
+    """The actions of the game in play (or of the latest game, ended or not: a roll in
+    flight may have won it)."""
+    game = "SELECT max(id) FROM game" if latest else "SELECT id FROM game WHERE ended IS NULL"
+    found = _saves(f"SELECT count(*) FROM action WHERE game = ({game})")
+    return int(str(found[0])) if found else 0
 
 
 @functools.cache
@@ -321,6 +333,9 @@ def begin_game(trace: Trace) -> None:
     trace.quiet(QUIET, 10.0, after=title)
     mark("seats on")
     press(LONG_PRESS, trace, "long")
+    if not in_play():  # the presses reach no table (the wrong GPIO chip, say): stop here,
+        # rather than press on at 20 s a press until the host's guard
+        raise RuntimeError("the long press began no game: the table does not see ROLL")
     mark("game begun")
 
 
@@ -610,7 +625,9 @@ def power_cuts(trace: Trace) -> None:
     for cut in range(SETTINGS["cuts"]):
         if not roll(trace, f"cut {cut} shown"):  # the game is over: a long press, again
             press(LONG_PRESS, trace, f"cut {cut} again")
-            roll(trace, f"cut {cut} shown")
+            if not roll(trace, f"cut {cut} shown"):
+                fact("cuts", len(log))
+                raise RuntimeError(f"cut {cut}: no press rolled the die, in a new game too")
         shown = on_disk()
         saved(RESULTS / f"cut-{cut:03d}-shown")
         in_flight = rng.random() < 0.6

@@ -421,6 +421,7 @@ def the_table(trace: Trace) -> None:
         roll(trace, f"reboot roll {n}")
     saved(RESULTS / "reboot-shown")
     (RESULTS / "phase").write_text(json.dumps({"phase": 2, "shown": on_disk()}))
+    fact("cpu_seconds_1", cpu_by_unit())
     trace.flush()
     # The results (9p) and the root disk only: the state disk is written by the table
     # alone, and ...
@@ -686,6 +687,24 @@ def phase_two(trace: Trace, before: dict[str, object]) -> None:
                        "saves_kept": any(STATE.iterdir()) if STATE.exists() else False})
 
 
+def cpu_by_unit(most: int = 8) -> dict[str, float]:
+    """Where this power-on's CPU went: the guest's whole busy time, and the units that
+    took most of it (their cgroups' usage), in seconds; the run's figures, not judged."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, idle, iowait, irq, softirq = (int(n) for n in fields[:7])
+    hertz = os.sysconf("SC_CLK_TCK")
+    used = {"all": (user + nice + system + irq + softirq) / hertz,
+            "kernel": (system + irq + softirq) / hertz, "idle": (idle + iowait) / hertz}
+    root = Path("/sys/fs/cgroup")
+    units = {}
+    for stat in [*root.glob("*.slice/*/cpu.stat"), root / "init.scope" / "cpu.stat"]:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            usec = int(stat.read_text().split("usage_usec ")[1].split()[0])
+            units[stat.parent.name] = usec / 1e6
+    ranked = sorted(units.items(), key=lambda unit: -unit[1])[:most]
+    return {name: round(seconds, 1) for name, seconds in [*used.items(), *ranked]}
+
+
 def main() -> None:
     RESULTS.mkdir(exist_ok=True)
     phase_file = RESULTS / "phase"
@@ -693,6 +712,9 @@ def main() -> None:
     if before["phase"] == 2:
         FACTS.update(json.loads((RESULTS / "facts.json").read_text()))
     trace = Trace(RESULTS / f"trace-{before['phase']}.txt")
+    # How the boot spent its time, for the figures (not judged).
+    (RESULTS / f"boot-{before['phase']}.txt").write_text(
+        run("systemd-analyze", "blame", check=False).stdout)
     try:
         if SETTINGS["part"] == "cuts":
             the_cuts(trace)
@@ -705,6 +727,7 @@ def main() -> None:
         fact("error", f"{type(error).__name__}: {error}")
     finally:
         trace.flush()
+        fact(f"cpu_seconds_{before['phase']}", cpu_by_unit())
         journal = run("journalctl", "-b", "-o", "short-monotonic", "--no-pager", check=False)
         (RESULTS / f"journal-{before['phase']}.txt").write_text(journal.stdout)
         os.sync()

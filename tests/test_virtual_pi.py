@@ -469,6 +469,9 @@ def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
         "watchdog restart (s)": vpi.facts["watchdog_restart_seconds"],
         "an idle table's share of the guest's core, without / with the buzzer":
             [vpi.facts["idle_cpu"]["no buzzer"], vpi.facts["idle_cpu"]["buzzer"]],
+        # where the time goes: each guest's busy, kernel and idle CPU, and its top units
+        "the table's guest's CPU, first power-on (s)": vpi.facts.get("cpu_seconds_1"),
+        "the cuts' guest's CPU (s)": cutting.facts.get("cpu_seconds_1"),
     }
     figures.update(buzzer_figures(vpi))
     (vpi.folder / "figures.json").write_text(json.dumps(figures, indent=1))

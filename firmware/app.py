@@ -94,8 +94,7 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
                   voice=speaker, voice_on=True if args.voice else None,
                   record=capture.speech if capture is not None else None)
     if capture is not None:
-        capture.note = lambda: "actions=" + ",".join(
-            a.token for a in (table.game.actions if table.game else ()))
+        capture.note = lambda: "actions=" + ",".join(a.token for a in table.shown)
     received = on_signals(loop)
 
     try:

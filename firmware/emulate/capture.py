@@ -11,7 +11,8 @@ from PIL import Image
 
 class Capture:
     """Writes every frame shown as a numbered PNG, and a line per frame in frames.log
-    with what ``note`` says (the app: the actions of the game held when the frame went out)."""
+    with what ``note`` says (the app: the actions whose results were on the panel when the
+    frame went out; a tumbling die's roll is not among them)."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory

@@ -33,7 +33,7 @@ from firmware.table.buttons import Input, Press, RollButton, SeatSwitches
 from firmware.table.die import Die
 from firmware.table.machine import Mode
 from firmware.table.store import Store, volatile
-from robinson_core import Game
+from robinson_core import Action, Game
 
 log = logging.getLogger("robinson.table")
 
@@ -112,6 +112,13 @@ class Table:
     @property
     def game(self) -> Game | None:
         return self.state.game
+
+    @property
+    def shown(self) -> tuple[Action, ...]:
+        """The actions whose results the panel has shown. While the die tumbles its roll
+        is held, and saved right after the first frame, but its result is not out yet."""
+        actions = self.game.actions if self.game is not None else ()
+        return actions[:-1] if self.mode is Mode.ANIMATE else actions
 
     @property
     def screen(self) -> Screen:

@@ -147,10 +147,12 @@ def _side_by_side(guests: list[tuple[Path, Path, float, dict[str, Any], float]])
 
 
 def _yielding(folders: list[Path], stop: threading.Event) -> None:
-    """While a guest holds YIELD, every other guest is paused; then it goes on."""
+    """While a guest holds YIELD, every other guest is paused; then it goes on. A guest
+    whose QEMU is gone asks nothing, whatever it left in its share."""
     paused: set[Path] = set()
     while not stop.wait(0.05):
-        asking = {f for f in folders if (f / "share" / "results" / YIELD).exists()}
+        asking = {f for f in folders if (f / "share" / "results" / YIELD).exists()
+                  and _qmp(f, "query-status")}
         want = {f for f in folders if asking - {f}}
         for folder in want - paused:
             if _qmp(folder, "stop"):
@@ -167,8 +169,8 @@ def _yielding(folders: list[Path], stop: threading.Event) -> None:
 
 
 def _qmp(folder: Path, command: str) -> bool:
-    """One command (``stop``, ``cont``) to the guest's QEMU through its QMP socket; False
-    where it does not answer (not started yet, or gone)."""
+    """One command (``stop``, ``cont``, ``query-status``) to the guest's QEMU through its
+    QMP socket; False where it does not answer (not started yet, or gone)."""
     try:
         with socket.socket(socket.AF_UNIX) as sock:
             sock.settimeout(5)

@@ -643,41 +643,41 @@ def power_cuts(trace: Trace) -> None:
     rng = random.Random(SETTINGS["seed"])
     log: list[dict[str, object]] = []
     (RESULTS / "cuts.json").write_text("[]")  # none yet (a guest may have no share)
-    for cut in range(SETTINGS["cuts"]):
-        if not roll(trace, f"cut {cut} shown"):  # the game is over: a long press, again
-            press(LONG_PRESS, trace, f"cut {cut} again")
-            if not roll(trace, f"cut {cut} shown"):
-                fact("cuts", len(log))
-                raise RuntimeError(f"cut {cut}: no press rolled the die, in a new game too")
-        shown = on_disk()
-        saved(RESULTS / f"cut-{cut:03d}-shown")
-        in_flight = rng.random() < 0.6
-        if in_flight:  # cut mid-animation, mid-save, or just after
-            mark(f"cut {cut} in flight")
-            pull(BUTTON, True)
-            time.sleep(0.15)
-            pull(BUTTON, False)
-            time.sleep(rng.uniform(0.0, 1.2))
-        else:  # or soon after the last result, while the database's last commit may
-            # still be in ext4's journal
-            time.sleep(rng.uniform(0.05, 1.0))
-        began = uptime()
-        power_cut()
-        cut_seconds = uptime() - began
-        saved(RESULTS / f"cut-{cut:03d}")
-        ready = start(trace)
-        kept = on_disk(latest=True)  # read once the table has opened (and recovered) it
-        log.append({"cut": cut, "shown": shown, "in_flight": in_flight, "kept": kept,
-                    "cut_seconds": round(cut_seconds, 2), "ready_seconds": round(ready, 2)})
-        (RESULTS / "cuts.json").write_text(json.dumps(log))
-        if kept < shown:  # a shown roll lost: the scenario ends here (more steps would
-            # only wait on a table that has lost its game); the host judges this copy
-            fact("cuts", len(log))
-            raise RuntimeError(f"cut {cut}: {shown} actions were on the panel, "
-                               f"{kept} kept: the store lost a shown action")
-        # The title is out: the next round's first press resumes the game (roll() presses
-        # until an action is saved), as the step after the last round does.
-    fact("cuts", len(log))
+    try:
+        for cut in range(SETTINGS["cuts"]):
+            if not roll(trace, f"cut {cut} shown"):  # the game is over: a long press, again
+                press(LONG_PRESS, trace, f"cut {cut} again")
+                if not roll(trace, f"cut {cut} shown"):
+                    raise RuntimeError(f"cut {cut}: no press rolled the die, in a new game too")
+            shown = on_disk()
+            saved(RESULTS / f"cut-{cut:03d}-shown")
+            in_flight = rng.random() < 0.6
+            if in_flight:  # cut mid-animation, mid-save, or just after
+                mark(f"cut {cut} in flight")
+                pull(BUTTON, True)
+                time.sleep(0.15)
+                pull(BUTTON, False)
+                time.sleep(rng.uniform(0.0, 1.2))
+            else:  # or soon after the last result, while the database's last commit may
+                # still be in ext4's journal
+                time.sleep(rng.uniform(0.05, 1.0))
+            began = uptime()
+            power_cut()
+            cut_seconds = uptime() - began
+            saved(RESULTS / f"cut-{cut:03d}")
+            ready = start(trace)
+            kept = on_disk(latest=True)  # read once the table has opened (and recovered) it
+            log.append({"cut": cut, "shown": shown, "in_flight": in_flight, "kept": kept,
+                        "cut_seconds": round(cut_seconds, 2), "ready_seconds": round(ready, 2)})
+            (RESULTS / "cuts.json").write_text(json.dumps(log))
+            if kept < shown:  # a shown roll lost: the scenario ends here (more steps would
+                # only wait on a table that has lost its game); the host judges this copy
+                raise RuntimeError(f"cut {cut}: {shown} actions were on the panel, "
+                                   f"{kept} kept: the store lost a shown action")
+            # The title is out: the next round's first press resumes the game (roll() presses
+            # until an action is saved), as the step after the last round does.
+    finally:
+        fact("cuts", len(log))  # the rounds done, however they ended
 
 
 def _failed_start() -> dict[str, object]:

@@ -732,10 +732,11 @@ def main() -> None:
     if before["phase"] == 2:
         FACTS.update(json.loads((RESULTS / "facts.json").read_text()))
     trace = Trace(RESULTS / f"trace-{before['phase']}.txt")
-    # How the boot spent its time, for the figures (not judged).
-    (RESULTS / f"boot-{before['phase']}.txt").write_text(
-        run("systemd-analyze", "blame", check=False).stdout)
     try:
+        # How the boot spent its time, for the figures (not judged); inside the try, so a
+        # command that hangs ends the scenario like any failing step.
+        (RESULTS / f"boot-{before['phase']}.txt").write_text(
+            run("systemd-analyze", "blame", check=False).stdout)
         if SETTINGS["part"] == "cuts":
             the_cuts(trace)
         elif before["phase"] == 1:

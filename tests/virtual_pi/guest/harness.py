@@ -735,8 +735,8 @@ def main() -> None:
     try:
         # How the boot spent its time, for the figures (not judged); inside the try, so a
         # command that hangs ends the scenario like any failing step.
-        (RESULTS / f"boot-{before['phase']}.txt").write_text(
-            run("systemd-analyze", "blame", check=False).stdout)
+        blame = run("systemd-analyze", "blame", check=False)  # (or why it has none yet)
+        (RESULTS / f"boot-{before['phase']}.txt").write_text(blame.stdout or blame.stderr)
         if SETTINGS["part"] == "cuts":
             the_cuts(trace)
         elif before["phase"] == 1:

@@ -242,3 +242,25 @@ def test_each_panel_gets_the_writer_that_sends_least() -> None:
         display = display_option(name)
         got[name] = type(writer_for(emulated_device(display, wire_for(display)))).__name__
     assert got == WRITERS
+
+
+@pytest.mark.parametrize("layout", [Layout(128, 128, mode="RGB"),
+                                    Layout(256, 64, mode="RGB", grey=True)],
+                         ids=["ssd1351 colour", "ssd1322 grey"])
+def test_every_seat_has_a_title_bar_its_name_reads_on(layout: Layout) -> None:
+    """Issue 37's second defect: seats 7 and 8 had no colour, a black bar with black text
+    on colour and greyscale panels."""
+    from firmware.display.layout import SEAT_COLOURS
+    from firmware.display.screen import Screen
+    from robinson_core import SEATS
+
+    assert set(SEAT_COLOURS) == set(SEATS)
+    w, compared = Words("en"), 0
+    for seat in SEATS:
+        image = render(Screen(title=w.name(seat), body=("",), seat=seat), FONTS, 0,
+                       layout).convert("RGB")
+        bar = image.crop((0, 0, layout.canvas[0], 12))
+        colours = {colour for _, colour in bar.getcolors(1 << 16) or []}
+        assert len(colours) >= 2 and bar.getpixel((1, 1)) != (0, 0, 0), (seat, colours)
+        compared += 1
+    assert compared == len(SEATS) == 8

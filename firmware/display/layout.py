@@ -33,8 +33,10 @@ BACK, INK, DIM = 0, 1, 2
 SEAT_INK = 10  # + seat number: that seat's colour
 SEAT_COLOURS = {1: ("red", (255, 64, 64)), 2: ("green", (64, 220, 64)),
                 3: ("yellow", (255, 220, 0)), 4: ("blue", (80, 140, 255)),
-                5: ("white", (255, 255, 255)), 6: ("orange", (255, 150, 30))}
-"""Each seat's colour on a colour panel, and the colour of its LED (hardware guide)."""
+                5: ("white", (255, 255, 255)), 6: ("orange", (255, 150, 30)),
+                7: ("cyan", (0, 215, 215)), 8: ("magenta", (235, 90, 235))}
+"""Each seat's colour on a colour panel, and the colour of its LED (hardware guide): every
+seat there can be (a seat without one had a black title bar with black text)."""
 WHITE, GREY = (255, 255, 255), (150, 150, 150)
 MAP_ROWS = 5  # the board map: 45 squares in 5 rows of 9, the path turning at each end
 

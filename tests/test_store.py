@@ -735,3 +735,22 @@ def test_an_error_that_is_not_sqlites_during_a_write_is_not_swallowed(
     monkeypatch.undo()
     assert Store(tmp_path, read_only=True).load().game == GAME.undo()
     store.close()
+
+
+def test_a_long_lived_reader_sees_each_later_save(tmp_path: Path) -> None:
+    """Issue 37's third defect: a read-only store kept the first game it read, so a reader
+    that stays open (the companion) showed a stale game for ever."""
+    writer, reader = Store(tmp_path), Store(tmp_path, read_only=True)
+    game = Game((1, 2))
+    writer.begin(game)
+    seen = [reader.load().game]
+    for face in (3, 5, 2):
+        game = game.play(Roll(face))
+        writer.save(game)
+        seen.append(reader.load().game)
+    writer.put_away(game)
+    seen.append(reader.load().game)
+    assert seen == [*(Game((1, 2), actions=game.actions[:n]) for n in range(4)), None]
+    assert len(reader.finished(5)) == 1
+    writer.close()
+    reader.close()

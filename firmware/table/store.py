@@ -775,10 +775,16 @@ class Store:
         return found
 
     def _in_play(self, db: sqlite3.Connection) -> tuple[int, Game] | None:
-        if self._current is None:
-            row = self._row_in_play(db)
-            self._current = None if row is None else (row, self._game(db, row))
-        return self._current
+        """The row in play and its game. The writer keeps it (it made every change since
+        it read it, holding the lock); a reader reads it each time, or a long-lived one
+        (the companion) would show the first game it saw for ever."""
+        if self._current is not None:
+            return self._current
+        row = self._row_in_play(db)
+        found = None if row is None else (row, self._game(db, row))
+        if not self.read_only:
+            self._current = found
+        return found
 
     @staticmethod
     def _row_in_play(db: sqlite3.Connection) -> int | None:

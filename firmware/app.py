@@ -30,7 +30,7 @@ from firmware.startup import (
 )
 from firmware.table.die import Die, SeededDie
 from firmware.table.store import StateDirectoryError, Store, state_dir
-from firmware.table.table import Table
+from firmware.table.table import Run, Table, Told
 
 
 def drivers(rig: Rigging, table: Table, demo: bool) -> list[threading.Thread]:
@@ -85,14 +85,13 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
         text_view = TextView(sys.stdout, fonts, config.display.layout)
     voice = config.voice
     speaker = Speaker(device=voice.device, volume=voice.volume, speed=voice.speed)
-    table = Table(config=config, loop=loop, store=store, panel=rig.panel, button=rig.button,
-                  seats=rig.seats, die=SeededDie(args.seed) if args.seed is not None else Die(),
-                  fonts=fonts, outputs=rig.outputs, lang=args.lang,
-                  animate=not args.no_animation, on_page=text_view,
-                  mounts=None if emulated else _mountinfo,
-                  badge="DEMO" if args.demo or args.seed is not None else "",
-                  voice=speaker, voice_on=True if args.voice else None,
-                  record=capture.speech if capture is not None else None)
+    run = Run(lang=args.lang, animate=not args.no_animation,
+              badge="DEMO" if args.demo or args.seed is not None else "",
+              voice_on=True if args.voice else None, mounts=None if emulated else _mountinfo)
+    told = Told(voice=speaker, record=capture.speech if capture is not None else None,
+                on_page=text_view)
+    table = Table(rig, store, die=SeededDie(args.seed) if args.seed is not None else Die(),
+                  fonts=fonts, run=run, told=told)
     if capture is not None:
         capture.note = lambda: "actions=" + ",".join(a.token for a in table.shown)
     received = on_signals(loop)

@@ -15,8 +15,9 @@ from firmware.display.screen import Screen
 from firmware.emulate.rig import emulate
 from firmware.runtime.loop import ManualClock, advance
 from firmware.table.die import Die
+from firmware.table.parts import Run, Told, Voice
 from firmware.table.store import Store
-from firmware.table.table import Mode, Table, Voice
+from firmware.table.table import Mode, Table
 from robinson_core import Game
 
 FONTS = Fonts()
@@ -53,11 +54,9 @@ class Rig:
             self.button_pin.drive_low()
         self.store = Store(state_dir)
         self.die = die or ScriptedDie(faces)
-        self.table = Table(config=self.config, loop=self.loop, store=self.store,
-                           panel=self.panel, button=self.rigging.button,
-                           seats=self.rigging.seats,
-                           die=self.die, fonts=FONTS, animate=animate, lang=lang,
-                           mounts=mounts, voice=voice, voice_on=voice_on)
+        self.table = Table(self.rigging, self.store, die=self.die, fonts=FONTS,
+                           run=Run(lang=lang, animate=animate, voice_on=voice_on, mounts=mounts),
+                           told=Told(voice=voice))
         if start:
             self.table.start()
             self.run()

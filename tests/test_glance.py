@@ -31,7 +31,7 @@ from firmware.display.render import (
     wrap,
 )
 from firmware.display.words import Words
-from firmware.table.machine import Draw, Effect
+from firmware.table.machine import Draw, Effect, Input
 from robinson_core import CHOICES, Choice, Game, HouseRules, Roll, Status, parse_action
 from robinson_core import events as ev
 from robinson_core.texts import CASES, LANGUAGES, fill
@@ -203,12 +203,12 @@ def test_a_press_half_a_second_after_any_result_never_skips_any_money(
     drawn: dict[int, list[str]] = {}  # actions taken -> every row drawn meanwhile
     run = table._run
 
-    def running(effect: Effect) -> None:  # every page the shell draws, as it draws it
+    def running(effect: Effect) -> Input | None:  # every page the shell draws, as it draws it
         if isinstance(effect, Draw):
             all_pages = pages(effect.screen, FONTS)
             taken = len(table.game.actions) if table.game else -1
             drawn.setdefault(taken, []).extend(all_pages[effect.page % len(all_pages)])
-        run(effect)
+        return run(effect)
 
     table._run = running  # type: ignore[method-assign]
     rig.wait(2.5)

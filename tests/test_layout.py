@@ -45,6 +45,11 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "robinson_core": PURE,
     "robinson_core.texts": PURE | {"importlib"},  # a language's module, by its code
     "firmware.table.machine": PURE,
+    "firmware.table.messages": PURE,  # the machine's inputs and effects
+    "firmware.table.state": PURE,  # its state, mode by mode
+    "firmware.table.view": PURE,  # the screen, from the state
+    "firmware.table.prefs": PURE,  # the settings kept, and which is in force
+    "firmware.table.parts": PURE,  # what the shell is given
     "firmware.table.names": PURE | {"json"},
     "firmware.table.menu": PURE,
     "firmware.runtime.tunes": PURE,
@@ -96,6 +101,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
 # fresh interpreter, so an indirect import is caught too.
 LOADS_NONE = {
     "firmware.table.machine": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
+    "firmware.table.view": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
     "firmware.config": ("PIL", "gpiozero", "luma", "lgpio"),
     "robinson_core": ("PIL", "gpiozero", "luma", "sqlite3", "random", "socket", "threading"),
 }

@@ -23,12 +23,14 @@ from firmware.runtime.tunes import Tune
 from firmware.table import machine as m
 from firmware.table.machine import Press, TimerKind
 from firmware.table.menu import MENU, Row
+from firmware.table.state import Animate, Menu, Waiting
+from firmware.table.view import TUMBLE
 from robinson_core import CHOICES, Choice, Game, Pending, Roll, Status
 from robinson_core import events as ev
 
 CONFIG = Config()
 T = CONFIG.timings
-VOICE_OFF = (("voice", "off"), ("story", "off"))  # the prefs of a table that does not speak
+VOICE_OFF = {"voice": "off", "story": "off"}  # the prefs of a table that does not speak
 
 
 def one_page(screen: Screen) -> tuple[int, int]:
@@ -64,6 +66,11 @@ class Table:
     def w(self) -> Any:
         return m.words(self.state)
 
+    @property
+    def screen(self) -> Screen:
+        """What the panel shows now: the view of the state."""
+        return m.view(self.state)
+
     def press(self, kind: Press = Press.SHORT) -> list[m.Effect]:
         return self(m.Pressed(kind))
 
@@ -83,6 +90,17 @@ def playing(game: Game, **kw: Any) -> Table:
     table.press()
     assert table.state.mode is m.Mode.PLAY
     return table
+
+
+def row_of(table: Table) -> int:
+    """The menu's cursor."""
+    assert isinstance(table.state.now, Menu), table.state.now
+    return table.state.now.row
+
+
+def kept(effects: list[m.Effect]) -> list[dict[str, str]]:
+    """The prefs each SavePrefs keeps, as the store keeps them."""
+    return [e.prefs.as_strings() for e in effects if isinstance(e, m.SavePrefs)]
 
 
 def draws(effects: list[m.Effect]) -> list[m.Draw]:
@@ -133,7 +151,7 @@ def test_a_saved_brightness_from_1_to_255_is_set_at_start(saved: str, expected: 
     table = Table()
     effects = table(m.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
     assert of(m.Contrast, effects) == [m.Contrast(expected)]
-    assert table.state.contrast == expected
+    assert table.state.prefs.contrast == expected
 
 
 @pytest.mark.parametrize("saved", ["0", "256", "bright", ""])
@@ -141,7 +159,7 @@ def test_a_saved_brightness_out_of_range_is_ignored(saved: str) -> None:
     table = Table()
     effects = table(m.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
     assert of(m.Contrast, effects) == []
-    assert table.state.contrast == 200
+    assert table.state.prefs.contrast == 200
 
 
 @pytest.mark.parametrize("asked,saved,expected", [
@@ -150,12 +168,12 @@ def test_the_language_is_the_command_lines_then_the_saved_then_the_configs(
         asked: str | None, saved: str, expected: str) -> None:
     table = Table(lang=asked)
     table(m.Start(None, (1, 2), prefs=(("language", saved),)))
-    assert table.state.lang == expected
+    assert table.state.prefs.language == expected
 
 
 def test_before_start_the_table_speaks_the_asked_language_or_the_configs() -> None:
-    assert m.initial(m.Fixed(Config(language="hr"), one_page)).lang == "hr"
-    assert m.initial(m.Fixed(Config(language="hr"), one_page, lang="ja")).lang == "ja"
+    assert m.initial(m.Fixed(Config(language="hr"), one_page)).prefs.language == "hr"
+    assert m.initial(m.Fixed(Config(language="hr"), one_page, lang="ja")).prefs.language == "ja"
 
 
 def test_start_arms_the_screen_saver_and_the_burn_in_shift() -> None:
@@ -175,7 +193,10 @@ def test_the_title_waits_longer_for_each_note_and_says_each_once() -> None:
     assert draws(effects) == [m.Draw(screens.title_screen(w, False, notes, "DEMO"))]
     assert of(m.Log, effects) == [m.Log("warning", "saved game: the checksum does not match")]
     assert m.After(TimerKind.BOOT, 2.0 + 2.0 * 3) in effects
-    assert table.state.notes == ()
+    table(m.Pressed(Press.LONG))  # on to setup, and back to the title from the menu's no
+    table.press(Press.MENU)
+    table.press(Press.MENU)
+    assert table.state.mode is m.Mode.SETUP  # the notes went with the title they were on
 
 
 def test_with_nothing_to_resume_the_title_goes_on_to_setup_by_itself() -> None:
@@ -320,7 +341,7 @@ def test_a_seat_switched_in_setup_redraws_it_and_keeps_a_first_still_there() -> 
 
 def test_a_seat_switched_during_play_is_refused_for_a_while() -> None:
     table = playing(MOVED)
-    under = table.state.screen
+    under = table.screen
     effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
     assert draws(effects) == [m.Draw(screens.message_screen(
         table.w("notice"), table.w("seats_locked", seat=3)))]
@@ -349,7 +370,7 @@ def test_the_panel_dims_then_blanks_and_a_press_only_wakes_it() -> None:
     assert m.After(TimerKind.BLANK, T.blank_after) in effects
     assert table(m.Held(Press.LONG)) == []  # no hint either
     effects = table.press()
-    assert effects == [m.Draw(table.state.screen)] and table.state.game == MOVED
+    assert effects == [] and table.state.game == MOVED  # the panel, awake, shows it again
     table(m.Down())
     assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # the next press rolls
 
@@ -359,7 +380,7 @@ def test_a_seat_switch_wakes_the_panel() -> None:
     table.fire(TimerKind.DIM)
     effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
     assert m.Wake() in effects and table.state.saver is m.Saver.AWAKE
-    assert table.state.swallow is False
+    assert table.state.void is False
     assert m.After(TimerKind.DIM, T.dim_after) in effects  # and the idle time starts again
 
 
@@ -376,7 +397,7 @@ def test_a_long_screen_pages_by_itself() -> None:
     effects = table.press()
     assert m.After(TimerKind.PAGE, T.page) in effects
     effects = table.fire(TimerKind.PAGE)
-    assert effects == [m.Draw(table.state.screen, 1), m.After(TimerKind.PAGE, T.page)]
+    assert effects == [m.Draw(table.screen, 1), m.After(TimerKind.PAGE, T.page)]
     assert (table.state.page, table.state.seen) == (1, 1)
 
 
@@ -395,7 +416,7 @@ def test_a_quick_press_shows_the_unread_money_pages_before_rolling() -> None:
     table = started(MOVED, measure=lambda screen: (4, 2), faces=[6])
     table.press()  # resumed: page 0 of the result
     effects = table.press()
-    assert effects == [m.Draw(table.state.screen, 1), m.After(TimerKind.PAGE, T.page)]
+    assert effects == [m.Draw(table.screen, 1), m.After(TimerKind.PAGE, T.page)]
     assert of(m.NeedFace, table.press()) == []  # page 2
     assert table.state.seen == 2
     assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # all read: the roll
@@ -408,7 +429,7 @@ def test_a_roll_tumbles_saves_then_reveals() -> None:
     table = playing(MOVED, faces=[4])
     effects = table.press()
     rolled = MOVED.play(Roll(4))
-    frame = screens.rolling_screen(table.w, MOVER, m.TUMBLE[0], 0)
+    frame = screens.rolling_screen(table.w, MOVER, TUMBLE[0], 0)
     assert effects == [m.NeedFace(), m.Draw(frame), m.Chime(Tune.ROLL), m.Save(rolled),
                        m.After(TimerKind.FRAME, m.FRAME)]
     assert table.state.mode is m.Mode.ANIMATE and table.state.game == rolled
@@ -426,15 +447,15 @@ def test_a_roll_tumbles_saves_then_reveals() -> None:
 
 
 def test_the_tumbling_die_shows_each_face_once_before_any_again() -> None:
-    assert sorted(m.TUMBLE) == [1, 2, 3, 4, 5, 6]
+    assert sorted(TUMBLE) == [1, 2, 3, 4, 5, 6]
     table = playing(MOVED, faces=[4])
     table.press()
-    shown = [table.state.screen]
+    shown = [table.screen]
     while TimerKind.FRAME in table.state.armed:
         table.fire(TimerKind.FRAME)
-        shown.append(table.state.screen)
+        shown.append(table.screen)
     w = table.w
-    assert shown == [screens.rolling_screen(w, MOVER, m.TUMBLE[n % 6], 0) for n in range(10)]
+    assert shown == [screens.rolling_screen(w, MOVER, TUMBLE[n % 6], 0) for n in range(10)]
 
 
 @pytest.mark.parametrize("timings,animate,frames", [
@@ -442,8 +463,11 @@ def test_the_tumbling_die_shows_each_face_once_before_any_again() -> None:
     (Timings(animation=0.0), True, 0), (Timings(animation=0.8), False, 0)])
 def test_how_long_the_die_tumbles(timings: Timings, animate: bool, frames: int) -> None:
     table = playing(MOVED, config=Config(timings=timings), animate=animate, faces=[2])
+    animating = table.state
     effects = table.press()
-    assert table.state.frames == frames
+    assert len(draws(effects)) == 1  # the first frame, or the result at once
+    frames_drawn = table.state.now.frames if isinstance(table.state.now, Animate) else 0
+    assert frames_drawn == frames and animating.mode is m.Mode.PLAY
     if frames == 0:  # no tumble: the result at once
         assert table.state.mode is m.Mode.PLAY and draws(effects)[-1].screen == \
             screens.result_screen(table.w, MOVED.play(Roll(2)))
@@ -517,12 +541,11 @@ def test_holding_for_a_long_press_says_what_letting_go_will_do() -> None:
     effects = table(m.Down(), m.Held(Press.LONG))
     other = table.w.option(Pending.TREE, Choice.STAY)
     hint = table.w("let_go_long", action=other)
-    assert draws(effects) == [m.Draw(dataclasses.replace(table.state.screen, footer=hint))]
+    assert draws(effects) == [m.Draw(dataclasses.replace(table.screen, footer=hint))]
     effects = table(m.Held(Press.MENU))
     assert draws(effects)[0].screen.footer == table.w("let_go_menu")
-    under = table.state.screen
-    effects = table.press(Press.MENU)  # let go: the footer back, then the menu
-    assert draws(effects)[0] == m.Draw(under)
+    effects = table.press(Press.MENU)  # let go: the menu, its own footer
+    assert draws(effects) == [m.Draw(table.screen)] and table.screen.footer == table.w("menu_keys")
     assert table.state.hint is None and table.state.mode is m.Mode.MENU
 
 
@@ -559,17 +582,41 @@ def test_after_a_win_a_long_press_sets_up_a_new_game_with_the_seats_switched_now
         table.w, (1, 2, 3), table.state.first, CONFIG.rules, "", wired=len(CONFIG.pins.seats))
 
 
-def test_a_write_the_disk_refuses_is_said_once_the_screen_is_out() -> None:
+def test_a_write_refused_while_the_die_tumbles_is_said_after_the_result_then_the_result_again(
+        ) -> None:
+    """Issue 37's first defect: the note was painted over by the next tumbling frame, and
+    6 s after the result the panel went back to 'Player 1 rolls…'."""
     table = playing(MOVED, faces=[3])
     table.disk_ok = False
     effects = table.press()
-    assert table.state.game == MOVED.play(Roll(3))  # the game goes on in memory
+    rolled = MOVED.play(Roll(3))
+    assert table.state.game == rolled  # the game goes on in memory
     assert m.Log("error", "cannot save the game: disk full") in effects
+    assert TimerKind.SAVE_FAILED not in table.state.armed  # not over the tumbling die
+    notice = screens.message_screen(table.w("notice"), table.w("save_failed", reason="disk full"))
+    while TimerKind.FRAME in table.state.armed:
+        assert notice not in [d.screen for d in draws(table.fire(TimerKind.FRAME))]
+    result = screens.result_screen(table.w, rolled)
+    effects = table.fire(TimerKind.REVEAL)
+    assert draws(effects) == [m.Draw(result)]  # the result first
     assert m.After(TimerKind.SAVE_FAILED, 0.0) in effects
+    effects = table.fire(TimerKind.SAVE_FAILED)
+    assert draws(effects) == [m.Draw(notice)] and m.After(TimerKind.FLASH, 6.0) in effects
+    assert table.state.armed.isdisjoint({TimerKind.FRAME, TimerKind.REVEAL, TimerKind.PAGE})
+    effects = table.fire(TimerKind.FLASH)  # its whole time, then the result again
+    assert draws(effects) == [m.Draw(result)] and table.state.mode is m.Mode.PLAY
+
+
+def test_a_write_refused_with_no_tumble_is_said_once_the_result_is_out() -> None:
+    table = playing(MOVED, animate=False, faces=[3])
+    table.disk_ok = False
+    effects = table.press()
+    result = screens.result_screen(table.w, MOVED.play(Roll(3)))
+    assert draws(effects) == [m.Draw(result)] and m.After(TimerKind.SAVE_FAILED, 0.0) in effects
     effects = table.fire(TimerKind.SAVE_FAILED)
     assert draws(effects) == [m.Draw(screens.message_screen(
         table.w("notice"), table.w("save_failed", reason="disk full")))]
-    assert m.After(TimerKind.FLASH, 6.0) in effects
+    assert draws(table.fire(TimerKind.FLASH)) == [m.Draw(result)]
 
 
 def test_a_failed_audit_is_said_and_stops_the_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -581,6 +628,7 @@ def test_a_failed_audit_is_said_and_stops_the_rolls(monkeypatch: pytest.MonkeyPa
     assert draws(effects)[-1] == m.Draw(screens.message_screen(
         table.w("notice"), table.w("audit_failed", detail="the pot is off by 1")))
     assert m.After(TimerKind.FLASH, 10.0) in effects
+    table.press()  # the result under the message, never on the panel yet
     effects = table.press()  # the same problem: not logged again, and no roll
     assert of(m.Log, effects) == [] and of(m.NeedFace, effects) == []
     assert m.After(TimerKind.FLASH, 4.0) in effects
@@ -632,14 +680,14 @@ def menu_at(table: Table, row: Row) -> list[m.Effect]:
 def test_the_menu_opens_at_its_first_row_and_a_short_press_goes_round() -> None:
     table = playing(MOVED)
     effects = table.press(Press.MENU)
-    assert table.state.mode is m.Mode.MENU and table.state.row == 0
+    assert table.state.mode is m.Mode.MENU and row_of(table) == 0
     labels = m.menu_labels(table.state)
     assert draws(effects) == [m.Draw(screens.menu_screen(table.w, labels, 0))]
     rows = []
     for _ in range(len(MENU)):
         effects = table.press()
-        rows.append(table.state.row)
-        assert draws(effects) == [m.Draw(screens.menu_screen(table.w, labels, table.state.row))]
+        rows.append(row_of(table))
+        assert draws(effects) == [m.Draw(screens.menu_screen(table.w, labels, row_of(table)))]
     assert rows == [*range(1, len(MENU)), 0]
     table.press()
     table.press(Press.MENU)  # the menu press again: back to the game
@@ -666,9 +714,9 @@ def test_menu_language_goes_round_the_languages_and_is_kept() -> None:
     seen = []
     for _ in range(4):
         effects = menu_at(table, Row.LANGUAGE)
-        seen.append(table.state.lang)
-        assert of(m.SavePrefs, effects) == [m.SavePrefs(
-            (("language", table.state.lang), ("contrast", "255"), *VOICE_OFF, ("owed", "")))]
+        seen.append(table.state.prefs.language)
+        assert kept(effects) == [{"language": table.state.prefs.language, "contrast": "255",
+                                  **VOICE_OFF, "names": "{}", "owed": ""}]
         assert draws(effects)[-1].screen == screens.menu_screen(
             table.w, m.menu_labels(table.state), MENU.index(Row.LANGUAGE))
         table.press(Press.MENU)
@@ -684,9 +732,8 @@ def test_menu_brightness_steps_down_then_back_to_the_brightest() -> None:
         levels.append(contrast.level)
         assert draws(effects)[-1].screen == screens.menu_screen(  # its new level shown
             table.w, m.menu_labels(table.state), MENU.index(Row.BRIGHTNESS))
-        assert of(m.SavePrefs, effects) == [m.SavePrefs(
-            (("language", "en"), ("contrast", str(contrast.level)), *VOICE_OFF,
-             ("owed", "")))]
+        assert kept(effects) == [{"language": "en", "contrast": str(contrast.level),
+                                  **VOICE_OFF, "names": "{}", "owed": ""}]
         table.press(Press.MENU)
     assert levels == [128, 48, 8, 255]
 
@@ -701,7 +748,8 @@ def test_the_menu_names_the_brightness_step() -> None:
     table = started()
     labels = m.menu_labels(table.state)
     assert labels[MENU.index(Row.BRIGHTNESS)] == table.w("menu_brightness", level="4/4")
-    state = dataclasses.replace(table.state, contrast=8, lang="fi")
+    state = dataclasses.replace(table.state,
+                                prefs=table.state.prefs.but(contrast=8, language="fi"))
     assert m.menu_labels(state)[MENU.index(Row.BRIGHTNESS)] == m.words(state)(
         "menu_brightness", level="1/4")
     assert m.menu_labels(state)[MENU.index(Row.LANGUAGE)] == m.words(state)(
@@ -713,9 +761,8 @@ def test_menu_standings_shows_them_and_any_press_returns_to_the_menu() -> None:
     effects = menu_at(table, Row.STANDINGS)
     assert table.state.mode is m.Mode.INFO
     assert draws(effects) == [m.Draw(screens.standings_screen(table.w, MOVED.state))]
-    row = table.state.row
     table.press()
-    assert table.state.mode is m.Mode.MENU and table.state.row == row
+    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.STANDINGS
 
 
 def test_menu_standings_without_a_game_stays_in_the_menu() -> None:
@@ -734,7 +781,7 @@ def test_menu_recall_asks_the_store_and_shows_what_it_gives() -> None:
     table = playing(MOVED)
     effects = menu_at(table, Row.RECALL)
     assert of(m.NeedRecall, effects) == [m.NeedRecall()]
-    assert table.state.mode is m.Mode.INFO
+    assert table.state.waiting is Waiting.RECALL  # the menu stays until the store answers
     finished = (Old(FRESH.play(Roll(6))),)
     effects = table(m.Recalled(finished))
     assert draws(effects) == [m.Draw(screens.recall_screen(table.w, MOVED, finished))]
@@ -757,13 +804,13 @@ def test_menu_new_game_asks_then_puts_this_one_away() -> None:
     effects = menu_at(table, Row.NEW)
     assert of(m.PutAway, effects) == [] and draws(effects) == [m.Draw(abandon_screen(table))]
     table.press()  # no: back to the menu, on the same row
-    assert table.state.mode is m.Mode.MENU and MENU[table.state.row] is Row.NEW
+    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.NEW
     effects = table.press(Press.LONG)
     assert table.state.mode is m.Mode.ABANDON
     effects = table.press(Press.LONG)
     assert of(m.PutAway, effects) == [m.PutAway(MOVED)]
     assert table.state.mode is m.Mode.SETUP and table.state.game is None
-    assert of(m.SavePrefs, effects)[-1].prefs[-1] == ("owed", "")  # owed to that game only
+    assert kept(effects)[-1]["owed"] == ""  # owed to that game only
 
 
 def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
@@ -772,7 +819,7 @@ def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
     assert of(m.BringBack, effects) == [m.BringBack()]
     effects = table(m.Brought(MOVED))
     assert table.state.game == MOVED and table.state.mode is m.Mode.PLAY
-    assert of(m.SavePrefs, effects)[-1].prefs[-1] == ("owed", "")
+    assert kept(effects)[-1]["owed"] == ""
     assert m.After(TimerKind.FLASH, 3.0) in effects
     assert draws(effects)[-1] == m.Draw(screens.message_screen(table.w("notice"),
                                                                table.w("brought_back")))
@@ -827,15 +874,14 @@ def test_a_roll_taken_back_comes_again_with_the_same_face() -> None:
     table.press()  # rolls a 6
     menu_at(table, Row.UNDO)
     effects = table.press(Press.LONG)
-    assert table.state.owed == (6,)
-    assert of(m.SavePrefs, effects) == [m.SavePrefs(
-        (("language", "en"), ("contrast", "255"), *VOICE_OFF,
-         ("owed", f"{len(MOVED.actions)}:6")))]
+    assert table.state.prefs.owed.faces == (6,)
+    assert kept(effects) == [{"language": "en", "contrast": "255", **VOICE_OFF, "names": "{}",
+                              "owed": f"{len(MOVED.actions)}:6"}]
     table.fire(TimerKind.FLASH)
     effects = table.press()
     assert of(m.NeedFace, effects) == []  # the die is not asked: the 6 stands
-    assert table.state.game == MOVED.play(Roll(6)) and table.state.owed == ()
-    assert of(m.SavePrefs, effects)[-1].prefs[-1] == ("owed", "")
+    assert table.state.game == MOVED.play(Roll(6)) and table.state.prefs.owed.faces == ()
+    assert kept(effects)[-1]["owed"] == ""
     assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # the next roll is the die's
 
 
@@ -846,10 +892,11 @@ def test_rolls_taken_back_come_again_in_their_order() -> None:
     for _ in range(2):
         menu_at(table, Row.UNDO)
         effects = table.press(Press.LONG)
-    assert table.state.owed == (4, 1) and table.state.game == MOVED
-    assert of(m.SavePrefs, effects)[-1].prefs[-1] == ("owed", f"{len(MOVED.actions)}:4 1")
+    assert table.state.prefs.owed.faces == (4, 1) and table.state.game == MOVED
+    assert kept(effects)[-1]["owed"] == f"{len(MOVED.actions)}:4 1"
+    table.fire(TimerKind.FLASH)  # "undone" said its piece: the result under it is out
     for still in (f"{len(MOVED.actions) + 1}:4", ""):  # each roll says once what is owed
-        assert [p.prefs[-1] for p in of(m.SavePrefs, table.press())] == [("owed", still)]
+        assert [k["owed"] for k in kept(table.press())] == [still]
     assert table.state.game == MOVED.play(Roll(1)).play(Roll(4))
 
 
@@ -866,13 +913,13 @@ def test_faces_owed_stay_owed_over_a_restart_after_a_choice() -> None:
         menu_at(table, Row.UNDO)
         table.press(Press.LONG)
         table.fire(TimerKind.FLASH)
-    assert table.state.owed == (roll.face,) and table.state.game == game.undo().undo()
+    assert table.state.prefs.owed.faces == (roll.face,) and table.state.game == game.undo().undo()
     effects = table.press(Press.LONG)  # the other choice: no roll
-    assert of(m.NeedFace, effects) == [] and table.state.owed == (roll.face,)
+    assert of(m.NeedFace, effects) == [] and table.state.prefs.owed.faces == (roll.face,)
     (prefs,) = of(m.SavePrefs, effects)
     restarted = Table()
-    restarted(m.Start(table.state.game, (1, 2), prefs=prefs.prefs))
-    assert restarted.state.owed == (roll.face,)
+    restarted(m.Start(table.state.game, (1, 2), prefs=tuple(prefs.prefs.as_strings().items())))
+    assert restarted.state.prefs.owed.faces == (roll.face,)
 
 
 @pytest.mark.parametrize("saved,owed", [("2:6 3", (6, 3)), ("2:1 2 3 4 5 6", (1, 2, 3, 4, 5, 6)),
@@ -882,7 +929,7 @@ def test_faces_owed_are_kept_over_a_restart_for_their_game_only(
         saved: str, owed: tuple[int, ...]) -> None:
     table = Table()
     table(m.Start(MOVED, (1, 2), prefs=(("owed", saved),)))
-    assert table.state.owed == owed
+    assert table.state.prefs.owed.faces == owed
 
 
 def test_undo_answered_no_goes_back_to_the_menu() -> None:
@@ -942,7 +989,7 @@ def test_two_to_eight_seats_start_and_the_starter_shown_is_the_one_used(
     table.fire(TimerKind.BOOT)
     for presses in range(len(seats) + 1):  # round the seats, and round again to the first
         expected = seats[presses % len(seats)]
-        assert table.state.screen == screens.setup_screen(
+        assert table.screen == screens.setup_screen(
             table.w, seats, expected, CONFIG.rules, "", wired=len(CONFIG.pins.seats))
         if presses < len(seats):
             table.press()
@@ -967,9 +1014,9 @@ def test_menu_back_from_setup_stays_in_setup() -> None:
     table = started(seats=(1, 2, 3))
     table.fire(TimerKind.BOOT)
     assert table.state.mode is m.Mode.SETUP
-    before = table.state.screen
+    before = table.screen
     menu_at(table, Row.BACK)
-    assert table.state.mode is m.Mode.SETUP and table.state.screen == before
+    assert table.state.mode is m.Mode.SETUP and table.screen == before
 
 
 def test_a_game_at_the_most_a_save_holds_takes_no_more_actions() -> None:
@@ -998,7 +1045,6 @@ def test_a_game_at_the_most_a_save_holds_takes_no_more_actions() -> None:
 def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
     table = Table(faces=[3])
     effects = table(m.Start(MOVED, MOVED.seats, fault="disk full"))
-    assert table.state.failed == "disk full"
     assert table.w("save_failed", reason="disk full") in " ".join(draws(effects)[-1].screen.body)
     table.press()
     assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED

@@ -134,8 +134,8 @@ def test_the_table_uses_kept_names_before_the_configs_and_shows_them_at_setup() 
     w = table.w
     assert [w.name(s) for s in (1, 2, 3, 4)] == ["Ana", "Ben", "Zoe", "Player 4"]
     table.press(m.Press.LONG)  # from the title: a new game's setup
-    assert table.state.screen == screens.setup_screen(w, (1, 2, 3), 1, HouseRules())
-    assert "Ana, Ben, Zoe" in " ".join(table.state.screen.body)
+    assert table.screen == screens.setup_screen(w, (1, 2, 3), 1, HouseRules())
+    assert "Ana, Ben, Zoe" in " ".join(table.screen.body)
     assert not [e for e in effects if isinstance(e, m.Log) and e.level == "warning"]
 
 

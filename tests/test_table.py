@@ -307,7 +307,7 @@ def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path
     for _ in range(3):
         rig.short()  # past New game and Bring back, to Language
     rig.long()
-    assert rig.table.state.lang == "hr" and rig.store.prefs()["language"] == "hr"
+    assert rig.table.state.prefs.language == "hr" and rig.store.prefs()["language"] == "hr"
     rig.menu()  # a very long press leaves the menu
     assert rig.table.mode is Mode.PLAY
     assert rig.showing(screens.result_screen(words(rig), rig.game))
@@ -417,7 +417,7 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
     from firmware.table.buttons import Press
     from firmware.table.machine import Pressed
     from firmware.table.store import Store
-    from firmware.table.table import Table
+    from firmware.table.table import Run, Table
 
     from .rig import FONTS, ScriptedDie
 
@@ -425,9 +425,8 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
     rig = emulate(Config(pins=Pins(use_leds=True, use_buzzer=True)), clock=clock,
                   seats_on=(1, 2))
     leds, buzzer = rig.outputs.leds, cast(Any, rig.outputs.buzzer)  # gpiozero's, untyped
-    table = Table(config=rig.config, loop=rig.loop, store=Store(tmp_path), panel=rig.panel,
-                  button=rig.button, seats=rig.seats, die=ScriptedDie([3]), fonts=FONTS,
-                  animate=False, outputs=rig.outputs)
+    table = Table(rig, Store(tmp_path), die=ScriptedDie([3]), fonts=FONTS,
+                  run=Run(animate=False))
     table.start()
     rig.loop.run_until_idle()
     table.begin(Game((1, 2)))
@@ -483,7 +482,6 @@ def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
     from firmware.runtime.loop import Loop, ManualClock, Timers, advance
     from firmware.runtime.outputs import Outputs
     from firmware.runtime.tunes import NOTE, Tune
-    from firmware.table.machine import TimerKind
 
     played: list[tuple[float, str | None]] = []
     clock = ManualClock(0.0)
@@ -499,10 +497,10 @@ def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
             pass
 
     loop = Loop(clock)
-    timers: Timers[TimerKind] = Timers(loop)
+    timers: Timers[str] = Timers(loop)
     outputs = Outputs(buzzer=Buzzer())
-    outputs.chime(Tune.DEATH, timers, TimerKind.NOTE)
-    outputs.chime(Tune.WIN, timers, TimerKind.NOTE)
+    outputs.chime(Tune.DEATH, timers, "note")
+    outputs.chime(Tune.WIN, timers, "note")
     advance(loop, clock, 5.0)
     notes = [*Tune.DEATH.value, None, *Tune.WIN.value, None]
     assert [tone for _, tone in played] == notes

@@ -18,6 +18,7 @@ from firmware.runtime.speaker import Speaker, Utterance
 from firmware.speech import said
 from firmware.table import machine as m
 from firmware.table.menu import MENU, Row
+from firmware.table.state import Menu
 from firmware.table.table import Mode
 from tests.host_packages import ensure
 
@@ -174,7 +175,7 @@ def test_speech_moves_no_frame_and_no_timer(tmp_path: Path, heard: Heard) -> Non
 def menu_to(rig: Rig, row: Row) -> None:
     if rig.table.mode is not Mode.MENU:
         rig.menu()
-    while MENU[rig.table.state.row] is not row:
+    while not (isinstance(now := rig.table.state.now, Menu) and MENU[now.row] is row):
         rig.hold(0.1)
 
 
@@ -185,7 +186,7 @@ def test_the_menu_switches_the_voice_off_and_the_table_falls_silent(
         menu_to(rig, Row.VOICE)
         assert "Voice: on" in rig.table.screen.body[rig.table.screen.cursor]
         rig.hold(1.1)  # choose: off
-        assert rig.table.state.voice is False and heard.hushed >= 1
+        assert rig.table.state.prefs.voice is False and heard.hushed >= 1
         assert "Voice: off" in rig.table.screen.body[rig.table.screen.cursor]
         asked = len(heard.asked)
         menu_to(rig, Row.BACK)
@@ -199,7 +200,7 @@ def test_the_menu_switches_the_voice_off_and_the_table_falls_silent(
         rig.close()
     again = Rig(tmp_path / "state", faces=FACES, seats_on=(1, 2), voice=heard)
     try:
-        assert again.table.state.voice is False
+        assert again.table.state.prefs.voice is False
     finally:
         again.close()
 

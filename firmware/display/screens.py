@@ -23,7 +23,7 @@ from robinson_core.narrate import ASK_KEYS, describe, describe_each, friday_mast
 from robinson_core.texts import caption, instruction
 
 
-class PutAway(Protocol):
+class FinishedGame(Protocol):
     """A finished game as the store gives it back (``firmware.table.store.Finished``)."""
 
     @property
@@ -256,11 +256,6 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
                   **around(w, state, seat))
 
 
-def balances(w: Words, state: GameState) -> str:
-    chips = ", ".join(f"{w.name(p.seat)} {p.chips}" for p in state.players)
-    return w("balances", list=chips) + " · " + w("pot", pot=state.pot)
-
-
 def over_screen(w: Words, state: GameState, badge: str = "") -> Screen:
     if state.winner is not None:
         title, picture = w("won_title", name=w.name(state.winner)), Picture.HOME
@@ -322,7 +317,7 @@ def action_said(w: Words, events: Sequence[ev.Event]) -> str:
 
 
 def recall_screen(w: Words, game: Game | None,
-                  finished: Sequence[PutAway]) -> Screen:
+                  finished: Sequence[FinishedGame]) -> Screen:
     """The last turns (the title says so) and the games put away; the badge RECALL marks
     it as the past, not the game in play, and is the only place the word appears."""
     body = last_turns(w, game) if game is not None and game.actions else [w("recall_empty")]
@@ -354,3 +349,23 @@ def menu_screen(w: Words, items: Sequence[str], index: int) -> Screen:
 
 def message_screen(title: str, text: str, footer: str = "") -> Screen:
     return Screen(title=title, body=(text,), footer=footer)
+
+
+def abandon_screen(w: Words) -> Screen:
+    """Whether to put the game in progress away for a new one."""
+    return Screen(title=w("abandon_title"), body=(w("abandon_what"),), footer=w("keys_yes_no"))
+
+
+def undo_screen(w: Words, game: Game) -> Screen:
+    """Whether to take the last action back, said as what it did (no turn number)."""
+    return Screen(title=w("undo_title"), body=(w("undo_what", what=action_said(w, game.events)),),
+                  footer=w("keys_yes_no"))
+
+
+def about_screen(w: Words, version: str, saves: str, panel: str,
+                 fonts_missing: Sequence[str] = ()) -> Screen:
+    """The software's version, where the saves are, the panel, and fonts to install."""
+    body = [w("about_version", version=version), w("about_saves", path=saves), panel]
+    if fonts_missing:
+        body.append(w("about_fonts", packages=tuple(fonts_missing)))
+    return Screen(title=w("menu_about"), body=tuple(body), footer=w("keys_back"))

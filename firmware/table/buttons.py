@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from firmware.runtime.loop import Loop, Timer
-from firmware.table.machine import Press
+from firmware.table.messages import Press
 
 __all__ = ["Debounced", "Input", "Press", "RollButton", "SeatSwitches"]
 

@@ -2,450 +2,193 @@
 
 What a press means in each mode, when the game is saved, which page shows, what a
 timer does when it fires: all decided here, from values, with no device, disk,
-clock or die. The shell (``firmware.table.table``) turns gpiozero's callbacks
-into inputs, runs the effects in order and feeds the answers back (the die's
-face, whether a write reached the disk, the finished games for Recall).
+clock or die. The state says which screen and its data; ``firmware.table.view``
+draws it, and a step ends with one ``Draw`` when the view changed (after any
+``Save``). The shell (``firmware.table.table``) turns gpiozero's callbacks into
+inputs, runs the effects in order and feeds the answers back (the die's face,
+whether a write reached the disk, the finished games for Recall).
 
 >>> from firmware.config import Config
 >>> state = initial(Fixed(Config(), measure=lambda screen: (1, 0)))
 >>> state, effects = step(state, Start(game=None, seats=(1, 2)))
->>> state.mode, [type(e).__name__ for e in effects][-3:]
-(<Mode.TITLE: 'title'>, ['Draw', 'Cancel', 'After'])
+>>> state.mode, [type(e).__name__ for e in effects][-2:]
+(<Mode.TITLE: 'title'>, ['After', 'Draw'])
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
-import enum
-import functools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
 
-from firmware.config import Config
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.runtime.tunes import Tune
 from firmware.speech import said
-from firmware.table.menu import MENU, Row, labels
-from firmware.table.names import PREF as NAMES_PREF
-from firmware.table.names import from_pref as kept_names
-from robinson_core import (
-    CHOICES,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    SEATS,
-    Choice,
-    Game,
-    Pending,
-    Roll,
-    Status,
+from firmware.table.menu import MENU, Row
+from firmware.table.messages import (
+    WRITES,
+    After,
+    Begin,
+    BeginGame,
+    Blank,
+    BringBack,
+    Brought,
+    Cancel,
+    CancelAll,
+    Chime,
+    Contrast,
+    Dim,
+    Down,
+    Draw,
+    Effect,
+    Face,
+    Held,
+    Hush,
+    Input,
+    Light,
+    Log,
+    NeedFace,
+    NeedRecall,
+    Prefer,
+    Press,
+    Pressed,
+    PutAway,
+    Recalled,
+    Save,
+    SavePrefs,
+    Say,
+    SeatsChanged,
+    Shift,
+    Start,
+    Stop,
+    TimerFired,
+    TimerKind,
+    Unstuck,
+    Wake,
+    Wrote,
 )
+from firmware.table.prefs import Owed, Prefs, in_force
+from firmware.table.state import (
+    Animate,
+    Asking,
+    Fixed,
+    Info,
+    Menu,
+    Mode,
+    Notice,
+    Off,
+    Play,
+    Question,
+    Saver,
+    Setup,
+    Showing,
+    Stuck,
+    TableState,
+    Title,
+    Waiting,
+)
+from firmware.table.view import BRIGHTNESS, brightness_step, menu_labels, view, words
+from robinson_core import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Choice, Game, Pending, Roll, Status
 from robinson_core import events as ev
 from robinson_core.game import MAX_ACTIONS
-from robinson_core.numbers import whole_number
 from robinson_core.texts import LANGUAGES
 
-BRIGHTNESS = (255, 128, 48, 8)
+__all__ = [  # the messages and the state, with the step that takes them
+    "BRIGHTNESS",
+    "WRITES",
+    "After",
+    "Begin",
+    "BeginGame",
+    "Blank",
+    "BringBack",
+    "Brought",
+    "Cancel",
+    "CancelAll",
+    "Chime",
+    "Contrast",
+    "Dim",
+    "Down",
+    "Draw",
+    "Effect",
+    "Face",
+    "Fixed",
+    "Held",
+    "Hush",
+    "Input",
+    "Light",
+    "Log",
+    "Mode",
+    "NeedFace",
+    "NeedRecall",
+    "Prefer",
+    "Press",
+    "Pressed",
+    "PutAway",
+    "Recalled",
+    "Save",
+    "SavePrefs",
+    "Saver",
+    "Say",
+    "SeatsChanged",
+    "Shift",
+    "Start",
+    "Stop",
+    "TableState",
+    "TimerFired",
+    "TimerKind",
+    "Unstuck",
+    "Wake",
+    "Wrote",
+    "brightness_step",
+    "initial",
+    "menu_labels",
+    "run",
+    "step",
+    "view",
+    "words",
+]
+
 FRAME = 0.08  # seconds per animation frame
-TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
 ROLLING_CHOICES = (Choice.ROLL, Choice.AGAIN)  # decisions whose answer is to roll
 AUDIT_AFTER = 0.05  # after the result is out, not on its way
-
-
-class Press(enum.Enum):
-    """What a press of the ROLL button was, by how long it was held."""
-
-    SHORT = "short"  # roll, confirm, the default choice
-    LONG = "long"  # the other choice (>= long_press seconds)
-    MENU = "menu"  # the menu (>= menu_press seconds)
-
-
-class Mode(enum.Enum):
-    """What a press means now."""
-
-    STUCK = "stuck"  # the button was down at start: waiting for it to be let go
-    TITLE = "title"
-    SETUP = "setup"
-    PLAY = "play"
-    ANIMATE = "animate"
-    MENU = "menu"
-    UNDO = "undo"  # asking whether to undo
-    ABANDON = "abandon"  # asking whether to put a game in progress away
-    INFO = "info"  # standings, recall, about: any press goes back
-
-
-class TimerKind(enum.Enum):
-    """The table's timers: arming one again replaces it."""
-
-    BOOT = "boot"  # the title goes on to setup by itself
-    PAGE = "page"  # the next page of a long screen
-    FLASH = "flash"  # a message's time is up: the screen under it again
-    SAVE_FAILED = "save_failed"  # say a write failed, once the moment's screen is out
-    FRAME = "frame"  # the tumbling die's next frame
-    REVEAL = "reveal"  # the roll's result
-    AUDIT = "audit"  # the books checked, once the result is out
-    DIM = "dim"
-    BLANK = "blank"
-    SHIFT = "shift"  # burn-in: the panel moves a pixel
-    NOTE = "note"  # the buzzer's next note (the outputs' own)
-
-
-class Saver(enum.Enum):
-    """The screen saver: a press that wakes the panel does nothing else."""
-
-    AWAKE = "awake"
-    DIM = "dim"
-    BLANK = "blank"
-
-
-NOTHING = Screen()
-Measure = Callable[[Screen], tuple[int, int]]
-"""A screen's page count and its last page with an essential line, on this panel."""
-
-
-@dataclass(frozen=True)
-class Fixed:
-    """What stays the same while the table runs."""
-
-    config: Config
-    measure: Measure = field(compare=False)
-    lang: str | None = None  # asked for on the command line: over the saved preference
-    animate: bool = True
-    badge: str = ""
-    seeded: bool = False  # a demo's die: the title says so
-    version: str = ""
-    saves: str = ""  # the state folder, for About
-    fonts_missing: tuple[str, ...] = ()  # packages to install, for About and the title
-    voice: bool | None = None  # --voice: on, over the saved preference and the config
-
-
-@dataclass(frozen=True)
-class TableState:
-    """Everything a press is read against."""
-
-    fixed: Fixed
-    mode: Mode = Mode.TITLE
-    game: Game | None = None
-    lang: str = "en"
-    contrast: int = 255
-    seats: tuple[int, ...] = ()  # switched on, as settled
-    first: int | None = None  # the starting seat chosen in setup
-    screen: Screen = NOTHING
-    page: int = 0
-    seen: int = 0  # the furthest page of this screen that has been on the panel
-    hint: str | None = None  # the footer while the button is held
-    ask_next: bool = False  # a press shows the decision screen of the next player
-    row: int = 0  # the menu's cursor
-    audit: str | None = None  # what the last audit found wrong
-    notes: tuple[str, ...] = ()  # problems to tell the table once, on the title
-    swallow: bool = False  # the press that woke the panel: it does nothing else
-    down_in_animation: bool = False  # a press begun while the die tumbled: never a roll
-    saver: Saver = Saver.AWAKE
-    armed: frozenset[TimerKind] = frozenset()
-    roller: int = 0  # whose die is tumbling
-    frame: int = 0  # the tumbling die's frame to draw next, and how many
-    frames: int = 0
-    under: Screen = NOTHING  # the screen a message covers
-    failed: str = ""  # why the last write failed, to be said
-    wants_face: bool = False  # a roll waits for the die
-    wants_recall: bool = False
-    wants_back: bool = False  # the store is bringing a game back
-    owed: tuple[int, ...] = ()  # faces of rolls taken back: the next rolls show them, last first
-    names: tuple[tuple[int, str], ...] = ()  # set with robinson names: before the config's
-    asked_from: Mode = Mode.TITLE  # where "no" to abandoning goes back to
-    voice: bool = False  # the banker speaks
-    story: bool = False  # and reads each square's story
-
-
-# -- inputs --------------------------------------------------------------------------
-
-
 HALT_CONTRAST = 1  # the panel's, on the frame left after a stop
-
-
-@dataclass(frozen=True)
-class Start:
-    """The table switched on: the saved game, the seats, the saved preferences."""
-
-    game: Game | None
-    seats: tuple[int, ...] = ()
-    problem: str = ""  # what was wrong with the saved games
-    stuck: bool = False  # the button is down already
-    prefs: tuple[tuple[str, str], ...] = ()
-    contrast: int = 255  # the panel's, before any preference
-    fault: str = ""  # why nothing can be saved (a full disk...): the game goes on unsaved
-    volatile: str = ""  # the file system the saves are on, if a reboot empties it (tmpfs)
-
-
-@dataclass(frozen=True)
-class Down:
-    """The button went down (settled)."""
-
-
-@dataclass(frozen=True)
-class Held:
-    """The button, still down, passed a threshold: letting go now would be ``kind``."""
-
-    kind: Press
-
-
-@dataclass(frozen=True)
-class Unstuck:
-    """A button that was down at start was let go."""
-
-
-@dataclass(frozen=True)
-class Pressed:
-    """The button was let go: a press of ``kind``."""
-
-    kind: Press
-
-
-@dataclass(frozen=True)
-class SeatsChanged:
-    """A seat switch settled ``on`` or off."""
-
-    seat: int
-    on: bool
-    seats: tuple[int, ...]  # every seat switched on now
-
-
-@dataclass(frozen=True)
-class TimerFired:
-    """A timer the machine armed is due."""
-
-    kind: TimerKind
-
-
-@dataclass(frozen=True)
-class Face:
-    """The die's answer to ``NeedFace``."""
-
-    face: int
-
-
-@dataclass(frozen=True)
-class Wrote:
-    """The disk's answer to ``Save``, ``Begin`` or ``PutAway``."""
-
-    ok: bool
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class Recalled:
-    """The store's answer to ``NeedRecall``: the newest finished games first."""
-
-    finished: tuple[screens.PutAway, ...]
-
-
-@dataclass(frozen=True)
-class Brought:
-    """The store's answer to ``BringBack``: the game now in play, or None (with why, if
-    the disk refused)."""
-
-    game: Game | None
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class Begin:
-    """A game handed to the table (a test, the bench): it is saved and played."""
-
-    game: Game
-
-
-@dataclass(frozen=True)
-class Stop:
-    """The table is switched off (the game is already on disk)."""
-
-
-Input = (Start | Down | Held | Unstuck | Pressed | SeatsChanged | TimerFired | Face | Wrote
-         | Recalled | Brought | Begin | Stop)
-
-
-# -- effects -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Draw:
-    """Put page ``page`` of ``screen`` on the panel."""
-
-    screen: Screen
-    page: int = 0
-
-
-@dataclass(frozen=True)
-class Save:
-    """The game as it now stands, on disk (answered by ``Wrote``)."""
-
-    game: Game
-
-
-@dataclass(frozen=True)
-class BeginGame:
-    """A new game on disk, whatever was in play put away (answered by ``Wrote``)."""
-
-    game: Game
-
-
-@dataclass(frozen=True)
-class PutAway:
-    """``game`` among the finished ones and ``then`` in play, in one change (``Wrote``)."""
-
-    game: Game
-    then: Game | None = None
-
-
-@dataclass(frozen=True)
-class NeedFace:
-    """Roll the die; answer with ``Face``."""
-
-
-@dataclass(frozen=True)
-class NeedRecall:
-    """Read the finished games; answer with ``Recalled``."""
-
-
-@dataclass(frozen=True)
-class BringBack:
-    """The newest game put away unfinished back in play, the one in play (if begun) put
-    away in its place, in one change; answer with ``Brought``."""
-
-
-@dataclass(frozen=True)
-class Chime:
-    """Play a tune on the buzzer (if there is one)."""
-
-    tune: Tune
-
-
-@dataclass(frozen=True)
-class Say:
-    """Say ``text`` aloud in ``lang``, cutting short whatever is being said."""
-
-    text: str
-    lang: str
-
-
-@dataclass(frozen=True)
-class Hush:
-    """Stop saying anything."""
-
-
-@dataclass(frozen=True)
-class Light:
-    """Light ``seat``'s LED (if it plays in ``seats``) and no other."""
-
-    seat: int | None
-    seats: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class After:
-    """Arm the timer ``kind`` (again): it fires in ``seconds``."""
-
-    kind: TimerKind
-    seconds: float
-
-
-@dataclass(frozen=True)
-class Cancel:
-    """Disarm the timer ``kind``."""
-
-    kind: TimerKind
-
-
-@dataclass(frozen=True)
-class CancelAll:
-    """Disarm every timer (the table stops)."""
-
-
-@dataclass(frozen=True)
-class Dim:
-    """Turn the panel down (the screen saver's first step)."""
-
-
-@dataclass(frozen=True)
-class Blank:
-    """Blank the panel (burn-in): the next press only wakes it."""
-
-
-@dataclass(frozen=True)
-class Wake:
-    """The panel at its contrast again."""
-
-
-@dataclass(frozen=True)
-class Shift:
-    """Move the picture a pixel (burn-in)."""
-
-
-@dataclass(frozen=True)
-class Contrast:
-    """The panel's contrast (the menu's brightness)."""
-
-    level: int
-
-
-@dataclass(frozen=True)
-class SavePrefs:
-    """Keep the language, brightness, voice and storyteller for the next start."""
-
-    prefs: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
-class Log:
-    """A line for the journal."""
-
-    level: str  # "info", "warning", "error"
-    text: str
-
-
-Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedRecall | BringBack | Chime | Say
-          | Hush | Light | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast
-          | SavePrefs | Log)
-WRITES = (Save, BeginGame, PutAway)
 
 
 def initial(fixed: Fixed) -> TableState:
     """The table before ``Start``."""
-    return TableState(fixed=fixed, lang=fixed.lang or fixed.config.language)
+    prefs = Prefs.defaults(fixed.config)
+    return TableState(fixed=fixed, prefs=prefs.but(language=fixed.lang or prefs.language))
 
 
 def step(state: TableState, event: Input) -> tuple[TableState, list[Effect]]:
     """What ``event`` does to the table: the new state and the effects, in order."""
     moment = _Moment(state)
     moment.take(event)
+    moment.settle()
     return moment.state, moment.effects
 
 
-@functools.lru_cache(maxsize=16)
-def _words(lang: str, names: tuple[tuple[int, str], ...]) -> Words:
-    return Words(lang, dict(names))
+Step = tuple[Input, TableState, list[Effect]]
+"""One step as it ran: the input, the state after it, its effects."""
 
 
-def words(state: TableState) -> Words:
-    """The table's language and the seats' names (kept ones first, then the config's)."""
-    config, kept = state.fixed.config, dict(state.names)
-    names = tuple((seat, n) for seat in SEATS if (n := kept.get(seat) or config.seat_name(seat)))
-    return _words(state.lang, names)
-
-
-def brightness_step(contrast: int) -> int:
-    """Which of the BRIGHTNESS steps ``contrast`` is nearest to (0 = brightest)."""
-    return min(range(len(BRIGHTNESS)), key=lambda i: abs(BRIGHTNESS[i] - contrast))
-
-
-def menu_labels(state: TableState) -> list[str]:
-    level = f"{len(BRIGHTNESS) - brightness_step(state.contrast)}/{len(BRIGHTNESS)}"
-    return labels(words(state), language=state.lang, level=level, voice=state.voice,
-                  story=state.story)
-
-
-SWITCHED = {"on": True, "off": False}  # a switch as the prefs keep it
+def run(state: TableState, event: Input,
+        answer: Callable[[Effect], Input | None]) -> Iterator[Step]:
+    """``event``, then every answer its effects bring, each stepped in turn: ``answer``
+    runs one effect (the shell: the disk, the die, the panel) and says the input it
+    answers with, if any; answers are taken once the effects before them are out. Each
+    step is given before its effects run, so the shell holds the state they belong to;
+    the last one's state is the table's."""
+    queue = collections.deque([event])
+    while queue:
+        current = queue.popleft()
+        state, effects = step(state, current)
+        yield current, state, effects
+        for effect in effects:
+            if (reply := answer(effect)) is not None:
+                queue.append(reply)
 
 
 class _Moment:
@@ -454,6 +197,11 @@ class _Moment:
     def __init__(self, state: TableState) -> None:
         self.state = state
         self.effects: list[Effect] = []
+        self.before = state
+        self.drawn: tuple[Screen, int] | None = None  # None: what the state before showed
+        self.redrawn = False  # draw at the end even if the view is what was there
+        self.paging = False  # the page turned or a new screen came: the page timer anew
+        self.said: list[Say] = []  # spoken once the view is out: the ear never leads the eye
 
     # -- bookkeeping ------------------------------------------------------------------
 
@@ -493,8 +241,8 @@ class _Moment:
             case Held(kind):
                 self.held(kind)
             case Unstuck():
-                if self.state.mode is Mode.STUCK:
-                    self.boot()
+                if isinstance(self.state.now, Stuck):
+                    self.boot(self.state.now.notes)
             case Pressed(kind):
                 self.pressed(kind)
             case SeatsChanged(seat, _, seats):
@@ -504,120 +252,112 @@ class _Moment:
                     self.set(armed=self.state.armed - {kind})
                     self.fired(kind)
             case Face(face):
-                if self.state.wants_face:
-                    self.set(wants_face=False)
+                if self.answered(Waiting.FACE):
                     self.rolled(face)
             case Wrote(ok, reason):
                 self.wrote(ok, reason)
             case Recalled(finished):
-                if self.state.wants_recall:
-                    self.set(wants_recall=False)
+                if self.answered(Waiting.RECALL):
                     self.recalled(finished)
             case Brought(game, reason):
-                if self.state.wants_back:
-                    self.set(wants_back=False)
+                if self.answered(Waiting.BACK):
                     self.brought(game, reason)
             case Begin(game):
                 self.begin(game)
             case Stop():
                 self.stop()
+            case Prefer(prefs):
+                self.prefer(prefs)
+
+    def answered(self, waiting: Waiting) -> bool:
+        """Whether this answer was waited for (it is no longer)."""
+        if self.state.waiting is not waiting:
+            return False
+        self.set(waiting=None)
+        return True
 
     def start(self, start: Start) -> None:
-        fixed, prefs = self.state.fixed, dict(start.prefs)
-        saved = prefs.get("language", "")
-        lang = fixed.lang or (saved if saved in LANGUAGES else fixed.config.language)
-        names, wrong = kept_names(prefs.get(NAMES_PREF, ""))
-        voice = fixed.config.voice
-        self.set(game=start.game, seats=start.seats, lang=lang, contrast=start.contrast,
-                 owed=owed_faces(prefs.get("owed", ""), start.game), names=names,
-                 voice=fixed.voice if fixed.voice is not None
-                 else SWITCHED.get(prefs.get("voice", ""), voice.enabled),
-                 story=SWITCHED.get(prefs.get("story", ""), voice.storyteller))
+        fixed, game = self.state.fixed, start.game
+        prefs, wrong = in_force(dict(start.prefs), fixed.config, lang=fixed.lang,
+                                voice=fixed.voice, contrast=start.contrast)
+        prefs = prefs.but(owed=prefs.owed.to(len(game.actions)) if game is not None else Owed())
+        self.set(game=game, seats=start.seats, prefs=prefs)
         for why in wrong:
             self.do(Log("warning", f"kept names: {why}"))
-        contrast = whole_number(prefs.get("contrast", ""))
-        if contrast is not None and 1 <= contrast <= 255:
-            self.set(contrast=contrast)
-            self.do(Contrast(contrast))
+        if prefs.contrast != start.contrast:
+            self.do(Contrast(prefs.contrast))
         notes = []
         if start.problem:
             self.do(Log("warning", f"saved game: {start.problem}"))
-            notes.append(self.w("save_damaged", problem=start.problem))
+            notes.append(Notice.of("save_damaged", problem=start.problem))
         if start.fault:  # said at every action too, as any failed save is
-            self.set(failed=start.fault)
-            notes.append(self.w("save_failed", reason=start.fault))
+            notes.append(Notice.of("save_failed", reason=start.fault))
         if start.volatile:
-            notes.append(self.w("saves_vanish", kind=start.volatile))
+            notes.append(Notice.of("saves_vanish", kind=start.volatile))
         if fixed.fonts_missing:
-            notes.append(self.w("about_fonts", packages=fixed.fonts_missing))
+            notes.append(Notice.of("about_fonts", packages=fixed.fonts_missing))
         if fixed.seeded:
-            notes.append(self.w("seeded_note"))
-        self.set(notes=tuple(notes))
+            notes.append(Notice.of("seeded_note"))
         self.idle()
         self.after(TimerKind.SHIFT, fixed.config.timings.shift_every)
+        self.redrawn = True  # the panel has shown nothing of ours yet
         if start.stuck:
-            self.set(mode=Mode.STUCK)
-            self.show(screens.message_screen("ROBINSON", self.w("release_button")))
+            self.set(now=Stuck(tuple(notes)))
+            self.fresh()
             return
-        self.boot()
+        self.boot(tuple(notes))
 
-    def boot(self) -> None:
-        self.set(mode=Mode.TITLE)
+    def boot(self, notes: tuple[Notice, ...] = ()) -> None:
+        self.set(now=Title(notes))
+        self.fresh()
         game = self.state.game
-        resume = game is not None and bool(game.actions)
-        self.show(screens.title_screen(self.w, resume, self.state.notes, self.state.fixed.badge))
-        if not resume:  # nothing to resume: on to setup by itself
-            self.after(TimerKind.BOOT, 2.0 + 2.0 * len(self.state.notes))
-        self.set(notes=())
+        if game is None or not game.actions:  # nothing to resume: on to setup by itself
+            self.after(TimerKind.BOOT, 2.0 + 2.0 * len(notes))
 
     def stop(self) -> None:
-        self.set(armed=frozenset())
+        self.set(armed=frozenset(), now=Off(), flash=None, hint=None, saver=Saver.AWAKE)
         self.do(CancelAll())
-        if self.state.voice:
+        if self.state.prefs.voice:
             self.do(Hush())
         self.do(Wake())
-        self.set(saver=Saver.AWAKE)
-        self.show(screens.message_screen("ROBINSON", self.w("switched_off")))
+        self.fresh()
+        self.draw_now()
         # A Pi that halts without cutting power (Pi 3, Zero 2, a Pi 4/5 with
         # POWER_OFF_ON_HALT=0) leaves this frame lit for days: at the least contrast,
         # it reads up close and burns in least. The next start sets it back.
         self.do(Contrast(HALT_CONTRAST))
         self.lights(None)
+        self.paging = False  # no timer outlives the table
 
     def down(self) -> None:
-        self.set(down_in_animation=self.state.mode is Mode.ANIMATE)
+        void = self.state.mode is Mode.ANIMATE  # a press begun mid-roll: never a roll
         if self.state.saver is not Saver.AWAKE:
-            self.set(swallow=True, saver=Saver.AWAKE)  # a waking press does nothing else
+            void = True  # a waking press does nothing else
+            self.set(saver=Saver.AWAKE)
             self.do(Wake())
+        self.set(void=void)
         self.idle()
 
     def held(self, kind: Press) -> None:
         state = self.state
-        if state.swallow or state.mode in (Mode.ANIMATE, Mode.STUCK):
+        if state.void or state.mode in (Mode.ANIMATE, Mode.STUCK, Mode.OFF):
             return
         if kind is Press.MENU:
-            self.set(hint=self.w("let_go_menu"))
-            self.draw()
+            self.set(hint=Press.MENU)
         elif (state.mode is Mode.PLAY and state.game
               and state.game.state.pending in CHOICES and not state.ask_next):
-            pending = state.game.state.pending
-            other = self.w.option(pending, CHOICES[pending][1])
-            self.set(hint=self.w("let_go_long", action=other))
-            self.draw()
+            self.set(hint=Press.LONG)
 
     def pressed(self, kind: Press) -> None:
-        if self.state.hint is not None:  # let go: the hint has said its piece
-            self.set(hint=None)
-            self.draw()
-        if self.state.swallow:
-            self.set(swallow=False)
-            self.draw()
+        self.set(hint=None)  # let go: the hint has said its piece
+        if self.state.void:
+            self.set(void=False)
             return
-        if self.state.mode is Mode.ANIMATE or self.state.down_in_animation:
-            self.set(down_in_animation=False)
-            return  # never queued into a second roll
-        self.cancel(TimerKind.FLASH)
         mode = self.state.mode
+        if mode in (Mode.ANIMATE, Mode.OFF):
+            return  # never queued into a second roll
+        if self.state.flash is not None:  # a press ends a message: the screen under it
+            self.unflash()
         if kind is Press.MENU and mode is not Mode.STUCK:
             self.resume() if mode is Mode.MENU else self.open_menu()
             return
@@ -630,12 +370,11 @@ class _Moment:
                 self.play_press(kind)
             case Mode.MENU:
                 self.menu_press(kind)
-            case Mode.UNDO:
-                self.undo_press(kind)
-            case Mode.ABANDON:
-                self.abandon_press(kind)
+            case Mode.UNDO | Mode.ABANDON:
+                self.asking_press(kind)
             case Mode.INFO:
-                self.back_to_menu()
+                assert isinstance(self.state.now, Info)
+                self.back_to_menu(self.state.now.row)
 
     def seat_changed(self, seat: int, seats: tuple[int, ...]) -> None:
         self.set(seats=seats)
@@ -646,20 +385,20 @@ class _Moment:
         if self.state.mode is Mode.SETUP:
             self.setup()
         elif self.state.mode is Mode.PLAY:
-            self.flash(self.w("seats_locked", seat=seat))
+            self.flash(Notice.of("seats_locked", seat=seat))
 
     def fired(self, kind: TimerKind) -> None:
         match kind:
             case TimerKind.BOOT:
                 self.setup()
             case TimerKind.PAGE:
-                self.set(page=self.state.page + 1, seen=max(self.state.seen, self.state.page + 1))
-                self.draw()
-                self.after(TimerKind.PAGE, self.state.fixed.config.timings.page)
+                self.set(page=self.state.page + 1)
+                self.paging = True
             case TimerKind.FLASH:
-                self.show(self.state.under)
+                self.unflash()
             case TimerKind.SAVE_FAILED:
-                self.flash(self.w("save_failed", reason=self.state.failed), 6.0)
+                self.flash(Notice.of("save_failed", reason=self.state.unsaid), 6.0)
+                self.set(unsaid="")
             case TimerKind.FRAME:
                 self.frame()
             case TimerKind.REVEAL:
@@ -676,48 +415,18 @@ class _Moment:
                 self.do(Shift())
                 self.after(TimerKind.SHIFT, self.state.fixed.config.timings.shift_every)
 
-    # -- screens ----------------------------------------------------------------------
-
-    def show(self, screen: Screen) -> None:
-        self.set(screen=screen, page=0, seen=0)
-        self.draw()
-        self.cancel(TimerKind.PAGE)
-        pages, _ = self.state.fixed.measure(screen)
-        if pages > 1:
-            self.after(TimerKind.PAGE, self.state.fixed.config.timings.page)
-
-    def draw(self) -> None:
-        screen = self.state.screen
-        if self.state.hint is not None:  # while the button is held: what letting go will do
-            screen = dataclasses.replace(screen, footer=self.state.hint)
-        self.do(Draw(screen, self.state.page))
-
-    def unread(self) -> bool:
-        """Show the next page of the result's money and instructions if a press would
-        otherwise skip it (a quick roll); False when there is nothing left unread."""
-        _, last = self.state.fixed.measure(self.state.screen)
-        if self.state.seen >= last:
-            return False
-        self.set(page=self.state.seen + 1, seen=self.state.seen + 1)
-        self.draw()
-        self.after(TimerKind.PAGE, self.state.fixed.config.timings.page)
-        return True
-
-    def flash(self, text: str, seconds: float = 4.0) -> None:
-        """Show a message for a while, then what was there."""
-        self.cancel(TimerKind.PAGE)  # the screen underneath must not page over the message
-        self.set(under=self.state.screen)
-        self.do(Draw(screens.message_screen(self.w("notice"), text)))
-        self.after(TimerKind.FLASH, seconds)
-
-    def lights(self, seat: int | None) -> None:
-        game = self.state.game
-        self.do(Light(seat, game.seats if game is not None else self.state.seats))
-
-    def idle(self) -> None:
-        timings = self.state.fixed.config.timings
-        self.after(TimerKind.DIM, timings.dim_after)
-        self.after(TimerKind.BLANK, timings.blank_after)
+    def prefer(self, prefs: Prefs) -> None:
+        """Settings from outside: in force now (the faces owed stay the table's own)."""
+        before = self.state.prefs
+        prefs = prefs.but(owed=before.owed)
+        if prefs == before:
+            return
+        self.set(prefs=prefs)
+        if prefs.contrast != before.contrast:
+            self.do(Contrast(prefs.contrast))
+        if before.voice and not prefs.voice:
+            self.do(Hush())
+        self.save_prefs()
 
     # -- title and setup --------------------------------------------------------------
 
@@ -726,7 +435,7 @@ class _Moment:
         game = self.state.game
         if kind is Press.SHORT and game is not None and game.actions:
             self.resume()
-            self.speak(said.resumed(game, self.state.lang, self.w.given))
+            self.speak(said.resumed(game, self.state.prefs.language, self.w.given))
         else:
             self.new_game(Mode.TITLE)
 
@@ -735,39 +444,40 @@ class _Moment:
         the table said yes to abandoning it."""
         game = self.state.game
         if game is not None and game.actions and game.state.status is Status.PLAYING:
-            self.set(mode=Mode.ABANDON, asked_from=asked_from)
-            self.show(Screen(title=self.w("abandon_title"), body=(self.w("abandon_what"),),
-                             footer=self.w("keys_yes_no")))
+            self.set(now=Asking(Question.ABANDON, asked_from))
+            self.fresh()
             return
         self.abandon()
 
-    def abandon_press(self, kind: Press) -> None:
+    def asking_press(self, kind: Press) -> None:
+        asking = self.state.now
+        assert isinstance(asking, Asking)
         if kind is Press.LONG:
-            self.abandon()
-        elif self.state.asked_from is Mode.MENU:
-            self.back_to_menu()
+            self.abandon() if asking.question is Question.ABANDON else self.undo()
+        elif asking.asked_from is Mode.MENU:
+            self.back_to_menu(asking.question.value)
         else:
             self.boot()
 
     def abandon(self) -> None:
         if self.state.game is not None:
             self.do(PutAway(self.state.game))
-        self.set(game=None, owed=())
-        self.prefs()
+        self.set(game=None)
+        self.owe(())
+        self.save_prefs()
         self.setup()
 
     def setup(self) -> None:
         self.cancel(TimerKind.BOOT)
-        self.set(mode=Mode.SETUP)
         seats, first = self.state.seats, self.state.first
         if first not in seats:
             self.set(first=seats[0] if seats else None)
+        self.set(now=Setup())
+        self.fresh()
         self.lights(self.state.first)
-        config = self.state.fixed.config
-        self.show(screens.setup_screen(self.w, seats, self.state.first, config.rules,
-                                       self.state.fixed.badge, wired=len(config.pins.seats)))
         ready = MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
-        self.speak(said.setup(seats, self.state.first, self.state.lang, self.w.given, ready))
+        self.speak(said.setup(seats, self.state.first, self.state.prefs.language, self.w.given,
+                              ready))
 
     def setup_press(self, kind: Press) -> None:
         seats, first = self.state.seats, self.state.first
@@ -784,7 +494,7 @@ class _Moment:
         self.set(game=game)
         self.do(BeginGame(game))
         self.resume()
-        self.speak(said.begun(game, self.state.lang, self.w.given))
+        self.speak(said.begun(game, self.state.prefs.language, self.w.given))
 
     # -- play -------------------------------------------------------------------------
 
@@ -793,18 +503,18 @@ class _Moment:
         if self.state.game is None:
             self.setup()
             return
-        self.set(mode=Mode.PLAY)
         self.lights(self.game.state.to_move)
         self.show_result()
         self.audit()
 
     def show_result(self) -> None:
         """The last action's result; if another player must decide next, a press shows
-        their decision screen, headed by them (``ask_next``)."""
+        their decision screen, headed by them (``Showing.ASK_NEXT``)."""
         game = self.game
         who = screens.decider(game.state)
-        self.set(ask_next=who is not None and who != screens.mover(game))
-        self.show(screens.result_screen(self.w, game, self.state.fixed.badge))
+        asks = who is not None and who != screens.mover(game)
+        self.set(now=Play(Showing.ASK_NEXT if asks else Showing.RESULT))
+        self.fresh()
 
     def play_press(self, kind: Press) -> None:
         game = self.game
@@ -812,8 +522,8 @@ class _Moment:
         if self.unread():  # a quick press: the money and instructions first, never skipped
             return
         if self.state.ask_next:  # another player decides: their screen, then their choice
-            self.set(ask_next=False)
-            self.show(screens.turn_screen(self.w, state, self.state.fixed.badge))
+            self.set(now=Play(Showing.TURN))
+            self.fresh()
             return
         if state.status is not Status.PLAYING:
             if kind is Press.LONG:  # a new game, through setup: the seats as switched now
@@ -823,10 +533,10 @@ class _Moment:
             self.cancel(TimerKind.AUDIT)
             self.audit()
         if self.state.audit is not None:
-            self.flash(self.w("audit_failed", detail=self.state.audit))
+            self.flash(Notice.of("audit_failed", detail=self.state.audit))
             return
         if len(game.actions) >= MAX_ACTIONS:  # one more would make a save no table reads
-            self.flash(self.w("too_long", limit=f"{MAX_ACTIONS:,}"))
+            self.flash(Notice.of("too_long", limit=f"{MAX_ACTIONS:,}"))
             return
         if state.pending is Pending.ROLL:
             if kind is Press.SHORT:
@@ -843,14 +553,14 @@ class _Moment:
     def roll(self) -> None:
         """Ask the die (the face comes back as ``Face``), unless a roll taken back is
         owed: the die's face stands, an undo never buys a new throw."""
-        if self.state.owed:
-            face, owed = self.state.owed[-1], self.state.owed[:-1]
-            self.set(owed=owed)
-            self.rolled(face)  # its commit says the faces still owed, if any
-            if not owed:
-                self.prefs()  # none left: say so once
+        faces = self.state.prefs.owed.faces
+        if faces:
+            self.owe(faces[:-1])
+            self.rolled(faces[-1])  # its commit says the faces still owed, if any
+            if not faces[:-1]:
+                self.save_prefs()  # none left: say so once
             return
-        self.set(wants_face=True)
+        self.set(waiting=Waiting.FACE)
         self.do(NeedFace())
 
     def rolled(self, face: int) -> None:
@@ -858,10 +568,12 @@ class _Moment:
         config = self.state.fixed.config
         frames = (max(1, round(config.timings.animation / FRAME))
                   if self.state.fixed.animate and config.timings.animation > 0 else 0)
-        self.set(mode=Mode.ANIMATE, roller=self.game.state.to_move or 0, frame=0, frames=frames)
+        self.set(now=Animate(self.game.state.to_move or 0, 0, frames))
+        self.cancel(TimerKind.SAVE_FAILED)  # not over the die: once its result is out
         if frames:
             self.tumble()
-        if self.state.voice:  # what was being said is over: the die is rolling
+            self.draw_now()  # the die tumbles at once; its frames show nothing of the roll
+        if self.state.prefs.voice:  # what was being said is over: the die is rolling
             self.do(Hush())
         self.do(Chime(Tune.ROLL))
         self.commit(self.game.play(Roll(face)))
@@ -872,30 +584,38 @@ class _Moment:
 
     def frame(self) -> None:
         self.tumble()
-        more = self.state.frame < self.state.frames
+        animate = self.state.now
+        assert isinstance(animate, Animate)
+        more = animate.frame < animate.frames
         self.after(TimerKind.FRAME if more else TimerKind.REVEAL, FRAME)
 
     def tumble(self) -> None:
         # The die stays put and only its pips change: a frame costs the bus little.
-        n = self.state.frame
-        screen = screens.rolling_screen(self.w, self.state.roller, TUMBLE[n % len(TUMBLE)], 0,
-                                        self.state.fixed.badge)
-        self.set(screen=screen, page=0, seen=0, frame=n + 1)
-        self.draw()
+        animate = self.state.now
+        assert isinstance(animate, Animate)
+        self.set(now=dataclasses.replace(animate, frame=animate.frame + 1))
+        self.fresh()
 
     def commit(self, game: Game) -> None:
         """The game moves on: on disk first (if the disk lets us), then in memory."""
         self.do(Save(game))
         self.set(game=game)
-        if self.state.owed:  # kept by the game's length: say it anew as the game grows
-            self.prefs()
+        if self.state.prefs.owed.faces:  # kept by the game's length: said anew as it grows
+            self.owe(self.state.prefs.owed.faces)
+            self.save_prefs()
+
+    def owe(self, faces: tuple[int, ...]) -> None:
+        """``faces`` owed to the game as it now stands."""
+        game = self.state.game
+        owed = Owed(len(game.actions), faces) if faces and game is not None else Owed()
+        self.set(prefs=self.state.prefs.but(owed=owed))
 
     def reveal(self) -> None:
         game = self.game
-        self.set(mode=Mode.PLAY)
         self.lights(game.state.to_move)
         self.show_result()
-        self.speak(said.result(game, self.state.lang, self.w.given, self.state.story))
+        self.speak(said.result(game, self.state.prefs.language, self.w.given,
+                               self.state.prefs.story))
         for event in game.events:
             if isinstance(event, ev.Parrot):
                 self.do(Chime(Tune.PARROT))
@@ -904,6 +624,8 @@ class _Moment:
             elif isinstance(event, ev.Won):
                 self.do(Chime(Tune.WIN))
         self.after(TimerKind.AUDIT, AUDIT_AFTER)  # a roll that comes sooner runs it first
+        if self.state.unsaid:  # a write failed while the die tumbled: now it is said
+            self.after(TimerKind.SAVE_FAILED, 0.0)
 
     def audit(self) -> None:
         """The books must balance and the state must be its own replay, before any roll."""
@@ -912,153 +634,179 @@ class _Moment:
         problem = self.state.game.audit()
         if problem and problem != self.state.audit:
             self.do(Log("error", f"audit failed: {problem}"))
-            self.flash(self.w("audit_failed", detail=problem), 10.0)
+            self.flash(Notice.of("audit_failed", detail=problem), 10.0)
         self.set(audit=problem)
 
     def wrote(self, ok: bool, reason: str) -> None:
         if not ok:  # the game goes on; the next change that gets through catches up
             self.do(Log("error", f"cannot save the game: {reason}"))
-            self.set(failed=reason)
-            self.after(TimerKind.SAVE_FAILED, 0.0)
+            self.set(unsaid=reason)
+            if self.state.mode is not Mode.ANIMATE:  # else once the result is out
+                self.after(TimerKind.SAVE_FAILED, 0.0)
 
     # -- menu -------------------------------------------------------------------------
 
     def open_menu(self) -> None:
         self.cancel(TimerKind.BOOT)  # the title's way to setup ends with the title
-        self.set(row=0)
-        self.back_to_menu()
+        self.back_to_menu(MENU[0])
 
-    def back_to_menu(self) -> None:
-        self.set(mode=Mode.MENU)
-        self.show_menu()
-
-    def show_menu(self) -> None:
-        self.show(screens.menu_screen(self.w, menu_labels(self.state), self.state.row))
+    def back_to_menu(self, row: Row) -> None:
+        self.set(now=Menu(MENU.index(row)))
+        self.fresh()
 
     def menu_press(self, kind: Press) -> None:
+        menu = self.state.now
+        assert isinstance(menu, Menu)
         if kind is Press.SHORT:
-            self.set(row=(self.state.row + 1) % len(MENU))
-            self.show_menu()
+            self.set(now=Menu((menu.row + 1) % len(MENU)))
             return
-        match MENU[self.state.row]:
+        prefs = self.state.prefs
+        match row := MENU[menu.row]:
             case Row.BACK:
                 self.resume()
             case Row.UNDO:
                 self.ask_undo()
-            case Row.STANDINGS:
-                if self.state.game is not None:
-                    self.set(mode=Mode.INFO)
-                    self.show(screens.standings_screen(self.w, self.state.game.state))
+            case Row.STANDINGS | Row.ABOUT:
+                if row is Row.ABOUT or self.state.game is not None:
+                    self.set(now=Info(row))
+                    self.fresh()
             case Row.RECALL:
-                self.set(mode=Mode.INFO, wants_recall=True)
+                self.set(waiting=Waiting.RECALL)
                 self.do(NeedRecall())
             case Row.NEW:
                 self.new_game(Mode.MENU)
             case Row.BRING_BACK:
-                self.set(wants_back=True)
+                self.set(waiting=Waiting.BACK)
                 self.do(BringBack())
             case Row.LANGUAGE:
-                self.set(lang=LANGUAGES[(LANGUAGES.index(self.state.lang) + 1) % len(LANGUAGES)])
-                self.prefs()
-                self.show_menu()
+                language = LANGUAGES[(LANGUAGES.index(prefs.language) + 1) % len(LANGUAGES)]
+                self.set(prefs=prefs.but(language=language))
+                self.save_prefs()
             case Row.BRIGHTNESS:
-                level = BRIGHTNESS[(brightness_step(self.state.contrast) + 1) % len(BRIGHTNESS)]
-                self.set(contrast=level)
+                level = BRIGHTNESS[(brightness_step(prefs.contrast) + 1) % len(BRIGHTNESS)]
+                self.set(prefs=prefs.but(contrast=level))
                 self.do(Contrast(level))
-                self.prefs()
-                self.show_menu()
+                self.save_prefs()
             case Row.VOICE:
-                self.set(voice=not self.state.voice)
-                if self.state.voice:
-                    self.speak(said.switched(self.state.lang, "voice_on"))
+                self.set(prefs=prefs.but(voice=not prefs.voice))
+                if self.state.prefs.voice:
+                    self.speak(said.switched(prefs.language, "voice_on"))
                 else:
                     self.do(Hush())
-                self.prefs()
-                self.show_menu()
+                self.save_prefs()
             case Row.STORY:
-                self.set(story=not self.state.story)
-                self.speak(said.switched(self.state.lang,
-                                         "story_on" if self.state.story else "story_off"))
-                self.prefs()
-                self.show_menu()
-            case Row.ABOUT:
-                self.about()
+                self.set(prefs=prefs.but(story=not prefs.story))
+                self.speak(said.switched(prefs.language,
+                                         "story_on" if self.state.prefs.story else "story_off"))
+                self.save_prefs()
 
     def brought(self, game: Game | None, reason: str) -> None:
         if game is None:
-            self.flash(self.w("save_failed", reason=reason) if reason
-                       else self.w("nothing_to_bring_back"), 3.0)
+            self.flash(Notice.of("save_failed", reason=reason) if reason
+                       else Notice.of("nothing_to_bring_back"), 3.0)
             return
-        self.set(game=game, owed=())
-        self.prefs()
+        self.set(game=game)
+        self.owe(())
+        self.save_prefs()
         self.resume()
-        self.speak(said.resumed(game, self.state.lang, self.w.given))
-        self.flash(self.w("brought_back"), 3.0)
+        self.speak(said.resumed(game, self.state.prefs.language, self.w.given))
+        self.flash(Notice.of("brought_back"), 3.0)
 
-    def recalled(self, finished: Sequence[screens.PutAway]) -> None:
-        game = self.state.game
-        if game is None or not game.actions:
-            game = finished[0].game if finished else None
-        self.show(screens.recall_screen(self.w, game, finished))
-
-    def about(self) -> None:
-        fixed, w = self.state.fixed, self.w
-        self.set(mode=Mode.INFO)
-        body = [w("about_version", version=fixed.version),
-                w("about_saves", path=fixed.saves),
-                f"{fixed.config.display.display} {fixed.config.display.interface}"]
-        if fixed.fonts_missing:
-            body.append(w("about_fonts", packages=fixed.fonts_missing))
-        self.show(Screen(title=w("menu_about"), body=tuple(body), footer=w("keys_back")))
+    def recalled(self, finished: Sequence[screens.FinishedGame]) -> None:
+        self.set(now=Info(Row.RECALL, tuple(finished)))
+        self.fresh()
 
     def ask_undo(self) -> None:
         game = self.state.game
         if game is None or not game.actions:
-            self.set(mode=Mode.MENU)
-            self.flash(self.w("nothing_to_undo"), 2.0)
+            self.flash(Notice.of("nothing_to_undo"), 2.0)
             return
-        self.set(mode=Mode.UNDO)
+        self.set(now=Asking(Question.UNDO))
+        self.fresh()
+
+    def undo(self) -> None:
+        game = self.state.game
+        if game is None or not game.actions:
+            self.back_to_menu(Row.UNDO)
+            return
         what = screens.action_said(self.w, game.events)  # no turn number
-        self.show(Screen(title=self.w("undo_title"), body=(self.w("undo_what", what=what),),
-                         footer=self.w("keys_yes_no")))
+        last = game.actions[-1]
+        self.commit(game.undo())
+        if isinstance(last, Roll):  # its face comes again at the next roll
+            self.owe((*self.state.prefs.owed.faces, last.face))
+            self.save_prefs()
+        self.do(Log("info", f"undone: {what}"))
+        self.resume()
+        self.speak(said.turn(self.game.state, self.state.prefs.language,
+                             said.voice_names(self.state.prefs.language, self.w.given)))
+        self.flash(Notice.of("undone", what=what), 3.0)
 
-    def undo_press(self, kind: Press) -> None:
-        game = self.state.game
-        if kind is Press.LONG and game is not None and game.actions:
-            what = screens.action_said(self.w, game.events)  # no turn number
-            last = game.actions[-1]
-            self.commit(game.undo())
-            if isinstance(last, Roll):  # its face comes again at the next roll
-                self.set(owed=(*self.state.owed, last.face))
-                self.prefs()
-            self.do(Log("info", f"undone: {what}"))
-            self.resume()
-            self.speak(said.turn(self.game.state, self.state.lang,
-                                 said.voice_names(self.state.lang, self.w.given)))
-            self.flash(self.w("undone", what=what), 3.0)
-        else:
-            self.back_to_menu()
-
-    def prefs(self) -> None:
-        game = self.state.game
-        owed = (f"{len(game.actions)}:{' '.join(map(str, self.state.owed))}"
-                if game is not None and self.state.owed else "")
-        self.do(SavePrefs((("language", self.state.lang), ("contrast", str(self.state.contrast)),
-                           ("voice", "on" if self.state.voice else "off"),
-                           ("story", "on" if self.state.story else "off"), ("owed", owed))))
+    def save_prefs(self) -> None:
+        self.do(SavePrefs(self.state.prefs))
 
     def speak(self, text: str) -> None:
         """Say ``text`` if the voice is on (a text about nothing is not said)."""
-        if self.state.voice and text:
-            self.do(Say(text, self.state.lang))
+        if self.state.prefs.voice and text:
+            self.said = [Say(text, self.state.prefs.language)]  # the newest cuts the rest
 
+    # -- the panel --------------------------------------------------------------------
 
-def owed_faces(saved: str, game: Game | None) -> tuple[int, ...]:
-    """The faces owed to ``game`` as kept in the prefs (``"12:5 3"``: after 12 actions,
-    5 then 3 were taken back); none if the game in play is not the one they were owed to."""
-    count, _, faces = saved.partition(":")
-    words = faces.split()
-    if (game is None or whole_number(count) != len(game.actions)
-            or not all(w in ("1", "2", "3", "4", "5", "6") for w in words)):
-        return ()
-    return tuple(int(w) for w in words)
+    def fresh(self) -> None:
+        """A new screen: from its first page, none of it seen yet."""
+        self.set(page=0, seen=-1)
+        self.paging = True
+
+    def unread(self) -> bool:
+        """Show the next page of the result's money and instructions if a press would
+        otherwise skip it (a quick roll); False when there is nothing left unread."""
+        _, last = self.state.fixed.measure(view(self.state))
+        if self.state.seen >= last:
+            return False
+        self.set(page=self.state.seen + 1)
+        self.paging = True
+        return True
+
+    def flash(self, notice: Notice, seconds: float = 4.0) -> None:
+        """Show a message for a while, then the screen under it again."""
+        self.set(flash=notice)
+        self.paging = True  # the screen underneath must not page over the message
+        self.after(TimerKind.FLASH, seconds)
+
+    def unflash(self) -> None:
+        """The message's time is up (or a press ended it): the screen under it, from its
+        first page."""
+        self.cancel(TimerKind.FLASH)
+        self.set(flash=None, page=0)
+        self.paging = True
+
+    def draw_now(self) -> None:
+        """Put the view on the panel now if it is not there already (not only at the end
+        of the step)."""
+        shown = (view(self.state), self.state.page)
+        there = self.drawn if self.drawn is not None else (view(self.before), self.before.page)
+        if self.redrawn or shown != there:
+            self.do(Draw(*shown))
+        self.drawn, self.redrawn = shown, False
+        if self.state.flash is None and self.state.page > self.state.seen:
+            self.set(seen=self.state.page)  # on the panel now, not under a message
+
+    def settle(self) -> None:
+        """The step's end: the view drawn if it changed, what it says said, the page timer
+        set for it."""
+        self.draw_now()
+        self.do(*self.said)
+        if self.paging:
+            pages, _ = self.state.fixed.measure(view(self.state))
+            if self.state.flash is None and pages > 1:
+                self.after(TimerKind.PAGE, self.state.fixed.config.timings.page)
+            else:
+                self.cancel(TimerKind.PAGE)
+
+    def lights(self, seat: int | None) -> None:
+        game = self.state.game
+        self.do(Light(seat, game.seats if game is not None else self.state.seats))
+
+    def idle(self) -> None:
+        timings = self.state.fixed.config.timings
+        self.after(TimerKind.DIM, timings.dim_after)
+        self.after(TimerKind.BLANK, timings.blank_after)

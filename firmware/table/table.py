@@ -4,7 +4,7 @@ Every decision is ``firmware.table.machine.step``'s. Here a press becomes one
 ``take(Pressed(kind))``: the machine says what to do, and this runs it — draws,
 writes to disk, rolls the die, sets timers, lights LEDs — feeding the answers
 (the die's face, whether the disk took a write) back as inputs once the effects
-of the moment are out. Everything runs in the loop's thread.
+of the moment are out (``machine.run``). Everything runs in the loop's thread.
 """
 
 from __future__ import annotations
@@ -13,39 +13,31 @@ import collections
 import functools
 import logging
 import threading
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable
 
 from firmware import __version__
-from firmware.config import Config
 from firmware.display.fonts import Fonts
 from firmware.display.layout import Layout
-from firmware.display.panel import Panel
 from firmware.display.render import drawn, essential_page, page_count
 from firmware.display.screen import Screen
 from firmware.display.screens import message_screen
 from firmware.display.words import Words
-from firmware.runtime.loop import Loop, Timers
-from firmware.runtime.outputs import Outputs
-from firmware.runtime.speaker import Record, Utterance
+from firmware.runtime.loop import Timers
+from firmware.runtime.speaker import Utterance
 from firmware.table import machine as m
-from firmware.table.buttons import Input, Press, RollButton, SeatSwitches
+from firmware.table.buttons import Press, RollButton, SeatSwitches
 from firmware.table.die import Die
 from firmware.table.machine import Mode
+from firmware.table.parts import Devices, Run, Told
 from firmware.table.store import Store, volatile
 from robinson_core import Action, Game
 
 log = logging.getLogger("robinson.table")
 
-__all__ = ["Mode", "Table"]
+__all__ = ["Devices", "Mode", "Run", "Table", "Told"]  # the parts, for those who make one
 
 
-class Voice(Protocol):
-    """The banker's voice (``firmware.runtime.speaker.Speaker``)."""
-
-    def say(self, utterance: Utterance) -> None: ...
-
-    def hush(self) -> None: ...
+PLAIN, NOBODY = Run(), Told()  # a run as a test makes it: animated, nothing but the panel
 
 
 @functools.lru_cache(maxsize=64)
@@ -56,49 +48,33 @@ def _measure(screen: Screen, fonts: Fonts, layout: Layout) -> tuple[int, int]:
 class Table:
     """The banker at the table: presses and seat switches in; rolls, books and screens out.
 
-    ``state`` is the machine's (``firmware.table.machine.TableState``); the
-    attributes a reader wants (``mode``, ``game``, ``screen``…) are its fields.
+    ``state`` is the machine's (``firmware.table.state.TableState``); ``screen`` its view.
     """
 
-    def __init__(self, *, config: Config, loop: Loop, store: Store, panel: Panel,
-                 button: Input, seats: Sequence[Input],
-                 die: Die | None = None,
-                 fonts: Fonts | None = None, outputs: Outputs | None = None,
-                 lang: str | None = None, animate: bool = True, badge: str = "",
-                 on_page: Callable[[Screen, int], None] | None = None,
-                 mounts: Callable[[], str | None] | None = None,
-                 voice: Voice | None = None, voice_on: bool | None = None,
-                 record: Record | None = None) -> None:
-        """``mounts`` gives /proc/self/mountinfo's text (None: the table does not ask
-        whether its saves outlive a reboot: emulated, in a test). ``voice`` says what the
-        machine says (None: nothing is said); ``voice_on`` is --voice (over the saved
-        preference); ``record`` names a WAV file for each utterance (``--capture``)."""
-        self.config = config
-        self.mounts = mounts
-        self.loop = loop
-        self.store = store
-        self.panel = panel
+    def __init__(self, devices: Devices, store: Store, *, die: Die | None = None,
+                 fonts: Fonts | None = None, run: Run = PLAIN, told: Told = NOBODY) -> None:
+        self.config = config = devices.config
+        self.loop, self.store, self.panel = devices.loop, store, devices.panel
+        self.outputs = devices.outputs
         self.die = die or Die()
         self.fonts = fonts or Fonts()
         self.layout = config.display.layout  # the panel's size class
-        self.on_page = on_page
-        self.outputs = outputs or Outputs()
-        self.voice, self.record = voice, record
-        self.timers: Timers[m.TimerKind] = Timers(loop)
+        self.run, self.told = run, told
+        self.timers: Timers[m.TimerKind] = Timers(self.loop)
+        self.tune: Timers[str] = Timers(self.loop)  # the buzzer's notes, the outputs' own
         self.ready = threading.Event()  # set whenever a press would be taken (emulator pacing)
         t = config.timings
-        self.button = RollButton(button, loop, debounce=t.debounce, long_press=t.long_press,
-                                 menu_press=t.menu_press,
+        self.button = RollButton(devices.button, self.loop, debounce=t.debounce,
+                                 long_press=t.long_press, menu_press=t.menu_press,
                                  on_press=lambda kind: self.take(m.Pressed(kind)),
                                  on_hold=self._holding, on_down=lambda: self.take(m.Down()))
-        self.seats = SeatSwitches(seats, loop, t.debounce, self._seat_changed)
-        fixed = m.Fixed(config, self._measure, lang=lang, animate=animate,
-                        badge=badge, seeded=self.die.seeded, version=__version__,
+        self.seats = SeatSwitches(devices.seats, self.loop, t.debounce, self._seat_changed)
+        fixed = m.Fixed(config, self._measure, lang=run.lang, animate=run.animate,
+                        badge=run.badge, seeded=self.die.seeded, version=__version__,
                         saves=str(store.directory), fonts_missing=tuple(self.fonts.missing),
-                        voice=voice_on)
+                        voice=run.voice_on)
         self.state = m.initial(fixed)
-        self._answers: collections.deque[m.Input] = collections.deque()
-        self._taking = False
+        self._inputs: collections.deque[m.Input] = collections.deque()
 
     def _measure(self, screen: Screen) -> tuple[int, int]:
         return _measure(screen, self.fonts, self.layout)
@@ -122,7 +98,7 @@ class Table:
 
     @property
     def screen(self) -> Screen:
-        return self.state.screen
+        return m.view(self.state)
 
     @property
     def page(self) -> int:
@@ -139,8 +115,8 @@ class Table:
         if loaded.fault is not None:
             log.error("saved games: %s", loaded.fault)
         prefs = tuple(self.store.prefs().items())
-        kind = None
-        if self.mounts is not None and (text := self.mounts()) is not None:
+        mounts, kind = self.run.mounts, None
+        if mounts is not None and (text := mounts()) is not None:
             kind = volatile(self.store.directory, text)
         if kind:
             log.warning("the saved games in %s are on %s: a reboot empties it (raspi-config's "
@@ -154,8 +130,8 @@ class Table:
         """The saved games cannot even be read (the table stops): the panel says so."""
         screen = message_screen("ROBINSON", self.words("saves_unreadable", reason=reason))
         self.panel.show(drawn(screen, self.fonts, 0, self.layout))
-        if self.on_page is not None:
-            self.on_page(screen, 0)
+        if self.told.on_page is not None:
+            self.told.on_page(screen, 0)
 
     def stop(self) -> None:
         """Leave the panel showing 'switched off' (the game is already on disk)."""
@@ -172,18 +148,18 @@ class Table:
         self.take(m.SeatsChanged(seat, on, self.seats.occupied()))
 
     def take(self, event: m.Input) -> None:
-        """One input: the machine's step, then its effects in order, then the answers."""
-        self._answers.append(event)
-        if self._taking:  # an answer that came while effects ran: after them
+        """One input: the machine's steps for it and its answers, each step's effects run
+        in order. An input that comes while effects run waits for them."""
+        self._inputs.append(event)
+        if len(self._inputs) > 1:  # the loop below is under way: it takes this one next
             return
-        self._taking = True
         try:
-            while self._answers:
-                self.state, effects = m.step(self.state, self._answers.popleft())
-                for effect in effects:
-                    self._run(effect)
+            while self._inputs:
+                for _, state, _ in m.run(self.state, self._inputs[0], self._run):
+                    self.state = state
+                self._inputs.popleft()
         finally:
-            self._taking = False
+            self._inputs.clear()
         if self.state.mode is Mode.ANIMATE:
             self.ready.clear()
         else:
@@ -191,36 +167,37 @@ class Table:
 
     # -- effects ----------------------------------------------------------------------
 
-    def _run(self, effect: m.Effect) -> None:
+    def _run(self, effect: m.Effect) -> m.Input | None:
+        """Run one effect; the input that answers it, if it has one."""
         match effect:
             case m.Draw(screen, page):
                 self.panel.show(drawn(screen, self.fonts, page, self.layout))
-                if self.on_page is not None:  # a text view of the panel (emulated, piped)
-                    self.on_page(screen, page)
+                if self.told.on_page is not None:
+                    self.told.on_page(screen, page)
             case m.Save(game):
-                self._write(self.store.save, game)
+                return self._write(self.store.save, game)
             case m.BeginGame(game):
-                self._write(self.store.begin, game)
+                return self._write(self.store.begin, game)
             case m.PutAway(game, then):
-                self._write(self.store.put_away, game, then)
+                return self._write(self.store.put_away, game, then)
             case m.NeedFace():
-                self._answers.append(m.Face(self.die.roll()))
+                return m.Face(self.die.roll())
             case m.NeedRecall():
-                self._answers.append(m.Recalled(tuple(self.store.finished(10))))
+                return m.Recalled(tuple(self.store.finished(10)))
             case m.BringBack():
                 try:
-                    self._answers.append(m.Brought(self.store.bring_back()))
+                    return m.Brought(self.store.bring_back())
                 except OSError as error:
-                    self._answers.append(m.Brought(None, error.strerror or str(error)))
+                    return m.Brought(None, error.strerror or str(error))
             case m.Chime(tune):
-                self.outputs.chime(tune, self.timers, m.TimerKind.NOTE)
+                self.outputs.chime(tune, self.tune, "note")
             case m.Say(text, lang):
-                if self.voice is not None:
-                    self.voice.say(Utterance(text, lang, self.record(lang, text)
-                                             if self.record else None))
+                record, voice = self.told.record, self.told.voice
+                if voice is not None:
+                    voice.say(Utterance(text, lang, record(lang, text) if record else None))
             case m.Hush():
-                if self.voice is not None:
-                    self.voice.hush()
+                if self.told.voice is not None:
+                    self.told.voice.hush()
             case m.Light(seat, seats):
                 self.outputs.light(seat, seats)
             case m.After(kind, seconds):
@@ -229,6 +206,7 @@ class Table:
                 self.timers.cancel(kind)
             case m.CancelAll():
                 self.timers.cancel_all()
+                self.tune.cancel_all()
             case m.Dim():
                 self.panel.dim(True)
             case m.Blank():
@@ -241,20 +219,20 @@ class Table:
                 self.panel.set_contrast(level)
             case m.SavePrefs(prefs):
                 try:
-                    self.store.save_prefs(dict(prefs))
+                    self.store.save_prefs(prefs.as_strings())
                 except OSError as error:
                     log.error("cannot save preferences: %s", error)
             case m.Log(level, text):
                 getattr(log, level)("%s", text)
+        return None
 
     def _fired(self, kind: m.TimerKind) -> None:
         self.take(m.TimerFired(kind))
 
-    def _write(self, change: Callable[..., None], *games: Game | None) -> None:
+    def _write(self, change: Callable[..., None], *games: Game | None) -> m.Wrote:
         """A change to the saved games; the machine hears whether the disk took it."""
         try:
             change(*games)
         except OSError as error:
-            self._answers.append(m.Wrote(False, error.strerror or str(error)))
-        else:
-            self._answers.append(m.Wrote(True))
+            return m.Wrote(False, error.strerror or str(error))
+        return m.Wrote(True)

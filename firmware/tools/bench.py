@@ -94,8 +94,7 @@ def play_turns(config: Config, turns: int) -> Turns:
     bus, loop, hands = rig.bus, rig.loop, rig.hands
     out = Turns()
     with tempfile.TemporaryDirectory() as folder:
-        table = Table(config=config, loop=loop, store=Store(Path(folder)), panel=rig.panel,
-                      button=rig.button, seats=rig.seats, die=SeededDie(45))
+        table = Table(rig, Store(Path(folder)), die=SeededDie(45))
         table.start()
 
         table.begin(Game((1, 2, 3, 4), 1, HouseRules()))

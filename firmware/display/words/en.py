@@ -35,7 +35,6 @@ PANEL = {
     "won_title": "{name} wins!",
     "over_title": "Game over",
     "keys_new_game": "Long: new game",
-    "balances": "Chips: {list}",
     "menu_back": "Back to the game",
     "menu_undo": "Undo last action",
     "square_n": "{n}",

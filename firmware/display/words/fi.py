@@ -35,7 +35,6 @@ PANEL = {
     "won_title": "{name} voitti!",
     "over_title": "Peli päättyi",
     "keys_new_game": "Pitkä: uusi peli",
-    "balances": "Merkit: {list}",
     "menu_back": "Takaisin peliin",
     "menu_undo": "Peru viimeisin",
     "square_n": "{n}",

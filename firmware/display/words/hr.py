@@ -35,7 +35,6 @@ PANEL = {
     "won_title": "{name} slavi!",
     "over_title": "Kraj igre",
     "keys_new_game": "Dugo: nova igra",
-    "balances": "Žetoni: {list}",
     "menu_back": "Natrag u igru",
     "menu_undo": "Poništi potez",
     "square_n": "{n}",

@@ -35,7 +35,6 @@ PANEL = {
     "won_title": "{name}の勝ち！",
     "over_title": "ゲーム終わり",
     "keys_new_game": "長く: 新しいゲーム",
-    "balances": "チップ: {list}",
     "menu_back": "ゲームにもどる",
     "menu_undo": "1手もどす",
     "square_n": "{n}番",

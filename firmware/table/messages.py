@@ -1,0 +1,294 @@
+"""What goes into the table's machine and what comes out: its inputs and its effects,
+each a small frozen value (``firmware.table.machine.step`` takes one input and says the
+effects in order; the shell runs them and answers with inputs)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from firmware.display.screen import Screen
+from firmware.display.screens import FinishedGame
+from firmware.runtime.tunes import Tune
+from firmware.table.prefs import Prefs
+from robinson_core import Game
+
+
+class Press(enum.Enum):
+    """What a press of the ROLL button was, by how long it was held."""
+
+    SHORT = "short"  # roll, confirm, the default choice
+    LONG = "long"  # the other choice (>= long_press seconds)
+    MENU = "menu"  # the menu (>= menu_press seconds)
+
+
+class TimerKind(enum.Enum):
+    """The table's timers: arming one again replaces it."""
+
+    BOOT = "boot"  # the title goes on to setup by itself
+    PAGE = "page"  # the next page of a long screen
+    FLASH = "flash"  # a message's time is up: the screen under it again
+    SAVE_FAILED = "save_failed"  # say a write failed, once the moment's screen is out
+    FRAME = "frame"  # the tumbling die's next frame
+    REVEAL = "reveal"  # the roll's result
+    AUDIT = "audit"  # the books checked, once the result is out
+    DIM = "dim"
+    BLANK = "blank"
+    SHIFT = "shift"  # burn-in: the panel moves a pixel
+
+
+# -- inputs --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Start:
+    """The table switched on: the saved game, the seats, the saved preferences."""
+
+    game: Game | None
+    seats: tuple[int, ...] = ()
+    problem: str = ""  # what was wrong with the saved games
+    stuck: bool = False  # the button is down already
+    prefs: tuple[tuple[str, str], ...] = ()
+    contrast: int = 255  # the panel's, before any preference
+    fault: str = ""  # why nothing can be saved (a full disk...): the game goes on unsaved
+    volatile: str = ""  # the file system the saves are on, if a reboot empties it (tmpfs)
+
+
+@dataclass(frozen=True)
+class Down:
+    """The button went down (settled)."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """The button, still down, passed a threshold: letting go now would be ``kind``."""
+
+    kind: Press
+
+
+@dataclass(frozen=True)
+class Unstuck:
+    """A button that was down at start was let go."""
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """The button was let go: a press of ``kind``."""
+
+    kind: Press
+
+
+@dataclass(frozen=True)
+class SeatsChanged:
+    """A seat switch settled ``on`` or off."""
+
+    seat: int
+    on: bool
+    seats: tuple[int, ...]  # every seat switched on now
+
+
+@dataclass(frozen=True)
+class TimerFired:
+    """A timer the machine armed is due."""
+
+    kind: TimerKind
+
+
+@dataclass(frozen=True)
+class Face:
+    """The die's answer to ``NeedFace``."""
+
+    face: int
+
+
+@dataclass(frozen=True)
+class Wrote:
+    """The disk's answer to ``Save``, ``Begin`` or ``PutAway``."""
+
+    ok: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """The store's answer to ``NeedRecall``: the newest finished games first."""
+
+    finished: tuple[FinishedGame, ...]
+
+
+@dataclass(frozen=True)
+class Brought:
+    """The store's answer to ``BringBack``: the game now in play, or None (with why, if
+    the disk refused)."""
+
+    game: Game | None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Begin:
+    """A game handed to the table (a test, the bench): it is saved and played."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The table is switched off (the game is already on disk)."""
+
+
+@dataclass(frozen=True)
+class Prefer:
+    """The table's settings changed from outside (names, language, voice...): in force at
+    once, every mode redrawn in them."""
+
+    prefs: Prefs
+
+
+Input = (Start | Down | Held | Unstuck | Pressed | SeatsChanged | TimerFired | Face | Wrote
+         | Recalled | Brought | Begin | Stop | Prefer)
+
+
+# -- effects -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Put page ``page`` of ``screen`` on the panel."""
+
+    screen: Screen
+    page: int = 0
+
+
+@dataclass(frozen=True)
+class Save:
+    """The game as it now stands, on disk (answered by ``Wrote``)."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class BeginGame:
+    """A new game on disk, whatever was in play put away (answered by ``Wrote``)."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class PutAway:
+    """``game`` among the finished ones and ``then`` in play, in one change (``Wrote``)."""
+
+    game: Game
+    then: Game | None = None
+
+
+@dataclass(frozen=True)
+class NeedFace:
+    """Roll the die; answer with ``Face``."""
+
+
+@dataclass(frozen=True)
+class NeedRecall:
+    """Read the finished games; answer with ``Recalled``."""
+
+
+@dataclass(frozen=True)
+class BringBack:
+    """The newest game put away unfinished back in play, the one in play (if begun) put
+    away in its place, in one change; answer with ``Brought``."""
+
+
+@dataclass(frozen=True)
+class Chime:
+    """Play a tune on the buzzer (if there is one)."""
+
+    tune: Tune
+
+
+@dataclass(frozen=True)
+class Say:
+    """Say ``text`` aloud in ``lang``, cutting short whatever is being said."""
+
+    text: str
+    lang: str
+
+
+@dataclass(frozen=True)
+class Hush:
+    """Stop saying anything."""
+
+
+@dataclass(frozen=True)
+class Light:
+    """Light ``seat``'s LED (if it plays in ``seats``) and no other."""
+
+    seat: int | None
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class After:
+    """Arm the timer ``kind`` (again): it fires in ``seconds``."""
+
+    kind: TimerKind
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Cancel:
+    """Disarm the timer ``kind``."""
+
+    kind: TimerKind
+
+
+@dataclass(frozen=True)
+class CancelAll:
+    """Disarm every timer (the table stops)."""
+
+
+@dataclass(frozen=True)
+class Dim:
+    """Turn the panel down (the screen saver's first step)."""
+
+
+@dataclass(frozen=True)
+class Blank:
+    """Blank the panel (burn-in): the next press only wakes it."""
+
+
+@dataclass(frozen=True)
+class Wake:
+    """The panel at its contrast again."""
+
+
+@dataclass(frozen=True)
+class Shift:
+    """Move the picture a pixel (burn-in)."""
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """The panel's contrast (the menu's brightness)."""
+
+    level: int
+
+
+@dataclass(frozen=True)
+class SavePrefs:
+    """Keep the table's settings (and the faces owed to its game) for the next start."""
+
+    prefs: Prefs
+
+
+@dataclass(frozen=True)
+class Log:
+    """A line for the journal."""
+
+    level: str  # "info", "warning", "error"
+    text: str
+
+
+Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedRecall | BringBack | Chime | Say
+          | Hush | Light | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast
+          | SavePrefs | Log)
+WRITES = (Save, BeginGame, PutAway)

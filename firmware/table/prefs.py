@@ -1,0 +1,120 @@
+"""What the table keeps between starts, as one value: ``Prefs``, and the rules of which
+setting is in force (the command line, then what is kept, then the config).
+
+The store keeps them as strings (``PREF_KEYS``); ``Prefs.from_strings`` reads them
+back and ``as_strings`` writes them, as ``HouseRules`` does its options.
+
+>>> from firmware.config import Config
+>>> prefs, wrong = Prefs.from_strings({"language": "fi", "names": '{"2": "Ana"}'},
+...                                   Prefs.defaults(Config()))
+>>> prefs.language, prefs.names, wrong
+('fi', ((2, 'Ana'),), [])
+>>> prefs.as_strings()["voice"]
+'off'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from firmware.config import Config
+from firmware.table import names as kept_names
+from robinson_core import SEATS
+from robinson_core.numbers import whole_number
+from robinson_core.texts import LANGUAGES
+
+SWITCHED = {"on": True, "off": False}  # a switch as the store keeps it
+FACES = ("1", "2", "3", "4", "5", "6")
+
+
+@dataclass(frozen=True)
+class Owed:
+    """Faces of rolls taken back (the next rolls show them, last first), owed to the game
+    in play while it has ``after`` actions: an undo never buys a new throw."""
+
+    after: int = 0
+    faces: tuple[int, ...] = ()
+
+    def to(self, actions: int) -> Owed:
+        """These faces, or none if the game in play is not the one they were owed to."""
+        return self if self.after == actions else Owed()
+
+    def as_string(self) -> str:
+        return f"{self.after}:{' '.join(map(str, self.faces))}" if self.faces else ""
+
+    @classmethod
+    def from_string(cls, text: str) -> Owed:
+        """``"12:5 3"``: after 12 actions, 5 then 3 were taken back; anything else, none."""
+        count, _, faces = text.partition(":")
+        after, words = whole_number(count), faces.split()
+        if after is None or not words or not all(w in FACES for w in words):
+            return cls()
+        return cls(after, tuple(int(w) for w in words))
+
+
+@dataclass(frozen=True)
+class Prefs:
+    """The table's settings as in force: what the menu (or another process) set last."""
+
+    language: str = "en"
+    contrast: int = 255
+    voice: bool = False
+    story: bool = False
+    names: kept_names.Names = ()  # set with robinson names: before the config's
+    owed: Owed = Owed()
+
+    @classmethod
+    def defaults(cls, config: Config, contrast: int | None = None) -> Prefs:
+        """What a table that kept nothing starts with: the config's."""
+        return cls(language=config.language, contrast=contrast or config.display.contrast,
+                   voice=config.voice.enabled, story=config.voice.storyteller)
+
+    @classmethod
+    def from_strings(cls, kept: Mapping[str, str], defaults: Prefs) -> tuple[Prefs, list[str]]:
+        """The prefs the store kept, each one that is missing or unreadable the default's;
+        and what was wrong with the names left out (said once each, never a reason not
+        to start)."""
+        language = kept.get("language", "")
+        contrast = whole_number(kept.get("contrast", ""))
+        names, wrong = kept_names.from_pref(kept.get(kept_names.PREF, ""))
+        prefs = cls(
+            language=language if language in LANGUAGES else defaults.language,
+            contrast=contrast if contrast is not None and 1 <= contrast <= 255
+            else defaults.contrast,
+            voice=SWITCHED.get(kept.get("voice", ""), defaults.voice),
+            story=SWITCHED.get(kept.get("story", ""), defaults.story),
+            names=names or defaults.names,
+            owed=Owed.from_string(kept.get("owed", "")))
+        return prefs, wrong
+
+    def as_strings(self) -> dict[str, str]:
+        """The prefs as the store keeps them (``from_strings`` reads them back)."""
+        return {"language": self.language, "contrast": str(self.contrast),
+                "voice": "on" if self.voice else "off", "story": "on" if self.story else "off",
+                kept_names.PREF: kept_names.to_pref(self.names), "owed": self.owed.as_string()}
+
+    def but(self, **changes: object) -> Prefs:
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+PREF_KEYS = tuple(Prefs().as_strings())
+"""Every key the store keeps: the one list, from ``Prefs`` itself."""
+
+
+def in_force(kept: Mapping[str, str], config: Config, *, lang: str | None = None,
+             voice: bool | None = None, contrast: int | None = None) -> tuple[Prefs, list[str]]:
+    """The prefs a table starts with: ``lang`` and ``voice`` from the command line over
+    what is kept, what is kept over the config (``contrast``: the panel's own, if the
+    config gives none)."""
+    prefs, wrong = Prefs.from_strings(kept, Prefs.defaults(config, contrast))
+    return prefs.but(language=lang or prefs.language,
+                     voice=prefs.voice if voice is None else voice), wrong
+
+
+def seat_names(prefs: Prefs, config: Config) -> tuple[tuple[int, str], ...]:
+    """Each seat's chosen name: the one kept (robinson names), else the config's."""
+    kept = dict(prefs.names)
+    return tuple((seat, name) for seat in SEATS
+                 if (name := kept.get(seat) or config.seat_name(seat)))

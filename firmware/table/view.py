@@ -1,0 +1,135 @@
+"""What the panel shows, as a function of the table's state: ``view(state) -> Screen``.
+
+Nothing drawn is kept anywhere: the machine asks for the view after every step and
+draws it when it changed, so a screen never outlives its moment, and every mode
+redraws at once in a new language or with new names.
+
+>>> from firmware.config import Config
+>>> from firmware.table.state import Fixed, Menu, TableState
+>>> view(TableState(Fixed(Config(), lambda screen: (1, 0)), now=Menu(row=1))).body[1]
+'▶ Undo last action'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from firmware.display import screens
+from firmware.display.screen import Screen
+from firmware.display.words import Words
+from firmware.table.menu import Row, labels
+from firmware.table.messages import Press
+from firmware.table.prefs import seat_names
+from firmware.table.state import (
+    Animate,
+    Asking,
+    Info,
+    Menu,
+    Off,
+    Play,
+    Question,
+    Setup,
+    Showing,
+    Stuck,
+    TableState,
+    Title,
+)
+from robinson_core import CHOICES, Game
+
+BRIGHTNESS = (255, 128, 48, 8)
+TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
+
+
+@functools.lru_cache(maxsize=16)
+def _words(lang: str, names: tuple[tuple[int, str], ...]) -> Words:
+    return Words(lang, dict(names))
+
+
+def words(state: TableState) -> Words:
+    """The table's language and the seats' names (kept ones first, then the config's)."""
+    return _words(state.prefs.language, seat_names(state.prefs, state.fixed.config))
+
+
+def brightness_step(contrast: int) -> int:
+    """Which of the BRIGHTNESS steps ``contrast`` is nearest to (0 = brightest)."""
+    return min(range(len(BRIGHTNESS)), key=lambda i: abs(BRIGHTNESS[i] - contrast))
+
+
+def menu_labels(state: TableState) -> list[str]:
+    prefs = state.prefs
+    level = f"{len(BRIGHTNESS) - brightness_step(prefs.contrast)}/{len(BRIGHTNESS)}"
+    return labels(words(state), language=prefs.language, level=level, voice=prefs.voice,
+                  story=prefs.story)
+
+
+def view(state: TableState) -> Screen:
+    """The screen the table shows now: a message over the mode's screen while it lasts;
+    while the button is held, the mode's screen with what letting go will do."""
+    w = words(state)
+    if state.flash is not None and state.hint is None:
+        return screens.message_screen(w("notice"), state.flash.said(w))
+    screen = _mode(state, w)
+    hint = _hint(state, w)
+    return dataclasses.replace(screen, footer=hint) if hint else screen
+
+
+def _mode(state: TableState, w: Words) -> Screen:
+    fixed, game, badge = state.fixed, state.game, state.fixed.badge
+    match state.now:
+        case Stuck():
+            return screens.message_screen("ROBINSON", w("release_button"))
+        case Off():
+            return screens.message_screen("ROBINSON", w("switched_off"))
+        case Title(notes):
+            resume = game is not None and bool(game.actions)
+            return screens.title_screen(w, resume, [n.said(w) for n in notes], badge)
+        case Setup():
+            config = fixed.config
+            return screens.setup_screen(w, state.seats, state.first, config.rules, badge,
+                                        wired=len(config.pins.seats))
+        case Play(showing):
+            assert game is not None
+            if showing is Showing.TURN:
+                return screens.turn_screen(w, game.state, badge)
+            return screens.result_screen(w, game, badge)
+        case Animate(roller, frame, _):
+            face = TUMBLE[(frame - 1) % len(TUMBLE)]
+            return screens.rolling_screen(w, roller, face, 0, badge)
+        case Menu(row):
+            return screens.menu_screen(w, menu_labels(state), row)
+        case Asking(question):
+            if question is Question.UNDO:
+                assert game is not None
+                return screens.undo_screen(w, game)
+            return screens.abandon_screen(w)
+        case Info(row, finished):
+            return _info(state, w, row, finished)
+    raise AssertionError(state.now)  # pragma: no cover (mypy: every mode is matched)
+
+
+def _info(state: TableState, w: Words, row: Row,
+          finished: tuple[screens.FinishedGame, ...]) -> Screen:
+    fixed, game = state.fixed, state.game
+    if row is Row.STANDINGS:
+        assert game is not None
+        return screens.standings_screen(w, game.state)
+    if row is Row.RECALL:
+        recalled: Game | None = game if game is not None and game.actions else (
+            finished[0].game if finished else None)
+        return screens.recall_screen(w, recalled, finished)
+    display = fixed.config.display
+    return screens.about_screen(w, fixed.version, fixed.saves,
+                                f"{display.display} {display.interface}", fixed.fonts_missing)
+
+
+def _hint(state: TableState, w: Words) -> str:
+    """The footer while the button is held past a threshold: what letting go does."""
+    if state.hint is None:
+        return ""
+    if state.hint is Press.MENU:
+        return w("let_go_menu")
+    game = state.game
+    assert game is not None  # a long press's hint is only for a decision in play
+    pending = game.state.pending
+    return w("let_go_long", action=w.option(pending, CHOICES[pending][1]))

@@ -1048,3 +1048,54 @@ def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
     assert table.w("save_failed", reason="disk full") in " ".join(draws(effects)[-1].screen.body)
     table.press()
     assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
+
+
+# -- every mode redraws ------------------------------------------------------------
+
+
+def _in_every_mode() -> Iterable[tuple[str, Table]]:
+    """A table brought into each mode (and under a message), by presses alone."""
+    stuck = Table()
+    stuck(m.Start(MOVED, (1, 2), stuck=True))
+    yield "stuck", stuck
+    yield "title", started(MOVED)
+    setup = started()
+    setup.fire(TimerKind.BOOT)
+    yield "setup", setup
+    yield "play: the result", playing(MOVED)
+    decider = playing(game_where(lambda g: (who := screens.decider(g.state)) is not None
+                                 and who != screens.mover(g) and bool(g.actions)))
+    decider.press()
+    yield "play: whose turn", decider
+    rolling = playing(MOVED, faces=[4])
+    rolling.press()
+    yield "animate", rolling
+    menu = playing(MOVED)
+    menu.press(Press.MENU)
+    yield "menu", menu
+    for row in (Row.UNDO, Row.NEW, Row.STANDINGS, Row.ABOUT, Row.RECALL):
+        table = playing(MOVED)
+        menu_at(table, row)
+        if row is Row.RECALL:
+            table(m.Recalled((Old(FRESH.play(Roll(6))),)))
+        yield f"menu: {row.name}", table
+    flashed = playing(MOVED)
+    flashed(m.SeatsChanged(3, True, (1, 2, 3)))
+    yield "a message over play", flashed
+    off = playing(MOVED)
+    off(m.Stop())
+    yield "off", off
+
+
+def test_names_and_language_changed_from_outside_redraw_every_mode_at_once() -> None:
+    compared = 0
+    for mode, table in _in_every_mode():
+        before = table.screen
+        prefs = table.state.prefs.but(language="fi", names=((1, "Aino"), (2, "Eetu")))
+        effects = table(m.Prefer(prefs))
+        assert table.w.lang == "fi" and table.w.name(1) == "Aino", mode
+        assert draws(effects) == [m.Draw(table.screen, table.state.page)], mode
+        assert table.screen != before, mode
+        assert kept(effects)[-1]["language"] == "fi", mode
+        compared += 1
+    assert compared == 14  # the ten modes, the second play screen, all three info pages, a message

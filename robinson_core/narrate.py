@@ -32,17 +32,70 @@ def seat_names(lang: str, names: dict[int, str] | None = None) -> Names:
     return name
 
 
-_CHOICE_KEYS = {
+CHOICE_KEYS = {
     Choice.ROLL: "choice_roll",
     Choice.AGAIN: "choice_again",
     Choice.PASS: "choice_pass",
     Choice.JUMP: "choice_jump",
 }
+"""A decision taken, by its text key (staying has one per square)."""
+OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
+               Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}
+"""A decision's option, one word, by its text key: the panel's and the voice's tables
+each word it under the same key."""
 _MOVE_KEYS = {
     ev.Cause.SHIPWRECK: "move_shipwreck",
     ev.Cause.GO_BACK: "move_go_back",
     ev.Cause.JUMP: "move_jump",
 }
+
+
+def mover(events: Sequence[ev.Event]) -> int | None:
+    """Who took the action these events came of: who rolled, decided, or sat out."""
+    for event in events:
+        if isinstance(event, ev.Rolled | ev.Decided | ev.SatOut):
+            return event.seat
+    return None
+
+
+def nets(events: Sequence[ev.Event]) -> dict[int, int]:
+    """Each seat's chips gained (+) or lost (−) by these events, in the order first met."""
+    change: dict[int, int] = {}
+
+    def add(seat: int | None, amount: int) -> None:
+        if seat is not None:
+            change[seat] = change.get(seat, 0) + amount
+
+    for event in events:
+        if isinstance(event, ev.Transfer):
+            add(event.payer, -event.amount)
+            add(event.payee, event.amount)
+        elif isinstance(event, ev.Won):
+            add(event.seat, event.pot)
+        elif isinstance(event, ev.Shared):
+            add(event.winner, -event.amount)
+            add(event.partner, event.amount)
+    return {seat: amount for seat, amount in change.items() if amount}
+
+
+LEFT_OUT_SEEN, LEFT_OUT_HEARD = 2, 0
+"""How many players still in the game "everyone paid alike" may leave out, named with
+their 0: the screen names up to two ("…, Cid 0"); the ear none, for a listener cannot
+see who was left out of "everyone"."""
+
+
+def alike(change: dict[int, int], playing: Sequence[int],
+          left_out: int) -> tuple[int | None, int, list[int]] | None:
+    """Whether every purse that lost lost the same, at least two of them, with at most
+    one gain: (who gained or None, what each paid, the players in the game who neither
+    paid nor gained); None if not, or if more than ``left_out`` were left out."""
+    gains = [seat for seat, amount in change.items() if amount > 0]
+    lost = {amount for amount in change.values() if amount < 0}
+    out = [seat for seat in playing if seat not in change]
+    if len(lost) == 1 and len(gains) <= 1 and len(out) <= left_out \
+            and len(change) - len(gains) >= 2 and set(change) <= set(playing):
+        return (gains[0] if gains else None), -lost.pop(), out
+    return None
 
 
 def friday_masters(events: Sequence[ev.Event]) -> dict[int, int]:
@@ -94,7 +147,7 @@ def describe(event: ev.Event, lang: str, name: Names | None = None,
         if event.choice is Choice.STAY:  # stay is an option in the tree (7) and the canoe (23)
             key = "choice_stay_tree" if event.square == 7 else "choice_stay_boat"
             return ui(lang, key, name=name(event.seat))
-        return ui(lang, _CHOICE_KEYS[event.choice], name=name(event.seat))
+        return ui(lang, CHOICE_KEYS[event.choice], name=name(event.seat))
     if isinstance(event, ev.WillSitOut):
         return ui(lang, "will_sit_out", name=name(event.seat))
     if isinstance(event, ev.SatOut):

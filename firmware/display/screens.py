@@ -17,6 +17,7 @@ from robinson_core import (
     HouseRules,
     Pending,
     Status,
+    narrate,
 )
 from robinson_core import events as ev
 from robinson_core.narrate import ASK_KEYS, describe, describe_each, friday_masters
@@ -99,10 +100,7 @@ def rolling_screen(w: Words, seat: int, face: int, tilt: int, badge: str = "") -
 
 def mover(game: Game) -> int | None:
     """Who took the last action: who rolled, or who decided."""
-    for event in game.events:
-        if isinstance(event, ev.Rolled | ev.Decided | ev.SatOut):
-            return event.seat
-    return None
+    return narrate.mover(game.events)
 
 
 def decider(state: GameState) -> int | None:
@@ -133,27 +131,6 @@ def _nothing_moved(event: ev.Event) -> bool:
     return isinstance(event, ev.Transfer) and event.why is ev.Why.FRIDAY and not event.amount
 
 
-def nets(events: Sequence[ev.Event]) -> dict[int, int]:
-    """Each seat's chips gained (+) or lost (−) by these events, in the order first met."""
-    change: dict[int, int] = {}
-
-    def add(seat: int | None, amount: int) -> None:
-        if seat is not None:
-            change[seat] = change.get(seat, 0) + amount
-
-    for event in events:
-        if isinstance(event, ev.Transfer):
-            add(event.payer, -event.amount)
-            add(event.payee, event.amount)
-        elif isinstance(event, ev.Won):
-            add(event.seat, event.pot)
-        elif isinstance(event, ev.Shared):
-            add(event.winner, -event.amount)
-            add(event.partner, event.amount)
-    return {seat: amount for seat, amount in change.items() if amount}
-
-
-ALIKE_EXCEPT = 2  # players left out of "everyone pays alike" the line can still name
 
 
 def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[str, bool]:
@@ -167,18 +144,15 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
     payment or none."""
     if sum(isinstance(e, _MONEY) for e in events) < 2:
         return "", False
-    change = nets(events)
+    change = narrate.nets(events)
     playing = [p.seat for p in state.players if p.position is not None]
-    gains = [seat for seat, amount in change.items() if amount > 0]
-    lost = {amount for amount in change.values() if amount < 0}
-    left_out = [seat for seat in playing if seat not in change]
-    if len(lost) == 1 and len(gains) <= 1 and len(left_out) <= ALIKE_EXCEPT \
-            and len(change) - len(gains) >= 2 and set(change) <= set(playing):
+    if (same := narrate.alike(change, playing, narrate.LEFT_OUT_SEEN)) is not None:
+        gained, paid, left_out = same
         but = "".join(w("money_zero", name=w.name(seat)) for seat in left_out)
-        if not gains:
-            return w("money_everyone", amount=-min(lost), but=but), True
-        return w("money_others", name=w.name(gains[0]), change=_signed(change[gains[0]]),
-                 amount=-min(lost), but=but), True
+        if gained is None:
+            return w("money_everyone", amount=paid, but=but), True
+        return w("money_others", name=w.name(gained), change=_signed(change[gained]),
+                 amount=paid, but=but), True
     ordered = sorted(change.items(), key=lambda item: item[1] < 0)
     masters = friday_masters(events)
     banked = all(isinstance(e, ev.Transfer) and None in (e.payer, e.payee)

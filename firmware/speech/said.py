@@ -20,17 +20,13 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 
 from firmware.speech.words import spoken, story
-from robinson_core import CHOICES, Choice, Game, GameState, Pending, Status
+from robinson_core import CHOICES, Choice, Game, GameState, Pending, Status, narrate
 from robinson_core import events as ev
 from robinson_core.narrate import seat_names
 from robinson_core.texts import instruction_key
 
 Names = Callable[[int], str]
 
-_CHOICE_KEYS = {Choice.ROLL: "choice_roll", Choice.AGAIN: "choice_again",
-                Choice.PASS: "choice_pass", Choice.JUMP: "choice_jump"}
-_OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
-                Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}
 SQUARE_SAYS = ("tree", "roll_again", "jump", "gallows", "shipwreck", "shipwreck_off")
 """The squares' instructions worth saying when nothing else was (the others are
 payments, said as such, or moves whose square is said: the shipwreck is said, or
@@ -60,8 +56,7 @@ def result(game: Game, lang: str, given: Mapping[int, str], storyteller: bool = 
     """What the last action did, and what comes next."""
     name = voice_names(lang, given)
     state, events = game.state, game.events
-    seat = next((e.seat for e in events if isinstance(e, ev.Rolled | ev.Decided | ev.SatOut)),
-                None)
+    seat = narrate.mover(events)
     if seat is None:
         return turn(state, lang, name)
     square = state.player(seat).position or 0
@@ -93,7 +88,7 @@ def _square(lang: str, square: int) -> str:
 def _decided_key(event: ev.Decided) -> str:
     if event.choice is Choice.STAY:
         return "choice_stay_tree" if event.square == 7 else "choice_stay_boat"
-    return _CHOICE_KEYS[event.choice]
+    return narrate.CHOICE_KEYS[event.choice]
 
 
 def money(events: Sequence[ev.Event], state: GameState, mover: int, lang: str,
@@ -140,24 +135,17 @@ def _payment(event: ev.Transfer, mover: int, lang: str, name: Names) -> str:
 def _changes(paid: Sequence[ev.Transfer], state: GameState, lang: str,
              name: Names) -> list[str]:
     """Each purse's change, gains first; "everyone pays 1" when every player in the game
-    but one winner (or none) lost the same."""
-    change: dict[int, int] = {}
-    for event in paid:
-        for seat, amount in ((event.payer, -event.amount), (event.payee, event.amount)):
-            if seat is not None:
-                change[seat] = change.get(seat, 0) + amount
-    change = {seat: amount for seat, amount in change.items() if amount}
+    but one winner (or none) lost the same (none left out: the ear cannot see who was)."""
+    change = narrate.nets(paid)
+    playing = [p.seat for p in state.players if p.position is not None]
+    if (same := narrate.alike(change, playing, narrate.LEFT_OUT_HEARD)) is not None:
+        gained, amount, _ = same
+        if gained is None:
+            return [spoken(lang, "everyone_pays", amount=amount)]
+        return [spoken(lang, "others_pay", name=name(gained), gain=change[gained],
+                       amount=amount)]
     gains = [seat for seat, amount in change.items() if amount > 0]
     losers = [seat for seat, amount in change.items() if amount < 0]
-    playing = {p.seat for p in state.players if p.position is not None}
-    alike = {change[seat] for seat in losers}
-    if len(losers) >= 2 and len(alike) == 1 and len(gains) <= 1 \
-            and set(losers) == playing - set(gains):
-        amount = -alike.pop()
-        if not gains:
-            return [spoken(lang, "everyone_pays", amount=amount)]
-        return [spoken(lang, "others_pay", name=name(gains[0]), gain=change[gains[0]],
-                       amount=amount)]
     return ([spoken(lang, "gets", name=name(seat), amount=change[seat]) for seat in gains]
             + [spoken(lang, "pays", name=name(seat), amount=-change[seat]) for seat in losers])
 
@@ -196,7 +184,7 @@ def turn(state: GameState, lang: str, name: Names) -> str:
 
 
 def _option(lang: str, choice: Choice) -> str:
-    return spoken(lang, _OPTION_KEYS[choice])
+    return spoken(lang, narrate.OPTION_KEYS[choice])
 
 
 def listed(lang: str, names: Sequence[str]) -> str:

@@ -15,14 +15,12 @@ import importlib
 from types import ModuleType
 
 from robinson_core import Choice, Pending
-from robinson_core.narrate import seat_names
+from robinson_core.narrate import OPTION_KEYS, seat_names
 from robinson_core.texts import LANGUAGES, fill, texts, ui
 
 _BY_CODE: dict[str, ModuleType] = {code: importlib.import_module(f"{__name__}.{code}")
                                    for code in LANGUAGES}
 
-_OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
-                Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}
 
 
 def panel_texts(lang: str) -> dict[str, str]:
@@ -50,7 +48,7 @@ class Words:
     def option(self, pending: Pending, choice: Choice) -> str:
         if pending is Pending.JUMP and choice is Choice.STAY:
             return self("opt_stay_boat")
-        return self(_OPTION_KEYS[choice])
+        return self(OPTION_KEYS[choice])
 
     def square(self, position: int) -> str:
         """A square as the panel names it: "start", 29, 29番."""

@@ -26,6 +26,8 @@ from PIL import Image
 
 from firmware.config import Pins
 from firmware.emulate.bus import PanelBus
+from firmware.table.menu import MENU
+from robinson_core.texts import LANGUAGES
 from tests import host_packages
 
 HERE = Path(__file__).resolve().parent
@@ -244,8 +246,10 @@ def _guest(folder: Path, built: Path, build_seconds: float, settings: dict[str, 
     for name in ("hardware.sh", "harness.py"):
         shutil.copy2(HERE / "guest" / name, share / name)
     pins = Pins()  # the default config the guest's table runs: the harness pulls these
-    (share / "settings.json").write_text(json.dumps(
-        {**settings, "button": pins.button, "seats": list(pins.seats)}))
+    (share / "settings.json").write_text(json.dumps(  # the product's own, never retyped
+        {**settings, "button": pins.button, "seats": list(pins.seats),
+         "menu": [row.value.removeprefix("menu_") for row in MENU],
+         "languages": list(LANGUAGES)}))
     data = folder / "state.img"
     data.unlink(missing_ok=True)
     subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "vpi-state", str(data), "64M"], check=True)

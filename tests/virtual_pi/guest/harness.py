@@ -46,9 +46,8 @@ HEADER_BANK = "bank1" if SETTINGS["board"] == "pi5" else "bank0"  # hardware.sh'
 FACTS: dict[str, object] = {}
 QUIET = 0.4  # seconds without a panel byte: the screen of the moment is out (frames: 0.08)
 MENU_QUIET = 0.2  # the same for a menu's row: one frame, no animation to wait out
-MENU_ROWS = ("back", "undo", "standings", "recall", "new", "bring_back", "language",
-             "brightness", "voice", "story", "about")  # firmware.table.menu.MENU, in order
-VOICE_LANGUAGES = ("en", "hr", "fi", "ja")  # the menu's language row goes round in this order
+MENU_ROWS = tuple(SETTINGS["menu"])  # firmware.table.menu.MENU, in order, from the host
+VOICE_LANGUAGES = tuple(SETTINGS["languages"])  # the menu's language row goes round so
 LOOPBACK_RATE = 22050  # the recording of the loopback's capture side: 16-bit mono
 # The guest's table takes its presses quicker than the shipped config (1.0 s and 3.0 s),
 # within the config's bounds, each held 0.4 s past its threshold: a press the harness

@@ -22,7 +22,7 @@ runs pytest in-process.
 Equivalent mutants (no test could tell them apart: the program does the same) are
 named with the reason in ``tools/machine_equivalent.txt`` and left out of the score.
 
-Usage: .venv/bin/python tools/mutate_machine.py [--target machine|config] [--jobs N]
+Usage: .venv/bin/python tools/mutate_machine.py [--target machine|view|config] [--jobs N]
        [--only TEXT] [--list]
 """
 
@@ -73,15 +73,19 @@ class Target:
         return [test for stage in self.stages for test in stage if test.startswith("tests/")]
 
 
+MACHINE_STAGES = (
+    ("tests/test_machine_rules.py", "tests/test_names.py"),  # each rule: 3 s
+    ("tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
+     "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"),  # 20 s
+    ("tests/test_table.py", "tests/test_faults.py", "tests/test_glance.py"))  # the rig
 TARGETS = {
     "machine": Target(
-        "firmware.table.machine",
-        (("tests/test_machine_rules.py", "tests/test_names.py"),  # each rule: 3 s
-         ("tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
-          "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"),  # 10 s
-         ("tests/test_table.py", "tests/test_faults.py", "tests/test_glance.py")),  # the rig
+        "firmware.table.machine", MACHINE_STAGES,
         enums=("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status",
-               "Choice"),
+               "Choice", "Showing", "Question", "Waiting", "Fault")),
+    "view": Target(  # the screen from the state: judged as the machine is
+        "firmware.table.view", MACHINE_STAGES,
+        enums=("Press", "Row", "Showing", "Question"),
         caches=("_words",)),
     "config": Target(
         "firmware.config",

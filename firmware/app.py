@@ -14,7 +14,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from firmware.devices import Rigging
+from firmware.devices import Rigging, on_raspberry_pi
 from firmware.display.fonts import Fonts
 from firmware.errors import ConfigError
 from firmware.notify import Notifier
@@ -71,7 +71,7 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
                                        emulate=args.emulate or args.demo, display=args.display)
     if args.seed is not None and not emulated:
         raise ConfigError("--seed is only for emulated demos, never on the table")
-    store = Store(folder or state_dir(args.state_dir, emulated))
+    store = Store(folder or state_dir(args.state_dir, on_raspberry_pi()))
     store.lock()  # before any pin is opened: a second table stops here, in one line
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(store.directory if show_terminal else None)
@@ -99,7 +99,7 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
     try:
         table.start()
     except StateDirectoryError as fault:  # not even readable: said on the panel, and stop
-        table.show_fault(fault.short)
+        table.show_fault(fault.kind)
         speaker.close()
         rig.close()
         store.close()

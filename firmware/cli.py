@@ -394,7 +394,7 @@ def _reader(given: str | None) -> Any:
     """The state directory opened read-only: nothing in it is made, moved or changed."""
     from firmware.devices import on_raspberry_pi
 
-    return Store(state_dir(given, emulated=not on_raspberry_pi()), read_only=True)
+    return Store(state_dir(given, on_raspberry_pi()), read_only=True)
 
 
 def _state(args: argparse.Namespace) -> int:
@@ -488,9 +488,11 @@ def _inside(path: Path, folder: Path) -> bool:
         return True
 
 
+MAX_SAVE_BYTES = 1_000_000  # a saved game's text: 2,000 actions are about 12 KB
+
+
 def _import(args: argparse.Namespace) -> int:
     from firmware.devices import on_raspberry_pi
-    from firmware.table.legacy import MAX_SAVE_BYTES
 
     try:
         if args.file == "-":
@@ -509,7 +511,7 @@ def _import(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file} is not a saved game (not UTF-8 text)") from None
     except RobinsonError as error:
         raise UsageError(f"{args.file}: {error}") from None
-    store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()))
+    store = Store(state_dir(args.state_dir, on_raspberry_pi()))
     store.lock()  # not beside a running table: it would not know
     replaced = store.load().game
     try:
@@ -536,7 +538,7 @@ def _names(args: argparse.Namespace) -> int:
             raise UsageError(why)
         given[number] = name
     changing = bool(given) or args.clear
-    store = Store(state_dir(args.state_dir, emulated=not on_raspberry_pi()),
+    store = Store(state_dir(args.state_dir, on_raspberry_pi()),
                   read_only=not changing)  # listing them makes and moves nothing
     if changing:
         store.lock()  # not beside a running table: it would not see them until it starts

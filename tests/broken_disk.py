@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from firmware.display import screens
+from firmware.table.faults import Fault
 from firmware.table.store import Store
 from firmware.table.table import Mode
 
@@ -55,7 +56,8 @@ def main(kind: str, folder: Path) -> int:
     problems = []
     if game is None or len(game.actions) != 2 or rig.table.mode is not Mode.PLAY:
         problems.append(f"the game did not go on in memory: {game}")
-    text = rig.table.words("save_failed", reason=os.strerror(code))
+    words = rig.table.words
+    text = words("save_failed", reason=words(Fault.of_errno(code).key))
     if not rig.showing(screens.message_screen(rig.table.words("notice"), text)):
         problems.append("the screen did not say that saving fails")
     saved = Store(folder / "state", read_only=True).load().game  # as a restart finds it
@@ -85,7 +87,7 @@ def full_at_start(folder: Path) -> int:
     if rig.table.game != IN_PLAY:
         problems.append(f"the saved game was not played on: {rig.table.game}")
     said = " ".join(rig.table.screen.body)  # the title, with what went wrong
-    if words("save_failed", reason="disk full") not in said:
+    if words("save_failed", reason=words("fault_disk_full")) not in said:
         problems.append(f"the table did not say the disk is full: {said}")
     if (state / "damaged").exists():
         problems.append("something was set aside for a full disk")

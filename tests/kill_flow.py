@@ -3,7 +3,7 @@
     python -m tests.kill_flow FLOW FOLDER
 
 FLOW is one of FLOWS. The folder holds the state before (made by ``prepare``); the
-process opens it as the table does at start (lock, open, migrate, load) and takes the
+process opens it as the table does at start (lock, open, load) and takes the
 flow's step. Only the store and the engine are imported: each run starts quickly.
 """
 
@@ -21,8 +21,7 @@ DECIDING = play_script(Game(SEATS), "6 1 1 2")  # seat 1 in the tree on 7: roll 
 WON = play_script(Game(SEATS), "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5")
 IMPORTED = play_script(Game((1, 2, 3)), "4 4 2")
 
-FLOWS = ("roll", "decision", "undo", "abandon", "new game", "bring back", "migration",
-         "import")
+FLOWS = ("roll", "decision", "undo", "abandon", "new game", "bring back", "import")
 """A new game after a win is "new game" from a finished game: the same two writes."""
 
 
@@ -40,7 +39,7 @@ def after(flow: str) -> Game | None:
     """The game in play after it (None: none in play)."""
     return {"roll": PLAYING.play(Roll(4)), "decision": DECIDING.play(Choice.STAY),
             "undo": PLAYING.undo(), "abandon": None, "new game": Game(SEATS),
-            "bring back": IMPORTED, "migration": PLAYING, "import": IMPORTED}[flow]
+            "bring back": IMPORTED, "import": IMPORTED}[flow]
 
 
 def put_away(flow: str) -> Game | None:
@@ -53,14 +52,6 @@ def prepare(flow: str, folder: Path) -> None:
     """The state directory before the step (in the test's process)."""
     game = before(flow)
     assert game is not None
-    if flow == "migration":  # the text files of the versions before the database
-        folder.mkdir()
-        (folder / "game.txt").write_text(game.save(), encoding="utf-8")
-        (folder / "game.prev.txt").write_text(game.undo().save(), encoding="utf-8")
-        (folder / "archive").mkdir()
-        (folder / "archive" / "20261101-120000-00000.txt").write_text(WON.save())
-        (folder / "prefs.txt").write_text("language=fi\n", encoding="utf-8")
-        return
     store = Store(folder)
     for old in finished_before(flow):  # abandoned earlier
         store.save(old)

@@ -23,12 +23,12 @@ def main(folder: Path, play: bool) -> int:
         store.lock()
         loaded = store.load()
     except StateDirectoryError as error:
-        print(json.dumps({"error": str(error), "short": error.short}))
+        print(json.dumps({"error": str(error), "short": str(error.kind)}))
         return 2
     game = loaded.game
     found: dict[str, object] = {
         "actions": None if game is None else len(game.actions),
-        "problem": loaded.problem, "fault": loaded.fault.short if loaded.fault else None,
+        "problem": loaded.problem, "fault": str(loaded.fault.kind) if loaded.fault else None,
         "finished": len(store.finished(100)), "prefs": store.prefs(),
         "damaged": sorted(p.name for p in store.damaged_dir.iterdir())
         if store.damaged_dir.is_dir() else []}

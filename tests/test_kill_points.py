@@ -1,7 +1,7 @@
 """Kill at every system call that writes: the store is the game before the step or after it.
 
 Each flow of tests/kill_flow.py (roll, decision, undo, abandon, new game, bring back,
-migration, import) is run once under strace to list its write-side calls (openat for
+import) is run once under strace to list its write-side calls (openat for
 writing, write, pwrite64, fsync, fdatasync, rename*, unlink*, ftruncate), then once per
 call with ``strace -e inject=CALL:signal=SIGKILL:when=N``: the process dies on entry to
 that call. After each kill the directory is opened as the table opens it at start, and
@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from firmware.table import legacy
 from firmware.table.store import Store
 from robinson_core import Game
 
@@ -39,8 +38,6 @@ def outcomes(flow: str) -> list[tuple[Game | None, list[Game]]]:
     """Every (game in play, finished games) a kill may leave: before, between, after."""
     before, after, put_away = kill_flow.before(flow), kill_flow.after(flow), \
         kill_flow.put_away(flow)
-    if flow == "migration":  # nothing of the old files is lost, whenever the kill comes
-        return [(before, [kill_flow.WON])]
     earlier = kill_flow.finished_before(flow)
     if put_away is None:
         return [(before, earlier), (after, earlier)]
@@ -101,9 +98,6 @@ def kill_at(flow: str, folder: Path, call: str, n: int) -> str | None:
     for game in (loaded.game, *found[1]):
         if game is not None and game.audit() is not None:
             return f"{call} #{n}: a game does not replay to itself: {game.audit()}"
-    if flow == "migration" and (legacy.found(folder) or Store(folder).prefs() != {
-            "language": "fi"}):
-        return f"{call} #{n}: the old files were not all taken in and moved aside"
     return None
 
 

@@ -27,6 +27,7 @@ from firmware.display.render import essential_page, page_count
 from firmware.display.screen import Screen
 from firmware.table import machine as m
 from firmware.table.buttons import Press
+from firmware.table.faults import Fault
 from robinson_core import Game, Pending
 
 FONTS = Fonts()
@@ -70,22 +71,23 @@ class World:
         self.moments: list[Moment] = []
 
     def take(self, event: m.Input) -> None:
-        queue, cause, cause_before = [event], len(self.moments), self.state
-        while queue:
-            current = queue.pop(0)
-            before = self.state
-            self.state, effects = m.step(before, current)
-            self.moments.append(Moment(before, current, effects, self.state, cause, cause_before))
-            for effect in effects:
-                if isinstance(effect, m.NeedFace):
-                    queue.append(m.Face(self.faces.randint(1, 6)))
-                elif isinstance(effect, m.WRITES):
-                    ok = not (self.failing and self.faces.random() < 0.2)
-                    queue.append(m.Wrote(ok, "" if ok else "No space left on device"))
-                elif isinstance(effect, m.NeedRecall):
-                    queue.append(m.Recalled(()))
-                elif isinstance(effect, m.BringBack):
-                    queue.append(m.Brought(None))
+        cause, cause_before = len(self.moments), self.state
+        for current, after, effects in m.run(self.state, event, self.answer):
+            self.moments.append(Moment(self.state, current, effects, after, cause,
+                                       cause_before))
+            self.state = after
+
+    def answer(self, effect: m.Effect) -> m.Input | None:
+        if isinstance(effect, m.NeedFace):
+            return m.Face(self.faces.randint(1, 6))
+        if isinstance(effect, m.WRITES):
+            ok = not (self.failing and self.faces.random() < 0.2)
+            return m.Wrote(ok, None if ok else Fault.DISK_FULL)
+        if isinstance(effect, m.NeedRecall):
+            return m.Recalled(())
+        if isinstance(effect, m.BringBack):
+            return m.Brought(None)
+        return None
 
 
 def midgame(rng: random.Random, seats: tuple[int, ...]) -> Game:
@@ -170,8 +172,8 @@ def saved_before_shown(world: World) -> tuple[list[str], int]:
     for moment in world.moments:
         if isinstance(moment.event, m.Start):
             on_disk = moment.event.game  # what the disk gave
-        elif moment.event == m.Wrote(False, moment.event.reason if isinstance(
-                moment.event, m.Wrote) else "") and moved is not None:
+        elif (isinstance(moment.event, m.Wrote) and not moment.event.ok
+              and moved is not None):
             on_disk = moved.game  # the disk refused to put it away: it is still in play
         moved = None
         game = moment.after.game
@@ -309,7 +311,7 @@ PROPERTIES: dict[str, Callable[[World], tuple[list[str], int]]] = {
 COUNTS: dict[str, int] = dict.fromkeys(PROPERTIES, 0)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+@settings(max_examples=400, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_the_table_keeps_its_promises_over_random_play(data: st.DataObject) -> None:

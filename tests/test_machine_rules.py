@@ -21,6 +21,7 @@ from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.runtime.tunes import Tune
 from firmware.table import machine as m
+from firmware.table.faults import Fault
 from firmware.table.machine import Press, TimerKind
 from firmware.table.menu import MENU, Row
 from firmware.table.state import Animate, Menu, Waiting
@@ -37,7 +38,7 @@ def one_page(screen: Screen) -> tuple[int, int]:
     return 1, 0
 
 
-class Table:
+class Machine:
     """The machine, with a die that shows ``faces`` and a disk that takes every write
     (or none: ``disk_ok``), answered as the shell answers: after the effects' list."""
 
@@ -51,16 +52,17 @@ class Table:
     def __call__(self, *events: m.Input) -> list[m.Effect]:
         out: list[m.Effect] = []
         for event in events:
-            queue = [event]
-            while queue:
-                self.state, effects = m.step(self.state, queue.pop(0))
+            for _, state, effects in m.run(self.state, event, self.answer):
+                self.state = state
                 out += effects
-                for effect in effects:
-                    if isinstance(effect, m.NeedFace):
-                        queue.append(m.Face(self.faces.pop(0)))
-                    elif isinstance(effect, m.WRITES):
-                        queue.append(m.Wrote(self.disk_ok, "" if self.disk_ok else "disk full"))
         return out
+
+    def answer(self, effect: m.Effect) -> m.Input | None:
+        if isinstance(effect, m.NeedFace):
+            return m.Face(self.faces.pop(0))
+        if isinstance(effect, m.WRITES):
+            return m.Wrote(self.disk_ok, None if self.disk_ok else Fault.DISK_FULL)
+        return None
 
     @property
     def w(self) -> Any:
@@ -78,13 +80,13 @@ class Table:
         return self(m.TimerFired(kind))
 
 
-def started(game: Game | None = None, seats: tuple[int, ...] = (1, 2), **kw: Any) -> Table:
-    table = Table(**kw)
+def started(game: Game | None = None, seats: tuple[int, ...] = (1, 2), **kw: Any) -> Machine:
+    table = Machine(**kw)
     table(m.Start(game, seats))
     return table
 
 
-def playing(game: Game, **kw: Any) -> Table:
+def playing(game: Game, **kw: Any) -> Machine:
     """A table at ``game``, in play (resumed from the title)."""
     table = started(game, game.seats, **kw)
     table.press()
@@ -92,7 +94,7 @@ def playing(game: Game, **kw: Any) -> Table:
     return table
 
 
-def row_of(table: Table) -> int:
+def row_of(table: Machine) -> int:
     """The menu's cursor."""
     assert isinstance(table.state.now, Menu), table.state.now
     return table.state.now.row
@@ -148,7 +150,7 @@ MOVER = MOVED.state.to_move or 0  # who rolls next in MOVED
 
 @pytest.mark.parametrize("saved,expected", [("1", 1), ("255", 255), ("77", 77)])
 def test_a_saved_brightness_from_1_to_255_is_set_at_start(saved: str, expected: int) -> None:
-    table = Table()
+    table = Machine()
     effects = table(m.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
     assert of(m.Contrast, effects) == [m.Contrast(expected)]
     assert table.state.prefs.contrast == expected
@@ -156,7 +158,7 @@ def test_a_saved_brightness_from_1_to_255_is_set_at_start(saved: str, expected: 
 
 @pytest.mark.parametrize("saved", ["0", "256", "bright", ""])
 def test_a_saved_brightness_out_of_range_is_ignored(saved: str) -> None:
-    table = Table()
+    table = Machine()
     effects = table(m.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
     assert of(m.Contrast, effects) == []
     assert table.state.prefs.contrast == 200
@@ -166,7 +168,7 @@ def test_a_saved_brightness_out_of_range_is_ignored(saved: str) -> None:
     (None, "fi", "fi"), (None, "xx", "en"), ("ja", "fi", "ja"), (None, "", "en")])
 def test_the_language_is_the_command_lines_then_the_saved_then_the_configs(
         asked: str | None, saved: str, expected: str) -> None:
-    table = Table(lang=asked)
+    table = Machine(lang=asked)
     table(m.Start(None, (1, 2), prefs=(("language", saved),)))
     assert table.state.prefs.language == expected
 
@@ -177,7 +179,7 @@ def test_before_start_the_table_speaks_the_asked_language_or_the_configs() -> No
 
 
 def test_start_arms_the_screen_saver_and_the_burn_in_shift() -> None:
-    effects = Table()(m.Start(None, (1, 2)))
+    effects = Machine()(m.Start(None, (1, 2)))
     afters = of(m.After, effects)
     assert m.After(TimerKind.DIM, T.dim_after) in afters
     assert m.After(TimerKind.BLANK, T.blank_after) in afters
@@ -185,7 +187,7 @@ def test_start_arms_the_screen_saver_and_the_burn_in_shift() -> None:
 
 
 def test_the_title_waits_longer_for_each_note_and_says_each_once() -> None:
-    table = Table(fonts_missing=("fonts-noto-cjk",), seeded=True, badge="DEMO")
+    table = Machine(fonts_missing=("fonts-noto-cjk",), seeded=True, badge="DEMO")
     effects = table(m.Start(None, (1, 2), problem="the checksum does not match"))
     w = table.w
     notes = (w("save_damaged", problem="the checksum does not match"),
@@ -200,7 +202,7 @@ def test_the_title_waits_longer_for_each_note_and_says_each_once() -> None:
 
 
 def test_with_nothing_to_resume_the_title_goes_on_to_setup_by_itself() -> None:
-    table = Table()  # a game with no action yet: nothing to resume
+    table = Machine()  # a game with no action yet: nothing to resume
     effects = table(m.Start(FRESH, (1, 2)))
     assert draws(effects) == [m.Draw(screens.title_screen(table.w, False))]
     assert m.After(TimerKind.BOOT, 2.0) in effects
@@ -210,7 +212,7 @@ def test_with_nothing_to_resume_the_title_goes_on_to_setup_by_itself() -> None:
 
 
 def test_a_game_to_resume_keeps_the_title_until_a_press() -> None:
-    table = Table()
+    table = Machine()
     effects = table(m.Start(MOVED, (1, 2)))
     assert draws(effects) == [m.Draw(screens.title_screen(table.w, True))]
     assert TimerKind.BOOT not in table.state.armed
@@ -218,7 +220,7 @@ def test_a_game_to_resume_keeps_the_title_until_a_press() -> None:
     assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
 
 
-def abandon_screen(table: Table) -> Screen:
+def abandon_screen(table: Machine) -> Screen:
     w = table.w
     return Screen(title=w("abandon_title"), body=(w("abandon_what"),), footer=w("keys_yes_no"))
 
@@ -247,7 +249,7 @@ def test_a_game_not_begun_or_over_is_put_away_without_asking() -> None:
 
 
 def test_a_button_down_at_start_waits_to_be_let_go() -> None:
-    table = Table()
+    table = Machine()
     effects = table(m.Start(None, (1, 2), stuck=True))
     assert table.state.mode is m.Mode.STUCK
     assert draws(effects) == [m.Draw(screens.message_screen("ROBINSON",
@@ -593,7 +595,8 @@ def test_a_write_refused_while_the_die_tumbles_is_said_after_the_result_then_the
     assert table.state.game == rolled  # the game goes on in memory
     assert m.Log("error", "cannot save the game: disk full") in effects
     assert TimerKind.SAVE_FAILED not in table.state.armed  # not over the tumbling die
-    notice = screens.message_screen(table.w("notice"), table.w("save_failed", reason="disk full"))
+    notice = screens.message_screen(table.w("notice"),
+                                    table.w("save_failed", reason=table.w("fault_disk_full")))
     while TimerKind.FRAME in table.state.armed:
         assert notice not in [d.screen for d in draws(table.fire(TimerKind.FRAME))]
     result = screens.result_screen(table.w, rolled)
@@ -615,7 +618,7 @@ def test_a_write_refused_with_no_tumble_is_said_once_the_result_is_out() -> None
     assert draws(effects) == [m.Draw(result)] and m.After(TimerKind.SAVE_FAILED, 0.0) in effects
     effects = table.fire(TimerKind.SAVE_FAILED)
     assert draws(effects) == [m.Draw(screens.message_screen(
-        table.w("notice"), table.w("save_failed", reason="disk full")))]
+        table.w("notice"), table.w("save_failed", reason=table.w("fault_disk_full"))))]
     assert draws(table.fire(TimerKind.FLASH)) == [m.Draw(result)]
 
 
@@ -670,7 +673,7 @@ def test_the_audit_due_after_a_result_runs_before_the_next_roll(
 # -- the menu ---------------------------------------------------------------------
 
 
-def menu_at(table: Table, row: Row) -> list[m.Effect]:
+def menu_at(table: Machine, row: Row) -> list[m.Effect]:
     table.press(Press.MENU)
     for _ in range(MENU.index(row)):
         table.press()
@@ -826,13 +829,13 @@ def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
     assert table(m.Brought(FRESH)) == []  # not asked for: nothing
 
 
-@pytest.mark.parametrize("reason,key", [("", "nothing_to_bring_back"), ("disk full", "")])
-def test_menu_bring_back_with_nothing_there_or_a_refusing_disk_says_so(reason: str,
+@pytest.mark.parametrize("fault,key", [(None, "nothing_to_bring_back"), (Fault.DISK_FULL, "")])
+def test_menu_bring_back_with_nothing_there_or_a_refusing_disk_says_so(fault: Fault | None,
                                                                     key: str) -> None:
     table = playing(MOVED)
     menu_at(table, Row.BRING_BACK)
-    effects = table(m.Brought(None, reason))
-    said = table.w(key) if key else table.w("save_failed", reason=reason)
+    effects = table(m.Brought(None, fault))
+    said = table.w(key) if key else table.w("save_failed", reason=table.w("fault_disk_full"))
     assert draws(effects) == [m.Draw(screens.message_screen(table.w("notice"), said))]
     assert m.After(TimerKind.FLASH, 3.0) in effects
     assert table.state.game == MOVED
@@ -917,7 +920,7 @@ def test_faces_owed_stay_owed_over_a_restart_after_a_choice() -> None:
     effects = table.press(Press.LONG)  # the other choice: no roll
     assert of(m.NeedFace, effects) == [] and table.state.prefs.owed.faces == (roll.face,)
     (prefs,) = of(m.SavePrefs, effects)
-    restarted = Table()
+    restarted = Machine()
     restarted(m.Start(table.state.game, (1, 2), prefs=tuple(prefs.prefs.as_strings().items())))
     assert restarted.state.prefs.owed.faces == (roll.face,)
 
@@ -927,7 +930,7 @@ def test_faces_owed_stay_owed_over_a_restart_after_a_choice() -> None:
                                         ("x:6", ()), ("", ())])
 def test_faces_owed_are_kept_over_a_restart_for_their_game_only(
         saved: str, owed: tuple[int, ...]) -> None:
-    table = Table()
+    table = Machine()
     table(m.Start(MOVED, (1, 2), prefs=(("owed", saved),)))
     assert table.state.prefs.owed.faces == owed
 
@@ -961,10 +964,10 @@ def test_undo_with_nothing_done_says_so() -> None:
 
 
 def test_the_seats_names_come_from_the_config() -> None:
-    table = Table(config=Config(seat_names=("Ana", "", "Ivo")))
+    table = Machine(config=Config(seat_names=("Ana", "", "Ivo")))
     w = m.words(table.state)
     assert (w.name(1), w.name(3)) == ("Ana", "Ivo")
-    assert w.name(2) == m.words(Table().state).name(2)
+    assert w.name(2) == m.words(Machine().state).name(2)
 
 
 # -- found unguarded by mutation testing of the old table (issue 26) -------------------
@@ -1043,9 +1046,10 @@ def test_a_game_at_the_most_a_save_holds_takes_no_more_actions() -> None:
 
 
 def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
-    table = Table(faces=[3])
-    effects = table(m.Start(MOVED, MOVED.seats, fault="disk full"))
-    assert table.w("save_failed", reason="disk full") in " ".join(draws(effects)[-1].screen.body)
+    table = Machine(faces=[3])
+    effects = table(m.Start(MOVED, MOVED.seats, fault=Fault.DISK_FULL))
+    said = table.w("save_failed", reason=table.w("fault_disk_full"))
+    assert said in " ".join(draws(effects)[-1].screen.body)
     table.press()
     assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
 
@@ -1053,9 +1057,9 @@ def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
 # -- every mode redraws ------------------------------------------------------------
 
 
-def _in_every_mode() -> Iterable[tuple[str, Table]]:
+def _in_every_mode() -> Iterable[tuple[str, Machine]]:
     """A table brought into each mode (and under a message), by presses alone."""
-    stuck = Table()
+    stuck = Machine()
     stuck(m.Start(MOVED, (1, 2), stuck=True))
     yield "stuck", stuck
     yield "title", started(MOVED)

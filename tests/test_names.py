@@ -21,7 +21,7 @@ from robinson_core import Game, HouseRules, play_script
 from robinson_core.house_rules import DeadChips
 from robinson_core.narrate import account
 
-from .test_machine_rules import Table
+from .test_machine_rules import Machine
 
 ROBINSON = Path(sys.executable).with_name("robinson")
 PAY_PLAYER = "6 3 5 4"  # seat 1 lands on 10: pays 2 to the right-hand neighbour, seat 3
@@ -128,7 +128,7 @@ def test_names_are_not_changed_beside_a_running_table(tmp_path: Path) -> None:
 
 def test_the_table_uses_kept_names_before_the_configs_and_shows_them_at_setup() -> None:
     config = Config(seat_names=("Xia", "Yan", "Zoe"))
-    table = Table(config=config)
+    table = Machine(config=config)
     kept = names.to_pref(((1, "Ana"), (2, "Ben")))
     effects = table(m.Start(None, (1, 2, 3), prefs=(("names", kept),)))
     w = table.w
@@ -147,7 +147,7 @@ def test_the_table_uses_kept_names_before_the_configs_and_shows_them_at_setup() 
     ('{"1": 7, "2": "Ben"}', "not a name"),
 ])
 def test_damaged_kept_names_are_left_out_and_said(kept: str, why: str) -> None:
-    table = Table()
+    table = Machine()
     effects = table(m.Start(None, (1, 2), prefs=(("names", kept),)))
     logged = [e for e in effects if isinstance(e, m.Log)]
     assert [e.level for e in logged] == ["warning"]

@@ -155,31 +155,6 @@ def test_a_deleted_folder_under_a_running_table_is_made_again_with_the_whole_gam
     assert (state / "table.lock").exists()
 
 
-def test_the_old_text_files_are_imported_once_and_moved_not_deleted(tmp_path: Path) -> None:
-    (tmp_path / "game.txt").write_text(GAME.save())
-    (tmp_path / "game.prev.txt").write_text(GAME.undo().save())
-    (tmp_path / "archive").mkdir()
-    (tmp_path / "archive" / "20261101-120000-00000.txt").write_text(WON.save())
-    (tmp_path / "prefs.txt").write_text("language=fi\ncontrast=40\n")
-    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
-    reader = Store(tmp_path, read_only=True)  # before any table: read, change nothing
-    assert reader.load().game == GAME and reader.finished()[0].game == WON
-    store = Store(tmp_path)
-    assert store.load().game == GAME
-    assert store.prefs() == {"language": "fi", "contrast": "40"}
-    [won] = store.finished()
-    assert won.game == WON and won.finished_at == datetime.datetime(2026, 11, 1, 12)
-    imported = tmp_path / "imported"
-    assert sorted(p.name for p in imported.iterdir()) == ["archive", "game.prev.txt",
-                                                          "game.txt", "prefs.txt"]
-    assert {n: (imported / n).read_bytes() for n in before} == before
-    store.close()
-    (tmp_path / "game.txt").write_text(GAME.undo().save())  # found again later: not re-read
-    store = Store(tmp_path)
-    assert store.load().game == GAME and len(store.finished()) == 1
-    assert (imported / "game.txt.1").exists()
-
-
 def test_reading_changes_nothing_beside_a_running_table(tmp_path: Path) -> None:
     """state, history and export open the database read-only: the tree is the same after,
     with the table stopped (every byte) and with it running (every name, mode, owner)."""
@@ -293,15 +268,15 @@ def test_where_the_state_lives(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     monkeypatch.chdir(tmp_path)
-    assert state_dir("rel", emulated=True) == tmp_path / "rel"  # absolute: lgpio changes cwd
-    assert state_dir(None, emulated=True) == tmp_path / "xdg" / "robinson-table"
-    assert state_dir(None, emulated=False) == SYSTEM_STATE_DIR
+    assert state_dir("rel", on_pi=False) == tmp_path / "rel"  # absolute: lgpio changes cwd
+    assert state_dir(None, on_pi=False) == tmp_path / "xdg" / "robinson-table"
+    assert state_dir(None, on_pi=True) == SYSTEM_STATE_DIR
     monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}/sd:/other")
-    assert state_dir(None, emulated=False) == tmp_path / "sd"
+    assert state_dir(None, on_pi=True) == tmp_path / "sd"
     monkeypatch.delenv("XDG_STATE_HOME")
     monkeypatch.delenv("STATE_DIRECTORY")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert state_dir(None, emulated=True) == tmp_path / "home/.local/state/robinson-table"
+    assert state_dir(None, on_pi=False) == tmp_path / "home/.local/state/robinson-table"
 
 
 def test_import_puts_the_game_in_play_away_and_keeps_it(tmp_path: Path) -> None:
@@ -381,17 +356,17 @@ def test_an_sqlite_error_says_what_the_os_would(tmp_path: Path,
         error.sqlite_errorcode = code
         return error
 
-    full = store._why(refuse(sqlite3.SQLITE_FULL))
+    full = store.folder.why(refuse(sqlite3.SQLITE_FULL))
     assert full == (errno.ENOSPC, os.strerror(errno.ENOSPC))
-    assert store._why(refuse(sqlite3.SQLITE_READONLY))[0] == errno.EROFS
-    other = store._why(refuse(sqlite3.SQLITE_IOERR))
+    assert store.folder.why(refuse(sqlite3.SQLITE_READONLY))[0] == errno.EROFS
+    other = store.folder.why(refuse(sqlite3.SQLITE_IOERR))
     assert other[0] == errno.EIO and "disk is full" in other[1]
 
     def read_only(path: object, *args: object) -> None:
         raise OSError(errno.EROFS, "Read-only file system")
 
     monkeypatch.setattr(os, "utime", read_only)
-    assert store._why(refuse(sqlite3.SQLITE_IOERR)) == (errno.EROFS, "Read-only file system")
+    assert store.folder.why(refuse(sqlite3.SQLITE_IOERR)) == (errno.EROFS, "Read-only file system")
 
 
 def test_a_failed_write_is_an_oserror_and_the_next_one_catches_up(
@@ -461,20 +436,6 @@ def test_a_damaged_finished_row_costs_that_game_only(tmp_path: Path) -> None:
     assert [f.game for f in again.finished(1)] == [GAME.undo()]
 
 
-def test_the_first_start_reads_the_old_files_read_only_before_any_table(tmp_path: Path) -> None:
-    (tmp_path / "game.txt").write_text("robinson-game 1\ndamaged\n")
-    (tmp_path / "game.prev.txt").write_text(GAME.save())
-    (tmp_path / "archive").mkdir()
-    (tmp_path / "archive" / "20261101-120000-00000.txt").write_text(WON.save())
-    (tmp_path / "archive" / "junk-name.txt").write_text(WON.save())
-    reader = Store(tmp_path, read_only=True)
-    loaded = reader.load()
-    assert loaded.game == GAME and "game.txt" in (loaded.problem or "")
-    [won] = reader.finished()
-    assert won.game == WON and won.ended == "won" and won.number == 0
-    assert not (tmp_path / "robinson.db").exists()
-
-
 def test_an_unplayed_game_is_replaced_not_kept(tmp_path: Path) -> None:
     store = Store(tmp_path)
     store.save(Game((1, 2)))
@@ -486,48 +447,6 @@ def test_an_unplayed_game_is_replaced_not_kept(tmp_path: Path) -> None:
     rows = sqlite3.connect(tmp_path / "robinson.db").execute(
         "SELECT count(*) FROM game").fetchone()
     assert rows == (1,)
-
-
-@pytest.mark.parametrize("planted,problem", [
-    ("a FIFO", "game.txt: not a file"),
-    ("a symlink", "game.txt: "),
-    ("1 MB and a byte", "game.txt: larger than 1 MB: no game is that long"),
-])
-def test_the_old_files_are_read_with_the_same_care(tmp_path: Path, planted: str,
-                                                   problem: str) -> None:
-    from firmware.table.legacy import MAX_SAVE_BYTES
-
-    (tmp_path / "game.prev.txt").write_text(GAME.save())
-    if planted == "a FIFO":
-        os.mkfifo(tmp_path / "game.txt")  # would hang a reader that waits for a writer
-    elif planted == "a symlink":
-        (tmp_path / "elsewhere.txt").write_text(WON.save())
-        (tmp_path / "game.txt").symlink_to(tmp_path / "elsewhere.txt")
-    else:
-        (tmp_path / "game.txt").write_text(GAME.save() + " " * (MAX_SAVE_BYTES + 1))
-    loaded = Store(tmp_path, read_only=True).load()
-    assert loaded.game == GAME  # the one before, as the old store would
-    assert loaded.problem is not None and loaded.problem.startswith(problem), loaded.problem
-
-
-def test_a_save_of_exactly_the_bound_is_read(tmp_path: Path) -> None:
-    from firmware.table.legacy import MAX_SAVE_BYTES, read_bounded
-
-    text = "x" * MAX_SAVE_BYTES
-    (tmp_path / "big.txt").write_text(text)
-    assert read_bounded(tmp_path / "big.txt") == text
-
-
-def test_moving_the_old_files_aside_never_overwrites(tmp_path: Path) -> None:
-    from firmware.table.legacy import move_aside
-
-    target = tmp_path / "imported"
-    for round_ in range(3):
-        (tmp_path / "game.txt").write_text(f"round {round_}")
-        move_aside([tmp_path / "game.txt"], target)
-    assert sorted(p.name for p in target.iterdir()) == ["game.txt", "game.txt.1", "game.txt.2"]
-    assert (target / "game.txt.2").read_text() == "round 2"
-    assert target.stat().st_mode & 0o777 == 0o700
 
 
 def test_reading_a_database_no_table_has_open_makes_no_file(tmp_path: Path) -> None:
@@ -549,17 +468,6 @@ def test_a_state_directory_is_made_with_its_parents_and_kept_private(tmp_path: P
     Store(state).load()
     assert (state / "damaged").stat().st_mode & 0o777 == 0o700
     assert state.stat().st_mode & 0o777 == 0o700
-
-
-def test_without_game_txt_the_old_save_before_it_is_read(tmp_path: Path) -> None:
-    (tmp_path / "game.prev.txt").write_text(GAME.save())
-    (tmp_path / "archive").mkdir()
-    (tmp_path / "archive" / "20261101-120000-00000.txt").write_text(WON.save())
-    (tmp_path / "archive" / "20261102-120000-00001.txt").write_text(GAME.save())
-    reader = Store(tmp_path, read_only=True)
-    assert reader.load() == store_module.Loaded(GAME)
-    assert [f.game for f in reader.finished()] == [GAME, WON]  # newest first
-    assert [f.finished_at.day for f in reader.finished() if f.finished_at] == [2, 1]
 
 
 def test_the_lock_says_what_to_do(tmp_path: Path) -> None:
@@ -694,18 +602,6 @@ def test_any_one_page_scribbled_is_set_aside_or_read_right_never_a_crash(
             read_right += 1
     print(f"\n{pages} pages scribbled: {set_aside} set aside, {read_right} read right")
     assert pages >= 5 and set_aside + read_right == pages and set_aside >= 1
-
-
-def test_old_files_with_games_put_away_but_none_in_play_are_imported(tmp_path: Path) -> None:
-    """Issue 26: an install whose last game had been put away (archive/, no game.txt)
-    crashed every start when the check of the game in play read 'or' for 'and'."""
-    (tmp_path / "archive").mkdir()
-    (tmp_path / "archive" / "20261101-120000-00000.txt").write_text(WON.save())
-    store = Store(tmp_path)
-    loaded = store.load()
-    assert loaded.game is None and not loaded.problem
-    assert [f.game for f in store.finished()] == [WON]
-    store.close()
 
 
 def test_a_won_game_whose_winning_save_failed_is_put_away_won(tmp_path: Path) -> None:

@@ -165,7 +165,7 @@ def test_permissions_are_named_as_permissions_and_move_nothing(tmp_path: Path,
         assert (found["actions"], found["finished"], found["damaged"]) == (2, 3, []), found
         assert found["saved"] != "Read-only file system", found
     else:
-        assert code == 2 and found["short"] in ("permissions", "cannot use"), found
+        assert code == 2 and found["short"] in ("permissions", "not a folder"), found
         assert "owner" in str(found["error"]) or "Permission denied" in str(found["error"])
     os.chmod(target, 0o700 if what == "folder" else 0o600)
     os.chown(target, 0, 0)
@@ -456,7 +456,7 @@ def test_damaged_as_a_file_is_said_when_something_must_go_there(tmp_path: Path) 
     assert Store(folder).load().game == IN_PLAY  # nothing to set aside: it does not matter
     plant(folder, PLANTED["a view that never ends"])
     code, found = probe(folder)
-    assert code == 2 and found["short"] == "damaged/ is a file", found
+    assert code == 2 and found["short"] == "not a folder", found
     assert "move that file away" in str(found["error"])
     assert (folder / "damaged").read_text() == "a file, not a folder"
 
@@ -531,7 +531,7 @@ def test_a_table_that_cannot_read_its_games_says_so_on_the_panel_and_stops(
     assert run.returncode == 2, run.stderr
     assert run.stderr.count("\n") == 1 and "made by a newer version" in run.stderr, run.stderr
     panel = " ".join(run.stdout.replace("│", " ").replace("┌", " ").split())
-    assert "The saved games cannot be read (newer version)" in panel, run.stdout
+    assert "The saved games cannot be read (from a newer version)" in panel, run.stdout
     assert (folder / "robinson.db").read_bytes() == before
 
 

@@ -26,6 +26,7 @@ from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.runtime.tunes import Tune
 from firmware.speech import said
+from firmware.table.faults import Fault
 from firmware.table.menu import MENU, Row
 from firmware.table.messages import (
     WRITES,
@@ -254,14 +255,14 @@ class _Moment:
             case Face(face):
                 if self.answered(Waiting.FACE):
                     self.rolled(face)
-            case Wrote(ok, reason):
-                self.wrote(ok, reason)
+            case Wrote(ok, fault):
+                self.wrote(ok, fault)
             case Recalled(finished):
                 if self.answered(Waiting.RECALL):
                     self.recalled(finished)
-            case Brought(game, reason):
+            case Brought(game, fault):
                 if self.answered(Waiting.BACK):
-                    self.brought(game, reason)
+                    self.brought(game, fault)
             case Begin(game):
                 self.begin(game)
             case Stop():
@@ -398,7 +399,7 @@ class _Moment:
                 self.unflash()
             case TimerKind.SAVE_FAILED:
                 self.flash(Notice.of("save_failed", reason=self.state.unsaid), 6.0)
-                self.set(unsaid="")
+                self.set(unsaid=None)
             case TimerKind.FRAME:
                 self.frame()
             case TimerKind.REVEAL:
@@ -637,10 +638,11 @@ class _Moment:
             self.flash(Notice.of("audit_failed", detail=problem), 10.0)
         self.set(audit=problem)
 
-    def wrote(self, ok: bool, reason: str) -> None:
+    def wrote(self, ok: bool, fault: Fault | None) -> None:
         if not ok:  # the game goes on; the next change that gets through catches up
-            self.do(Log("error", f"cannot save the game: {reason}"))
-            self.set(unsaid=reason)
+            fault = fault or Fault.IO_ERROR
+            self.do(Log("error", f"cannot save the game: {fault}"))
+            self.set(unsaid=fault)
             if self.state.mode is not Mode.ANIMATE:  # else once the result is out
                 self.after(TimerKind.SAVE_FAILED, 0.0)
 
@@ -700,9 +702,9 @@ class _Moment:
                                          "story_on" if self.state.prefs.story else "story_off"))
                 self.save_prefs()
 
-    def brought(self, game: Game | None, reason: str) -> None:
+    def brought(self, game: Game | None, fault: Fault | None) -> None:
         if game is None:
-            self.flash(Notice.of("save_failed", reason=reason) if reason
+            self.flash(Notice.of("save_failed", reason=fault) if fault
                        else Notice.of("nothing_to_bring_back"), 3.0)
             return
         self.set(game=game)

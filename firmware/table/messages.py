@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from firmware.display.screen import Screen
 from firmware.display.screens import FinishedGame
 from firmware.runtime.tunes import Tune
+from firmware.table.faults import Fault
 from firmware.table.prefs import Prefs
 from robinson_core import Game
 
@@ -50,7 +51,7 @@ class Start:
     stuck: bool = False  # the button is down already
     prefs: tuple[tuple[str, str], ...] = ()
     contrast: int = 255  # the panel's, before any preference
-    fault: str = ""  # why nothing can be saved (a full disk...): the game goes on unsaved
+    fault: Fault | None = None  # why nothing can be saved (a full disk...): the game goes on
     volatile: str = ""  # the file system the saves are on, if a reboot empties it (tmpfs)
 
 
@@ -103,10 +104,11 @@ class Face:
 
 @dataclass(frozen=True)
 class Wrote:
-    """The disk's answer to ``Save``, ``Begin`` or ``PutAway``."""
+    """The disk's answer to ``Save``, ``Begin`` or ``PutAway``: taken, or refused for
+    ``fault``."""
 
     ok: bool
-    reason: str = ""
+    fault: Fault | None = None
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ class Brought:
     the disk refused)."""
 
     game: Game | None
-    reason: str = ""
+    fault: Fault | None = None
 
 
 @dataclass(frozen=True)

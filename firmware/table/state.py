@@ -17,6 +17,7 @@ from firmware.config import Config
 from firmware.display.screen import Screen
 from firmware.display.screens import FinishedGame
 from firmware.display.words import Words
+from firmware.table.faults import Fault
 from firmware.table.menu import Row
 from firmware.table.messages import Press, TimerKind
 from firmware.table.prefs import Prefs
@@ -54,7 +55,9 @@ class Notice:
         return cls(key, tuple(values.items()))
 
     def said(self, w: Words) -> str:
-        return w(self.key, **dict(self.values))
+        """The message in ``w``'s language; a fault among its values named in it too."""
+        return w(self.key, **{name: w(value.key) if isinstance(value, Fault) else value
+                              for name, value in self.values})
 
 
 @dataclass(frozen=True)
@@ -204,7 +207,7 @@ class TableState:
     saver: Saver = Saver.AWAKE
     armed: frozenset[TimerKind] = frozenset()
     waiting: Waiting | None = None
-    unsaid: str = ""  # why a write failed, not yet told (the die was tumbling)
+    unsaid: Fault | None = None  # why a write failed, not yet told (the die was tumbling)
 
     @property
     def mode(self) -> Mode:

@@ -27,6 +27,7 @@ from firmware.runtime.speaker import Utterance
 from firmware.table import machine as m
 from firmware.table.buttons import Press, RollButton, SeatSwitches
 from firmware.table.die import Die
+from firmware.table.faults import Fault, kind_of
 from firmware.table.machine import Mode
 from firmware.table.parts import Devices, Run, Told
 from firmware.table.store import Store, volatile
@@ -124,11 +125,12 @@ class Table:
                         "folder on the SD card", self.store.directory, kind)
         self.take(m.Start(loaded.game, self.seats.occupied(), loaded.problem or "",
                           self.button.stuck, prefs, self.panel.contrast,
-                          loaded.fault.short if loaded.fault else "", kind or ""))
+                          loaded.fault.kind if loaded.fault else None, kind or ""))
 
-    def show_fault(self, reason: str) -> None:
+    def show_fault(self, fault: Fault) -> None:
         """The saved games cannot even be read (the table stops): the panel says so."""
-        screen = message_screen("ROBINSON", self.words("saves_unreadable", reason=reason))
+        words = self.words
+        screen = message_screen("ROBINSON", words("saves_unreadable", reason=words(fault.key)))
         self.panel.show(drawn(screen, self.fonts, 0, self.layout))
         if self.told.on_page is not None:
             self.told.on_page(screen, 0)
@@ -188,7 +190,7 @@ class Table:
                 try:
                     return m.Brought(self.store.bring_back())
                 except OSError as error:
-                    return m.Brought(None, error.strerror or str(error))
+                    return m.Brought(None, kind_of(error))
             case m.Chime(tune):
                 self.outputs.chime(tune, self.tune, "note")
             case m.Say(text, lang):
@@ -234,5 +236,5 @@ class Table:
         try:
             change(*games)
         except OSError as error:
-            return m.Wrote(False, error.strerror or str(error))
+            return m.Wrote(False, kind_of(error))
         return m.Wrote(True)

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware.devices import Rigging
+from firmware.devices import Rigging, on_raspberry_pi
 from firmware.display.fonts import Fonts
 from firmware.display.render import render
 from firmware.display.screen import Screen
@@ -159,9 +159,9 @@ def run_selftest(args: argparse.Namespace) -> int:
         raise ConfigError("--seed is only for --dice when emulated, never on "
                           "the table: it tests the demo die")
     # Wired pins and panel only: an emulated selftest shares nothing with a table.
-    table = None if emulated else _not_beside_a_table(state_dir(None, emulated))
+    table = None if emulated else _not_beside_a_table(state_dir(None, on_raspberry_pi()))
     show_terminal = emulated and sys.stdout.isatty()
-    start_logging(None if not show_terminal else state_dir(None, emulated))
+    start_logging(None if not show_terminal else state_dir(None, on_raspberry_pi()))
     rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
                            capture_to=args.capture, seats_on=args.seats)
     lang = args.lang or config.language

@@ -1,0 +1,277 @@
+"""The saves' database as rows: its schema, a game as its rows and back, and SQLite's own
+words for what went wrong (a fault outside the file, or damage inside it).
+
+The bottom room of the store: it knows the schema and the rows, nothing of the folder
+around the database or of what the table does with a game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import enum
+import functools
+import hashlib
+import sqlite3
+from collections.abc import Iterator
+
+from robinson_core import Game, SaveError, Status
+from robinson_core.errors import quote
+from robinson_core.game import MAX_ACTIONS
+
+APPLICATION_ID = 0x526F6269  # "Robi": a database of ours, not any SQLite file
+SCHEMA_VERSION = 1
+DATABASE = "robinson.db"
+SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's own, kept with the database
+KEEP_FINISHED = 100
+MAX_VALUE = 100_000  # bytes: the longest value SQLite hands us (a game's actions: ~12 KB)
+
+SCHEMA = """
+CREATE TABLE game (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,  -- the order games were begun in
+    seats       TEXT NOT NULL,                      -- '1 2 3'
+    first       INTEGER NOT NULL,
+    rules       TEXT NOT NULL,                      -- 'purse=10 debt=false ...'
+    ended       TEXT,    -- NULL while in play; won, no_winner, abandoned or damaged
+    finished_at TEXT,    -- the clock's time when put away: a label, never an order
+    digest      TEXT NOT NULL  -- sha256 of the game's export text: a flipped bit is seen
+);
+CREATE UNIQUE INDEX one_game_in_play ON game ((ended IS NULL)) WHERE ended IS NULL;
+CREATE TABLE action (
+    game  INTEGER NOT NULL REFERENCES game (id),
+    seq   INTEGER NOT NULL,
+    token TEXT NOT NULL,
+    PRIMARY KEY (game, seq)
+) WITHOUT ROWID;
+CREATE TABLE pref (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class Ended(enum.StrEnum):
+    """How a game put away ended: the database's ``ended`` column (NULL while in play)."""
+
+    WON = "won"
+    NO_WINNER = "no_winner"  # everyone was eliminated
+    ABANDONED = "abandoned"  # put away while still in play
+    DAMAGED = "damaged"  # did not replay: kept for a person to look at, never listed
+
+
+def ending(game: Game) -> Ended:
+    """How ``game``, put away now, ended."""
+    status = game.state.status
+    return Ended.ABANDONED if status is Status.PLAYING else Ended(status.value)
+
+
+class BadRow(Exception):
+    """A row that does not replay or check out: ``reason`` says why."""
+
+    def __init__(self, row: int, reason: str) -> None:
+        super().__init__(reason)
+        self.row, self.reason = row, reason
+
+
+def connect(uri: str) -> sqlite3.Connection:
+    # Autocommit: every write below opens its own transaction (BEGIN IMMEDIATE).
+    # check_same_thread off: the loop thread and the runner share it, never at once.
+    db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                         timeout=5.0)
+    db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE)  # a planted 200 MB value: an error
+    db.execute("PRAGMA trusted_schema = OFF")
+    return db
+
+
+# SQLite's primary result codes that say the file could not be reached, not that it is
+# bad: a full disk, an I/O error, permissions, locking, a read-only mount, memory.
+
+
+# SQLite's primary result codes that say the file could not be reached, not that it is
+# bad: a full disk, an I/O error, permissions, locking, a read-only mount, memory.
+FAULTS = frozenset({sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN,
+                    sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_BUSY,
+                    sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_NOLFS,
+                    sqlite3.SQLITE_AUTH, sqlite3.SQLITE_PROTOCOL})
+
+
+def is_fault(error: sqlite3.Error) -> bool:
+    """A fault outside the file; else (corrupt, not a database, a bad byte) damage."""
+    return primary(error) in FAULTS
+
+
+def primary(error: sqlite3.Error) -> int:
+    """SQLite's primary result code of ``error`` (0 for one raised by Python's module,
+    as a text that is not UTF-8 is)."""
+    return getattr(error, "sqlite_errorcode", 0) & 0xFF
+
+
+@contextlib.contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[None]:
+    if db.in_transaction:  # a script that BEGINs itself
+        yield
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+@functools.cache
+def our_schema() -> frozenset[tuple[object, ...]]:
+    db = sqlite3.connect(":memory:")
+    db.executescript(SCHEMA)
+    try:
+        return schema_of(db)
+    finally:
+        db.close()
+
+
+def identity_of(db: sqlite3.Connection) -> tuple[int, int, frozenset[tuple[object, ...]]]:
+    """Whose the file says it is: its application id, schema version and sqlite_schema,
+    read as data (nothing in it runs, and WAL mode has not yet rewritten the header)."""
+    app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
+                    for name in ("application_id", "user_version"))
+    return int(app), int(version), schema_of(db)
+
+
+def schema_of(db: sqlite3.Connection) -> frozenset[tuple[object, ...]]:
+    """Everything sqlite_schema lists (tables, indexes, views, triggers), read as data."""
+    return frozenset(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+
+
+def unlike(schema: frozenset[tuple[object, ...]]) -> str:
+    """How ``schema`` differs from ours, in a few words."""
+    ours = our_schema()
+    extra = [f"{kind} {quote(str(name), 24)}" for kind, name, *_ in sorted(schema - ours,
+                                                                         key=str)]
+    ours_names = {(kind, name) for kind, name, *_ in schema}
+    missing = [f"no {kind} {name}" for kind, name, *_ in sorted(ours, key=str)
+               if (kind, name) not in ours_names]
+    changed = [f"{kind} {name} changed" for kind, name, *_ in sorted(ours - schema, key=str)
+               if (kind, name) in ours_names]
+    said = [*missing, *changed, *(f"a {x} that is not ours" for x in extra)]
+    return ", ".join(said[:3]) + (f" and {len(said) - 3} more" if len(said) > 3 else "")
+
+
+def row_in_play(db: sqlite3.Connection) -> int | None:
+    found = db.execute("SELECT id FROM game WHERE ended IS NULL").fetchone()
+    return None if found is None else int(found[0])
+
+
+def game_of(db: sqlite3.Connection, row: int) -> Game:
+    """The game in row ``row``, replayed and checked (BadRow if it does not). A fault (an
+    I/O error) is raised as SQLite's error: it is not the row's."""
+    try:
+        fields = db.execute("SELECT seats, first, rules, digest FROM game WHERE id = ?",
+                            (row,)).fetchone()
+        if fields is None:
+            raise BadRow(row, "it is gone")
+        tokens = db.execute("SELECT seq, token FROM action WHERE game = ? ORDER BY seq",
+                            (row,)).fetchmany(MAX_ACTIONS + 1)
+    except sqlite3.Error as error:
+        if is_fault(error):
+            raise
+        raise BadRow(row, quote(str(error), 60)) from None
+    seats, first, rules, stored = fields
+    return replayed(row, seats, first, rules, stored, tokens)
+
+
+def insert(db: sqlite3.Connection, game: Game, ended: Ended | None, finished_at: str | None,
+           row: int | None = None) -> int:
+    """A new row for ``game`` (numbered ``row``, if given: a salvaged game keeps its
+    number); returns its number."""
+    rules = game.rules.as_text()
+    row = db.execute("INSERT INTO game (id, seats, first, rules, ended, finished_at, "
+                     "digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     (row, " ".join(map(str, game.seats)), game.first, rules, ended,
+                      finished_at, digest(game))).lastrowid
+    assert row is not None
+    db.executemany("INSERT INTO action VALUES (?, ?, ?)",
+                   ((row, n, a.token) for n, a in enumerate(game.actions)))
+    return row
+
+
+def delete(db: sqlite3.Connection, row: int) -> None:
+    db.execute("DELETE FROM action WHERE game = ?", (row,))
+    db.execute("DELETE FROM game WHERE id = ?", (row,))
+
+
+def end(db: sqlite3.Connection, row: int, game: Game) -> None:
+    """Row ``row`` put away as ``game`` ended; only the newest KEEP_FINISHED are kept."""
+    db.execute("UPDATE game SET ended = ?, finished_at = ? WHERE id = ?",
+               (ending(game), now(), row))
+    db.execute("DELETE FROM action WHERE game IN (SELECT id FROM game WHERE ended IS NOT "
+               "NULL AND id NOT IN (SELECT id FROM game WHERE ended IS NOT NULL "
+               "ORDER BY id DESC LIMIT ?))", (KEEP_FINISHED,))
+    db.execute("DELETE FROM game WHERE ended IS NOT NULL AND id NOT IN (SELECT id FROM "
+               "game WHERE ended IS NOT NULL ORDER BY id DESC LIMIT ?)", (KEEP_FINISHED,))
+
+
+def replayed(row: int, seats: object, first: object, rules: object, stored: object,
+              tokens: list[tuple[object, object]]) -> Game:
+    """A game from its row's values, each checked before use (BadRow says what is wrong)."""
+    if not all(isinstance(value, str) for value in (seats, rules, stored)) \
+            or not isinstance(first, int):
+        raise BadRow(row, "a value of the wrong type")
+    if len(tokens) > MAX_ACTIONS:
+        raise BadRow(row, f"more than {MAX_ACTIONS} actions")
+    if [seq for seq, _ in tokens] != list(range(len(tokens))) \
+            or not all(isinstance(token, str) and token.isascii() for _, token in tokens):
+        raise BadRow(row, "its actions are out of order or not actions")
+    try:
+        game = Game.from_fields(seats=str(seats), first=str(first), rules=str(rules),
+                                actions=" ".join(str(token) for _, token in tokens))
+    except SaveError as error:
+        raise BadRow(row, str(error)) from None
+    if not matches(digest(game), str(stored)):
+        raise BadRow(row, "its checksum does not match: damaged or edited")
+    return game
+
+
+def matches(computed: str, stored: str) -> bool:
+    """The stored digest is the game's, or is one flipped bit from it: then the bit is
+    in the digest's own text (a game edited to within one bit of its sha256 is not a
+    thing that happens), and the game is whole."""
+    if computed == stored:
+        return True
+    if len(computed) != len(stored) or not stored.isascii():
+        return False
+    differ = int.from_bytes(computed.encode(), "big") ^ int.from_bytes(stored.encode(), "big")
+    return differ.bit_count() == 1
+
+
+def same_setup(a: Game, b: Game) -> bool:
+    return (a.seats, a.first, a.rules) == (b.seats, b.first, b.rules)
+
+
+def common(saved: tuple[object, ...], new: tuple[object, ...]) -> int:
+    """How many actions, from the first, the two lists share."""
+    shorter = min(len(saved), len(new))
+    if saved[:shorter] == new[:shorter]:
+        return shorter
+    return next(n for n in range(shorter) if saved[n] != new[n])
+
+
+def digest(game: Game) -> str:
+    return hashlib.sha256(game.save().encode("utf-8")).hexdigest()
+
+
+def now() -> str:
+    return datetime.datetime.now().isoformat(timespec="seconds")
+
+
+def shown(value: object) -> str:
+    """A value read from a damaged row, as printable text whatever its bytes."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(value))[:2000]
+
+
+def label(when: object) -> datetime.datetime | None:
+    try:
+        return datetime.datetime.fromisoformat(str(when))
+    except ValueError:
+        return None

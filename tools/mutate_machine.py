@@ -326,6 +326,7 @@ def main() -> int:
     args = parser.parse_args()
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
+    os.environ["ROBINSON_MUTANT"] = "1"  # the property runs stop at a find (no shrinking)
     global TARGET
     TARGET = TARGETS[args.target]
     everything = [m for m in mutants(TARGET.source.read_text()) if args.only in m.name]

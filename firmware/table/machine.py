@@ -90,14 +90,13 @@ from firmware.table.state import (
     Title,
     Waiting,
 )
-from firmware.table.view import BRIGHTNESS, brightness_step, menu_labels, view, words
+from firmware.table.view import brightness_step, menu_labels, next_brightness, view, words
 from robinson_core import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Choice, Game, Pending, Roll, Status
 from robinson_core import events as ev
 from robinson_core.game import MAX_ACTIONS
 from robinson_core.texts import LANGUAGES
 
 __all__ = [  # the messages and the state, with the step that takes them
-    "BRIGHTNESS",
     "WRITES",
     "After",
     "Begin",
@@ -685,7 +684,7 @@ class _Moment:
                 self.set(prefs=prefs.but(language=language))
                 self.save_prefs()
             case Row.BRIGHTNESS:
-                level = BRIGHTNESS[(brightness_step(prefs.contrast) + 1) % len(BRIGHTNESS)]
+                level = next_brightness(prefs.contrast)
                 self.set(prefs=prefs.but(contrast=level))
                 self.do(Contrast(level))
                 self.save_prefs()

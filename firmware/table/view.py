@@ -56,6 +56,12 @@ def brightness_step(contrast: int) -> int:
     return min(range(len(BRIGHTNESS)), key=lambda i: abs(BRIGHTNESS[i] - contrast))
 
 
+def next_brightness(contrast: int) -> int:
+    """The menu's brightness after one press from ``contrast``: a step dimmer, and from the
+    dimmest back to the brightest."""
+    return BRIGHTNESS[(brightness_step(contrast) + 1) % len(BRIGHTNESS)]
+
+
 def menu_labels(state: TableState) -> list[str]:
     prefs = state.prefs
     level = f"{len(BRIGHTNESS) - brightness_step(prefs.contrast)}/{len(BRIGHTNESS)}"

@@ -201,6 +201,17 @@ def test_the_title_waits_longer_for_each_note_and_says_each_once() -> None:
     assert table.state.mode is m.Mode.SETUP  # the notes went with the title they were on
 
 
+def test_saves_a_reboot_empties_are_said_on_the_title_and_again_when_stuck() -> None:
+    for stuck in (False, True):
+        table = Machine()
+        table(m.Start(None, (1, 2), volatile="tmpfs", stuck=stuck))
+        if stuck:
+            table(m.Unstuck())
+        note = table.w("saves_vanish", kind="tmpfs")
+        assert table.screen == screens.title_screen(table.w, False, (note,)), stuck
+        assert TimerKind.BOOT in table.state.armed
+
+
 def test_with_nothing_to_resume_the_title_goes_on_to_setup_by_itself() -> None:
     table = Machine()  # a game with no action yet: nothing to resume
     effects = table(m.Start(FRESH, (1, 2)))

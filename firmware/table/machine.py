@@ -301,9 +301,8 @@ class _Moment:
         self.idle()
         self.after(TimerKind.SHIFT, fixed.config.timings.shift_every)
         self.redrawn = True  # the panel has shown nothing of ours yet
-        if start.stuck:
+        if start.stuck:  # the state is fresh: nothing was on the panel before
             self.set(now=Stuck(tuple(notes)))
-            self.fresh()
             return
         self.boot(tuple(notes))
 

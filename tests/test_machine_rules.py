@@ -284,6 +284,12 @@ def test_switching_off_stops_every_timer_and_says_so() -> None:
     assert table.state.armed == frozenset() and table.state.saver is m.Saver.AWAKE
 
 
+def test_switching_off_hushes_a_voice_that_speaks_and_no_other() -> None:
+    speaking = playing(MOVED, voice=True)
+    assert m.Hush() in speaking(m.Stop())
+    assert m.Hush() not in playing(MOVED)(m.Stop())  # a table that does not speak: nothing
+
+
 def test_a_timer_not_armed_does_nothing() -> None:
     table = started()
     before = table.state

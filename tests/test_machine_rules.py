@@ -290,6 +290,16 @@ def test_switching_off_hushes_a_voice_that_speaks_and_no_other() -> None:
     assert m.Hush() not in playing(MOVED)(m.Stop())  # a table that does not speak: nothing
 
 
+def test_once_switched_off_no_press_or_hold_changes_the_frame() -> None:
+    table = playing(MOVED)
+    table(m.Stop())
+    off = table.state
+    for kind in Press:
+        assert draws(table(m.Down(), m.Held(Press.LONG), m.Held(Press.MENU))) == [], kind
+        assert draws(table.press(kind)) == [] and table.state.mode is m.Mode.OFF, kind
+    assert table.screen == m.view(off)
+
+
 def test_a_timer_not_armed_does_nothing() -> None:
     table = started()
     before = table.state

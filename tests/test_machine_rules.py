@@ -637,6 +637,23 @@ def test_a_write_refused_while_the_die_tumbles_is_said_after_the_result_then_the
     assert draws(effects) == [m.Draw(result)] and table.state.mode is m.Mode.PLAY
 
 
+def test_a_refused_write_is_said_once_not_again_after_the_next_roll() -> None:
+    table = playing(MOVED, faces=[3, 4])
+    table.disk_ok = False
+    table.press()
+    while TimerKind.FRAME in table.state.armed:
+        table.fire(TimerKind.FRAME)
+    table.fire(TimerKind.REVEAL)
+    table.fire(TimerKind.SAVE_FAILED)  # said
+    table.fire(TimerKind.FLASH)
+    table.disk_ok = True
+    table.press()  # this one reaches the disk
+    while TimerKind.FRAME in table.state.armed:
+        table.fire(TimerKind.FRAME)
+    table.fire(TimerKind.REVEAL)
+    assert TimerKind.SAVE_FAILED not in table.state.armed and table.state.unsaid is None
+
+
 def test_a_write_refused_with_no_tumble_is_said_once_the_result_is_out() -> None:
     table = playing(MOVED, animate=False, faces=[3])
     table.disk_ok = False
@@ -1116,6 +1133,20 @@ def _in_every_mode() -> Iterable[tuple[str, Machine]]:
     off = playing(MOVED)
     off(m.Stop())
     yield "off", off
+
+
+def test_settings_from_outside_set_the_brightness_hush_a_voice_turned_off_and_are_kept() -> None:
+    table = playing(MOVED, voice=True)
+    prefs = table.state.prefs
+    assert table(m.Prefer(prefs)) == []  # nothing new: nothing done, nothing kept again
+    effects = table(m.Prefer(prefs.but(contrast=48)))
+    assert of(m.Contrast, effects) == [m.Contrast(48)] and of(m.Hush, effects) == []
+    assert kept(effects)[-1]["contrast"] == "48"
+    effects = table(m.Prefer(table.state.prefs.but(story=True)))  # the voice stays on
+    assert of(m.Hush, effects) == [] and of(m.Contrast, effects) == []
+    effects = table(m.Prefer(table.state.prefs.but(voice=False)))
+    assert of(m.Hush, effects) == [m.Hush()] and kept(effects)[-1]["voice"] == "off"
+    assert of(m.Hush, table(m.Prefer(table.state.prefs.but(voice=True)))) == []
 
 
 def test_names_and_language_changed_from_outside_redraw_every_mode_at_once() -> None:

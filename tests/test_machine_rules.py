@@ -212,6 +212,16 @@ def test_saves_a_reboot_empties_are_said_on_the_title_and_again_when_stuck() -> 
         assert TimerKind.BOOT in table.state.armed
 
 
+def test_a_game_taken_up_from_the_title_is_said_after_it_is_shown() -> None:
+    from firmware.speech import said
+
+    table = started(MOVED, voice=True)
+    effects = table.press()
+    text = said.resumed(MOVED, "en", {})
+    assert of(m.Say, effects) == [m.Say(text, "en")]
+    assert effects.index(m.Say(text, "en")) > effects.index(draws(effects)[-1])
+
+
 def test_with_nothing_to_resume_the_title_goes_on_to_setup_by_itself() -> None:
     table = Machine()  # a game with no action yet: nothing to resume
     effects = table(m.Start(FRESH, (1, 2)))

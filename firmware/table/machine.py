@@ -796,7 +796,8 @@ class _Moment:
         self.draw_now()
         self.do(*self.said)
         if self.paging:
-            pages, _ = self.state.fixed.measure(view(self.state))
+            assert self.drawn is not None  # draw_now keeps the view it drew: not made again
+            pages, _ = self.state.fixed.measure(self.drawn[0])
             if self.state.flash is None and pages > 1:
                 self.after(TimerKind.PAGE, self.state.fixed.config.timings.page)
             else:

@@ -213,11 +213,11 @@ def test_saves_a_reboot_empties_are_said_on_the_title_and_again_when_stuck() -> 
 
 
 def test_a_game_taken_up_from_the_title_is_said_after_it_is_shown() -> None:
-    from firmware.speech import said
+    from firmware.speech.said import Spoken
 
     table = started(MOVED, voice=True)
     effects = table.press()
-    text = said.resumed(MOVED, "en", {})
+    text = Spoken("en").resumed(MOVED)
     assert of(m.Say, effects) == [m.Say(text, "en")]
     assert effects.index(m.Say(text, "en")) > effects.index(draws(effects)[-1])
 

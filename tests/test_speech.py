@@ -48,7 +48,7 @@ def filled(lang: str, key: str) -> str:
     name = LONGEST[lang]
     return spoken(lang, key, name=name, other=name, friday=name, first=name, square=45,
                   n=45, amount=BIGGEST, gain=BIGGEST, pot=BIGGEST, count=6,
-                  names=said.listed(lang, [name] * 6), short=spoken(lang, "opt_again"),
+                  names=said.Spoken(lang).listed([name] * 6), short=spoken(lang, "opt_again"),
                   long=spoken(lang, "opt_pass"))
 
 
@@ -158,7 +158,7 @@ def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang:
     names = dict(enumerate(NAMES[lang], start=1))
     before = Game(tuple(range(1, seats + 1)))
     for game in play(choices, seats):
-        text = said.result(game, lang, names)
+        text = said.Spoken(lang, names).result(game)
         spoken_numbers = numbers(text)
         old, new = before.state, game.state
         before = game
@@ -193,7 +193,7 @@ def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang:
             assert spoken_numbers == [], text
             Compared.counts["quiet"] += 1
         if new.status is Status.PLAYING:
-            assert text.endswith(said.turn(new, lang, said.voice_names(lang, names))), text
+            assert text.endswith(said.Spoken(lang, names).turn(new)), text
 
 
 def test_the_agreement_check_compared_real_results() -> None:
@@ -205,8 +205,8 @@ def test_the_agreement_check_compared_real_results() -> None:
 def test_the_storyteller_reads_the_square_and_says_robinson_in_full() -> None:
     game = Game((1, 2)).play(Roll(5))
     for lang in LANGUAGES:
-        plain = said.result(game, lang, {})
-        told = said.result(game, lang, {}, storyteller=True)
+        plain = said.Spoken(lang).result(game)
+        told = said.Spoken(lang).result(game, storyteller=True)
         assert story(lang, 5) in told and story(lang, 5) not in plain
     assert "Valovi bacaju Robinsona na obalu" in story("hr", 5)
     assert not any(re.search(r"\b[RP]\.|R:", story(lang, n)) for lang in LANGUAGES

@@ -509,7 +509,7 @@ def _result_first_byte(writes: list[float], after: float) -> float:
 
 
 @dataclass
-class Spoken:
+class Uttered:
     lang: str
     latency: float  # s from the result's first panel byte to its first sound
     seconds: float  # how long it was said
@@ -517,7 +517,7 @@ class Spoken:
 
 
 @pytest.fixture(scope="module")
-def voice(guests: dict[str, vm.Run]) -> tuple[list[Spoken], float, vm.Run]:
+def voice(guests: dict[str, vm.Run]) -> tuple[list[Uttered], float, vm.Run]:
     """What the loopback carried at each result the table's guest rolled with the voice
     on (one a language), and the loudest sample after the result rolled with it off."""
     run = guests["table"]
@@ -547,9 +547,9 @@ def voice(guests: dict[str, vm.Run]) -> tuple[list[Spoken], float, vm.Run]:
         end = onset
         while end < sound.size and np.abs(sound[end:end + window]).max(initial=0) > SILENCE:
             end += LOOPBACK_RATE // 20
-        heard.append(Spoken(lang, onset / LOOPBACK_RATE + zero - first,
-                           (end - onset) / LOOPBACK_RATE,
-                           int(np.abs(sound[onset:end]).max(initial=0))))
+        heard.append(Uttered(lang, onset / LOOPBACK_RATE + zero - first,
+                             (end - onset) / LOOPBACK_RATE,
+                             int(np.abs(sound[onset:end]).max(initial=0))))
     off = _result_first_byte(writes, last_press("voice-off"))
     done = next(at for at, text in marks if text == "voice done")
     quiet_peak = float(np.abs(sound[index(off):index(done)]).max(initial=0))
@@ -557,12 +557,12 @@ def voice(guests: dict[str, vm.Run]) -> tuple[list[Spoken], float, vm.Run]:
 
 
 def test_the_spoken_banker_is_heard_in_four_languages_under_the_unit(
-        voice: tuple[list[Spoken], float, vm.Run]) -> None:
+        voice: tuple[list[Uttered], float, vm.Run]) -> None:
     """The unit as shipped speaks into ALSA's loopback: each result is heard soon after its
     frame, for as long as its text takes (the text the machine gave the synthesizer,
     made again here from the saved game), never clipped; with the voice switched off
     in the menu the next result is silent."""
-    from firmware.speech import said
+    from firmware.speech.said import Spoken
     from tests.test_speech import bounds
 
     heard, quiet_peak, run = voice
@@ -574,7 +574,7 @@ def test_the_spoken_banker_is_heard_in_four_languages_under_the_unit(
         at = Game(game.seats, game.first, game.rules)
         for action in game.actions[:length]:
             at = at.play(action)
-        text = said.result(at, result.lang, {})
+        text = Spoken(result.lang).result(at)
         least, most = bounds(result.lang, text)
         figures.append(f"{result.lang} {result.latency * 1000:.0f} ms, {result.seconds:.1f} s")
         assert -0.02 <= result.latency <= 1.5, (result, text)

@@ -15,7 +15,7 @@ import pytest
 
 from firmware.display import screens
 from firmware.runtime.speaker import Speaker, Utterance
-from firmware.speech import said
+from firmware.speech.said import Spoken
 from firmware.table import machine as m
 from firmware.table.menu import MENU, Row
 from firmware.table.state import Menu
@@ -108,7 +108,7 @@ def test_each_result_is_said_after_its_frame_and_heard(tmp_path: Path, heard: He
         for _ in range(3):
             rig.short()
             rig.settle()
-            expected.append(said.result(rig.game, "en", {}))
+            expected.append(Spoken("en").result(rig.game))
             assert heard.speaker.idle(20.0)
         results = [(u, shown) for u, shown in heard.asked if u.text.startswith("Player")]
         assert [u.text for u, _ in results] == expected
@@ -143,7 +143,7 @@ def test_a_press_during_speech_cuts_it_short_and_the_next_result_is_heard(
         assert len(card.starts()) == before + 2
         assert len(card.ends()) == ended + 1  # only the second was heard to its end
         last = heard.speaker.said[-1]
-        assert last[2].text == said.result(rig.game, "en", {}) and last[1] is not None
+        assert last[2].text == Spoken("en").result(rig.game) and last[1] is not None
     finally:
         rig.close()
 

@@ -8,10 +8,13 @@ pot; what changes the next turns (a turn missed, a Friday, a death, a swap); the
 square's story if the storyteller is on; and what happens next (whose turn, or who
 decides and what each press does).
 
+``Spoken(lang, given)`` is the voice's counterpart of the panel's ``Words``: the
+language and the names chosen, and each moment's sentence from them.
+
 >>> from robinson_core import Game, Roll
 >>> game = Game((1, 2)).play(Roll(3))
->>> result(game, "en", {1: "Ana", 2: "Ben"})
-'Ana, 3. Collect 1 from the bank. Pot 19. Ben's turn.'
+>>> Spoken("en", {1: "Ana", 2: "Ben"}).result(game)
+"Ana, 3. Collect 1 from the bank. Pot 19. Ben's turn."
 """
 
 from __future__ import annotations
@@ -52,176 +55,174 @@ def voice_names(lang: str, given: Mapping[int, str]) -> Names:
                              if speakable(name, lang)})
 
 
-def result(game: Game, lang: str, given: Mapping[int, str], storyteller: bool = False) -> str:
-    """What the last action did, and what comes next."""
-    name = voice_names(lang, given)
-    state, events = game.state, game.events
-    seat = narrate.mover(events)
-    if seat is None:
-        return turn(state, lang, name)
-    square = state.player(seat).position or 0
-    said = [spoken(lang, "where", name=name(seat), square=_square(lang, square))]
-    said += [spoken(lang, _decided_key(e), name=name(e.seat))
-             for e in events if isinstance(e, ev.Decided)]
-    said += money(events, state, seat, lang, name)
-    changes = [line for e in events if (line := _change(e, lang, name))]
-    said += changes
-    landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
-                  None)
-    dead = any(isinstance(e, ev.Eliminated) for e in events)
-    moneyed = any(isinstance(e, ev.Transfer | ev.Won | ev.NoWinner) for e in events)
-    if landed is not None and not dead and not changes and not moneyed:
-        key = instruction_key(landed.end, game.rules)
-        if key in SQUARE_SAYS:
-            said.append(spoken(lang, key))
-    if storyteller and landed is not None and landed.end:
-        said.append(story(lang, landed.end))
-    if state.status is Status.PLAYING:
-        said.append(turn(state, lang, name))
-    return " ".join(said)
+class Spoken:
+    """The voice's language and the seats' names: each method is one moment's sentence."""
 
+    def __init__(self, lang: str, given: Mapping[int, str] | None = None) -> None:
+        self.lang = lang
+        self.given = dict(given or {})  # the names chosen (kept ones, then the config's)
+        self.name = voice_names(lang, self.given)
 
-def _square(lang: str, square: int) -> str:
-    return spoken(lang, "start") if square == 0 else spoken(lang, "square", n=square)
+    def __call__(self, key: str, **values: object) -> str:
+        return spoken(self.lang, key, **values)
+
+    def result(self, game: Game, storyteller: bool = False) -> str:
+        """What the last action did, and what comes next."""
+        name = self.name
+        state, events = game.state, game.events
+        seat = narrate.mover(events)
+        if seat is None:
+            return self.turn(state)
+        square = state.player(seat).position or 0
+        said = [self("where", name=name(seat), square=self._square(square))]
+        said += [self(_decided_key(e), name=name(e.seat))
+                 for e in events if isinstance(e, ev.Decided)]
+        said += self.money(events, state, seat)
+        changes = [line for e in events if (line := self._change(e))]
+        said += changes
+        landed = next((e for e in events
+                       if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL), None)
+        dead = any(isinstance(e, ev.Eliminated) for e in events)
+        moneyed = any(isinstance(e, ev.Transfer | ev.Won | ev.NoWinner) for e in events)
+        if landed is not None and not dead and not changes and not moneyed:
+            key = instruction_key(landed.end, game.rules)
+            if key in SQUARE_SAYS:
+                said.append(self(key))
+        if storyteller and landed is not None and landed.end:
+            said.append(story(self.lang, landed.end))
+        if state.status is Status.PLAYING:
+            said.append(self.turn(state))
+        return " ".join(said)
+
+    def _square(self, square: int) -> str:
+        return self("start") if square == 0 else self("square", n=square)
+
+    def money(self, events: Sequence[ev.Event], state: GameState, mover: int) -> list[str]:
+        """The money of one action: a win and its shares, or one payment as the screen
+        says it, or each purse's change (everyone alike said once); then the pot."""
+        name = self.name
+        won = next((e for e in events if isinstance(e, ev.Won)), None)
+        if won is not None:
+            said = [self("won", name=name(won.seat), pot=won.pot)]
+            said += [self("shared_friday" if e.as_friday else "shared",
+                          other=name(e.partner), amount=e.amount)
+                     for e in events if isinstance(e, ev.Shared) and e.amount]
+            return said
+        lost = next((e for e in events if isinstance(e, ev.NoWinner)), None)
+        if lost is not None:
+            return [self("no_winner", pot=lost.pot)]
+        paid = [e for e in events if isinstance(e, ev.Transfer) and e.amount]
+        if not paid:
+            return []
+        if len(paid) == 1:
+            said = [self._payment(paid[0], mover)]
+            if paid[0].payer is None and paid[0].amount < paid[0].asked:
+                said.append(self("bank_empty"))
+        else:
+            said = self._changes(paid, state)
+        return [*said, self("pot", pot=state.pot)]
+
+    def _payment(self, event: ev.Transfer, mover: int) -> str:
+        """One payment, said to the mover ("Pay the bank 3") or about another player."""
+        if event.payer is None:
+            key, seat = "collect_bank", event.payee
+        elif event.payee is None:
+            key, seat = "pay_bank", event.payer
+        else:
+            key, seat = "pay_player", event.payer
+        if seat != mover:
+            key += "_other"
+        assert seat is not None
+        other = self.name(event.payee) if event.payee is not None else ""
+        return self(key, name=self.name(seat), other=other, amount=event.amount)
+
+    def _changes(self, paid: Sequence[ev.Transfer], state: GameState) -> list[str]:
+        """Each purse's change, gains first; "everyone pays 1" when every player in the
+        game but one winner (or none) lost the same (none left out: the ear cannot see
+        who was)."""
+        change = narrate.nets(paid)
+        playing = [p.seat for p in state.players if p.position is not None]
+        if (same := narrate.alike(change, playing, narrate.LEFT_OUT_HEARD)) is not None:
+            gained, amount, _ = same
+            if gained is None:
+                return [self("everyone_pays", amount=amount)]
+            return [self("others_pay", name=self.name(gained), gain=change[gained],
+                         amount=amount)]
+        gains = [seat for seat, amount in change.items() if amount > 0]
+        losers = [seat for seat, amount in change.items() if amount < 0]
+        return ([self("gets", name=self.name(seat), amount=change[seat]) for seat in gains]
+                + [self("pays", name=self.name(seat), amount=-change[seat])
+                   for seat in losers])
+
+    def _change(self, event: ev.Event) -> str:
+        """What changes the next turns, or "" if ``event`` changes none."""
+        name = self.name
+        match event:
+            case ev.Eliminated(seat):
+                return self("hanged", name=name(seat))
+            case ev.WillSitOut(seat):
+                return self("will_sit_out", name=name(seat))
+            case ev.SatOut(seat):
+                return self("sat_out", name=name(seat))
+            case ev.FridaySworn(master, friday):
+                return self("friday_sworn", name=name(master), friday=name(friday))
+            case ev.BondEnded(master, friday, _):
+                return self("bond_ended", name=name(master), friday=name(friday))
+            case ev.Swapped(seat, other):
+                return self("swapped", name=name(seat), other=name(other))
+            case ev.Parrot():
+                return self("parrot")
+            case ev.NoNeighbour():
+                return self("no_neighbour")
+        return ""
+
+    def turn(self, state: GameState) -> str:
+        """What comes next: who decides and what each press does, or whose turn it is."""
+        if state.status is not Status.PLAYING or state.to_move is None:
+            return ""
+        if state.pending is Pending.ROLL:
+            return self("turn", name=self.name(state.to_move))
+        short, long = CHOICES[state.pending]
+        return self("decide", name=self.name(state.to_move), short=self._option(short),
+                    long=self._option(long))
+
+    def _option(self, choice: Choice) -> str:
+        return self(narrate.OPTION_KEYS[choice])
+
+    def listed(self, names: Sequence[str]) -> str:
+        """"Ana, Ben and Cid"."""
+        if len(names) < 2:
+            return "".join(names)
+        return self("comma").join(names[:-1]) + self("and") + names[-1]
+
+    def setup(self, seats: Sequence[int], first: int | None, ready: bool) -> str:
+        """Who plays and who starts, and how to begin (``ready``: enough seats are on)."""
+        if not ready or first is None:
+            return self("setup_need")
+        return self("setup", count=len(seats),
+                    names=self.listed([self.name(s) for s in seats]), first=self.name(first))
+
+    def resumed(self, game: Game) -> str:
+        """A game taken up again: who plays, and whose turn it is (or how it ended)."""
+        state = game.state
+        playing = [self.name(p.seat) for p in state.players if p.position is not None]
+        said = [self("resume", names=self.listed(playing))]
+        if state.status is Status.PLAYING:
+            said.append(self.turn(state))
+        else:
+            said.append(self.result(game))
+        return " ".join(said)
+
+    def begun(self, game: Game) -> str:
+        """A new game: it begins, and whose turn it is."""
+        return self("begin") + " " + self.turn(game.state)
+
+    def switched(self, key: str) -> str:
+        """A setting changed in the menu: "Voice on.", "Storyteller off."."""
+        return self(key)
 
 
 def _decided_key(event: ev.Decided) -> str:
     if event.choice is Choice.STAY:
         return "choice_stay_tree" if event.square == 7 else "choice_stay_boat"
     return narrate.CHOICE_KEYS[event.choice]
-
-
-def money(events: Sequence[ev.Event], state: GameState, mover: int, lang: str,
-          name: Names) -> list[str]:
-    """The money of one action: a win and its shares, or one payment as the screen says
-    it, or each purse's change (everyone alike said once); then the pot."""
-    won = next((e for e in events if isinstance(e, ev.Won)), None)
-    if won is not None:
-        said = [spoken(lang, "won", name=name(won.seat), pot=won.pot)]
-        said += [spoken(lang, "shared_friday" if e.as_friday else "shared",
-                        other=name(e.partner), amount=e.amount)
-                 for e in events if isinstance(e, ev.Shared) and e.amount]
-        return said
-    lost = next((e for e in events if isinstance(e, ev.NoWinner)), None)
-    if lost is not None:
-        return [spoken(lang, "no_winner", pot=lost.pot)]
-    paid = [e for e in events if isinstance(e, ev.Transfer) and e.amount]
-    if not paid:
-        return []
-    if len(paid) == 1:
-        said = [_payment(paid[0], mover, lang, name)]
-        if paid[0].payer is None and paid[0].amount < paid[0].asked:
-            said.append(spoken(lang, "bank_empty"))
-    else:
-        said = _changes(paid, state, lang, name)
-    return [*said, spoken(lang, "pot", pot=state.pot)]
-
-
-def _payment(event: ev.Transfer, mover: int, lang: str, name: Names) -> str:
-    """One payment, said to the mover ("Pay the bank 3") or about another player."""
-    if event.payer is None:
-        key, seat = "collect_bank", event.payee
-    elif event.payee is None:
-        key, seat = "pay_bank", event.payer
-    else:
-        key, seat = "pay_player", event.payer
-    if seat != mover:
-        key += "_other"
-    assert seat is not None
-    other = name(event.payee) if event.payee is not None else ""
-    return spoken(lang, key, name=name(seat), other=other, amount=event.amount)
-
-
-def _changes(paid: Sequence[ev.Transfer], state: GameState, lang: str,
-             name: Names) -> list[str]:
-    """Each purse's change, gains first; "everyone pays 1" when every player in the game
-    but one winner (or none) lost the same (none left out: the ear cannot see who was)."""
-    change = narrate.nets(paid)
-    playing = [p.seat for p in state.players if p.position is not None]
-    if (same := narrate.alike(change, playing, narrate.LEFT_OUT_HEARD)) is not None:
-        gained, amount, _ = same
-        if gained is None:
-            return [spoken(lang, "everyone_pays", amount=amount)]
-        return [spoken(lang, "others_pay", name=name(gained), gain=change[gained],
-                       amount=amount)]
-    gains = [seat for seat, amount in change.items() if amount > 0]
-    losers = [seat for seat, amount in change.items() if amount < 0]
-    return ([spoken(lang, "gets", name=name(seat), amount=change[seat]) for seat in gains]
-            + [spoken(lang, "pays", name=name(seat), amount=-change[seat]) for seat in losers])
-
-
-def _change(event: ev.Event, lang: str, name: Names) -> str:
-    """What changes the next turns, or "" if ``event`` changes none."""
-    match event:
-        case ev.Eliminated(seat):
-            return spoken(lang, "hanged", name=name(seat))
-        case ev.WillSitOut(seat):
-            return spoken(lang, "will_sit_out", name=name(seat))
-        case ev.SatOut(seat):
-            return spoken(lang, "sat_out", name=name(seat))
-        case ev.FridaySworn(master, friday):
-            return spoken(lang, "friday_sworn", name=name(master), friday=name(friday))
-        case ev.BondEnded(master, friday, _):
-            return spoken(lang, "bond_ended", name=name(master), friday=name(friday))
-        case ev.Swapped(seat, other):
-            return spoken(lang, "swapped", name=name(seat), other=name(other))
-        case ev.Parrot():
-            return spoken(lang, "parrot")
-        case ev.NoNeighbour():
-            return spoken(lang, "no_neighbour")
-    return ""
-
-
-def turn(state: GameState, lang: str, name: Names) -> str:
-    """What comes next: who decides and what each press does, or whose turn it is."""
-    if state.status is not Status.PLAYING or state.to_move is None:
-        return ""
-    if state.pending is Pending.ROLL:
-        return spoken(lang, "turn", name=name(state.to_move))
-    short, long = CHOICES[state.pending]
-    return spoken(lang, "decide", name=name(state.to_move), short=_option(lang, short),
-                  long=_option(lang, long))
-
-
-def _option(lang: str, choice: Choice) -> str:
-    return spoken(lang, narrate.OPTION_KEYS[choice])
-
-
-def listed(lang: str, names: Sequence[str]) -> str:
-    """"Ana, Ben and Cid"."""
-    if len(names) < 2:
-        return "".join(names)
-    return spoken(lang, "comma").join(names[:-1]) + spoken(lang, "and") + names[-1]
-
-
-def setup(seats: Sequence[int], first: int | None, lang: str, given: Mapping[int, str],
-          ready: bool) -> str:
-    """Who plays and who starts, and how to begin (``ready``: enough seats are on)."""
-    name = voice_names(lang, given)
-    if not ready or first is None:
-        return spoken(lang, "setup_need")
-    return spoken(lang, "setup", count=len(seats), names=listed(lang, [name(s) for s in seats]),
-                  first=name(first))
-
-
-def resumed(game: Game, lang: str, given: Mapping[int, str]) -> str:
-    """A game taken up again: who plays, and whose turn it is (or how it ended)."""
-    name = voice_names(lang, given)
-    state = game.state
-    playing = [name(p.seat) for p in state.players if p.position is not None]
-    said = [spoken(lang, "resume", names=listed(lang, playing))]
-    if state.status is Status.PLAYING:
-        said.append(turn(state, lang, name))
-    else:
-        said.append(result(game, lang, given))
-    return " ".join(said)
-
-
-def begun(game: Game, lang: str, given: Mapping[int, str]) -> str:
-    """A new game: it begins, and whose turn it is."""
-    return spoken(lang, "begin") + " " + turn(game.state, lang, voice_names(lang, given))
-
-
-def switched(lang: str, key: str) -> str:
-    """A setting changed in the menu: "Voice on.", "Storyteller off."."""
-    return spoken(lang, key)

@@ -25,7 +25,7 @@ from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.runtime.tunes import Tune
-from firmware.speech import said
+from firmware.speech.said import Spoken
 from firmware.table.faults import Fault
 from firmware.table.menu import MENU, Row
 from firmware.table.messages import (
@@ -223,6 +223,11 @@ class _Moment:
     @property
     def w(self) -> Words:
         return words(self.state)
+
+    @property
+    def s(self) -> Spoken:
+        """The voice's words: the same language and names as the panel's."""
+        return Spoken(self.state.prefs.language, self.w.given)
 
     @property
     def game(self) -> Game:
@@ -434,7 +439,7 @@ class _Moment:
         game = self.state.game
         if kind is Press.SHORT and game is not None and game.actions:
             self.resume()
-            self.speak(said.resumed(game, self.state.prefs.language, self.w.given))
+            self.speak(self.s.resumed(game))
         else:
             self.new_game(Mode.TITLE)
 
@@ -475,8 +480,7 @@ class _Moment:
         self.fresh()
         self.lights(self.state.first)
         ready = MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
-        self.speak(said.setup(seats, self.state.first, self.state.prefs.language, self.w.given,
-                              ready))
+        self.speak(self.s.setup(seats, self.state.first, ready))
 
     def setup_press(self, kind: Press) -> None:
         seats, first = self.state.seats, self.state.first
@@ -493,7 +497,7 @@ class _Moment:
         self.set(game=game)
         self.do(BeginGame(game))
         self.resume()
-        self.speak(said.begun(game, self.state.prefs.language, self.w.given))
+        self.speak(self.s.begun(game))
 
     # -- play -------------------------------------------------------------------------
 
@@ -613,8 +617,7 @@ class _Moment:
         game = self.game
         self.lights(game.state.to_move)
         self.show_result()
-        self.speak(said.result(game, self.state.prefs.language, self.w.given,
-                               self.state.prefs.story))
+        self.speak(self.s.result(game, self.state.prefs.story))
         for event in game.events:
             if isinstance(event, ev.Parrot):
                 self.do(Chime(Tune.PARROT))
@@ -690,14 +693,13 @@ class _Moment:
             case Row.VOICE:
                 self.set(prefs=prefs.but(voice=not prefs.voice))
                 if self.state.prefs.voice:
-                    self.speak(said.switched(prefs.language, "voice_on"))
+                    self.speak(self.s.switched("voice_on"))
                 else:
                     self.do(Hush())
                 self.save_prefs()
             case Row.STORY:
                 self.set(prefs=prefs.but(story=not prefs.story))
-                self.speak(said.switched(prefs.language,
-                                         "story_on" if self.state.prefs.story else "story_off"))
+                self.speak(self.s.switched("story_on" if self.state.prefs.story else "story_off"))
                 self.save_prefs()
 
     def brought(self, game: Game | None, fault: Fault | None) -> None:
@@ -709,7 +711,7 @@ class _Moment:
         self.owe(())
         self.save_prefs()
         self.resume()
-        self.speak(said.resumed(game, self.state.prefs.language, self.w.given))
+        self.speak(self.s.resumed(game))
         self.flash(Notice.of("brought_back"), 3.0)
 
     def recalled(self, finished: Sequence[screens.FinishedGame]) -> None:
@@ -737,8 +739,7 @@ class _Moment:
             self.save_prefs()
         self.do(Log("info", f"undone: {what}"))
         self.resume()
-        self.speak(said.turn(self.game.state, self.state.prefs.language,
-                             said.voice_names(self.state.prefs.language, self.w.given)))
+        self.speak(self.s.turn(self.game.state))
         self.flash(Notice.of("undone", what=what), 3.0)
 
     def save_prefs(self) -> None:

@@ -310,7 +310,7 @@ def voice_figures(bench: Bench, utterances: int, demo_seconds: float) -> None:
     aplay and the pump), and the largest peak RSS among them; then the table's own peak
     RSS while a demo speaks every result."""
     from firmware.runtime.speaker import Speaker, Utterance
-    from firmware.speech import said
+    from firmware.speech.said import Spoken
 
     if shutil.which("espeak-ng") is None or shutil.which("aplay") is None:
         bench.add("(j) voice", "espeak-ng or aplay missing: not measured")
@@ -321,7 +321,7 @@ def voice_figures(bench: Bench, utterances: int, demo_seconds: float) -> None:
         game = game.play(Roll(face) if pending else game.state.legal_actions()[0])
         if game.state.status is not Status.PLAYING:
             game = Game((1, 2, 3))
-        texts.append(said.result(game, "en", {}))
+        texts.append(Spoken("en").result(game))
     speaker = Speaker(device="null")  # ALSA's null device: no card needed, no pacing
     waits, cpus = [], []
     try:

@@ -243,6 +243,12 @@ def build_parser() -> argparse.ArgumentParser:
     import_.add_argument("file", metavar="FILE", help="a saved game (- = standard input)")
     import_.add_argument("--state-dir", type=_directory, metavar="DIR",
                          help="where games are saved")
+
+    restore = commands.add_parser("restore", help="put a copy from robinson export --database "
+                                                  "back as the saves (the table must be stopped)")
+    restore.add_argument("file", metavar="FILE", help="the copy")
+    restore.add_argument("--state-dir", type=_directory, metavar="DIR",
+                         help="where games are saved")
     return parser
 
 
@@ -524,6 +530,19 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _restore(args: argparse.Namespace) -> int:
+    from firmware.devices import on_raspberry_pi
+    from firmware.table.restore import restore
+
+    done = restore(state_dir(args.state_dir, on_raspberry_pi()), Path(args.file))
+    count = f"{done.finished} finished game" + ("" if done.finished == 1 else "s")
+    game = (f"the game in play (seats {','.join(map(str, done.game.seats))}, "
+            f"{len(done.game.actions)} actions)" if done.game else "no game in play")
+    print(f"restored {quote(args.file, 60)}: {count} and {game} kept now"
+          + (f"; the database it replaced is in damaged/ as {done.kept}" if done.kept else ""))
+    return 0
+
+
 def _names(args: argparse.Namespace) -> int:
     from firmware.devices import on_raspberry_pi
     from firmware.table import names
@@ -568,7 +587,7 @@ def _names(args: argparse.Namespace) -> int:
 
 _COMMANDS = {"replay": _replay, "rules": _rules, "table": _table, "selftest": _selftest,
              "state": _state, "history": _history, "export": _export, "import": _import,
-             "sim": _sim, "bench": _bench, "names": _names}
+             "sim": _sim, "bench": _bench, "names": _names, "restore": _restore}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

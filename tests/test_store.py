@@ -138,6 +138,7 @@ def test_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
         os.umask(old)
     assert folder == 0o700
     assert modes == {"robinson.db": 0o600, "robinson.db-wal": 0o600, "robinson.db-shm": 0o600,
+                     "robinson.ledger": 0o600,
                      "table.lock": 0o600}
 
 
@@ -457,7 +458,8 @@ def test_reading_a_database_no_table_has_open_makes_no_file(tmp_path: Path) -> N
     reader = Store(tmp_path, read_only=True)
     assert reader.load().game == GAME and reader.prefs() == {}
     reader.close()
-    assert sorted(p.name for p in tmp_path.iterdir()) == before == ["robinson.db"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before == ["robinson.db",
+                                                                    "robinson.ledger"]
 
 
 def test_a_state_directory_is_made_with_its_parents_and_kept_private(tmp_path: Path) -> None:

@@ -110,7 +110,8 @@ def test_a_fault_at_any_step_of_opening_never_sets_the_database_aside(tmp_path: 
                 (label, found)
             kind = "played, said it cannot save" if found["fault"] else "played"
         assert {p.name for p in folder.iterdir()} <= {"robinson.db", "robinson.db-wal",
-                                                      "robinson.db-shm", "table.lock"}, \
+                                                      "robinson.db-shm", "robinson.ledger",
+                                                      "table.lock"}, \
             label  # nothing set aside
         kept = IN_PLAY.play(Roll(1)) if found.get("saved") is True else IN_PLAY
         assert Store(folder, read_only=True).load().game == kept, label
@@ -358,7 +359,8 @@ def test_a_newer_database_is_refused_in_one_line_and_left_where_it_is(tmp_path: 
     code, _, err = one_line(["state", "--state-dir", str(folder)])
     assert code == 2 and "newer version" in err and err.count("\n") == 1
     assert (folder / "robinson.db").read_bytes() == before
-    assert sorted(p.name for p in folder.iterdir()) == ["robinson.db", "table.lock"]
+    assert sorted(p.name for p in folder.iterdir()) == ["robinson.db", "robinson.ledger",
+                                                        "table.lock"]
 
 
 # -- 5: bounds that match the game -------------------------------------------------------
@@ -414,7 +416,7 @@ def test_a_planted_huge_preference_and_many_rows_are_bounded(tmp_path: Path) -> 
     db = store._connection()  # counting what a Recall reads
     db.set_trace_callback(statements.append)
     assert store.finished(10) == []  # the newest 30 rows are planted, and do not replay
-    assert 30 <= len(statements) < 300, len(statements)  # not one a row of 300,000
+    assert 30 <= len(statements) < 600, len(statements)  # not one a row of 300,000
     db.set_trace_callback(None)
     assert store.prefs() == {"language": "fi"}  # the 200 MB one: too big, left out
     store.save(IN_PLAY.play(Roll(2)))
@@ -477,13 +479,13 @@ def test_a_flipped_bit_in_a_stored_digest_costs_nothing_two_cost_the_game(
 def test_a_database_sqlite_could_open_only_for_reading_is_said_at_start(
         tmp_path: Path) -> None:
     """SQLite meets EACCES opening the file for writing and opens it read-only without a
-    word (the header is read first, then SQLite opens it): the table says so at start,
-    not at the first save, and still plays the game."""
+    word (the header is read first, then the ledger's audit, then SQLite opens it): the
+    table says so at start, not at the first save, and still plays the game."""
     if (why := host_packages.ensure("strace")) is not None:
         pytest.skip(why)
     folder = folder_with_games(tmp_path / "state")
     code, found = probe(folder, "strace", "-f", "-o", "/dev/null", f"-P{folder / 'robinson.db'}",
-                        "-einject=openat:error=EACCES:when=2")
+                        "-einject=openat:error=EACCES:when=3")
     assert code == 0 and found["fault"] == "not writable", found
     assert (found["actions"], found["finished"], found["damaged"]) == (2, 3, []), found
 

@@ -24,10 +24,26 @@ import urllib.parse
 from pathlib import Path
 
 from firmware.table.faults import Fault, StateDirectoryError, TableRunning
-from firmware.table.rows import DATABASE, SCHEMA_VERSION, SIDE_FILES, primary
+from firmware.table.rows import (
+    APPLICATION_ID,
+    DATABASE,
+    SCHEMA_VERSION,
+    SIDE_FILES,
+    connect,
+    identity_of,
+    is_fault,
+    our_schema,
+    primary,
+    unlike,
+)
+from robinson_core import SaveError
 from robinson_core.errors import quote
 
 LOCK_FILE = "table.lock"
+
+
+class Absent(Exception):
+    """No database yet (read-only: none is made)."""
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
 
 
@@ -210,13 +226,98 @@ class Folder:
         self.check_damaged()
         self.damaged_dir.mkdir(mode=0o700, exist_ok=True)
 
+    def open_read_only(self) -> sqlite3.Connection:
+        """Read-only: no file made, none moved. Without a -wal or -shm beside it no table
+        has it open, and it is opened immutable (SQLite would make a -shm, which a full
+        disk or another user's file would refuse); with them, a table may be writing
+        (its -wal is empty between saves, each commit checkpointed at once): read through
+        them, or immutable if that is refused (a full disk, another user's -shm).
+        Only a database of ours, in our schema, is read (SaveError otherwise)."""
+        if not self.database.exists() or odd(self.database):
+            raise Absent
+        beside = any(self.database.with_name(DATABASE + s).exists() for s in ("-wal", "-shm"))
+        modes = ["mode=ro", "mode=ro&immutable=1"] if beside else ["mode=ro&immutable=1"]
+        for mode in modes:
+            try:
+                db = connect(f"file:{uri_path(self.database)}?{mode}")
+            except sqlite3.Error as error:
+                if mode != modes[-1]:
+                    continue
+                if not os.access(self.database, os.R_OK):
+                    raise SaveError(self.unreadable(
+                        PermissionError(errno.EACCES, "denied"), self.database)) from None
+                raise SaveError(f"cannot open {self.database} ({quote(str(error), 60)})"
+                                ) from None
+            try:
+                app, version, schema = identity_of(db)
+                break
+            except sqlite3.Error as error:
+                db.close()
+                if mode != modes[-1] and is_fault(error):
+                    continue
+                raise SaveError(f"{DATABASE} cannot be read ({quote(str(error), 60)}): "
+                                "start the table to recover what it can") from None
+        why = None
+        if app != APPLICATION_ID and schema != our_schema():
+            why = f"{DATABASE} is not a Robinson Table database"
+        elif version > SCHEMA_VERSION:
+            why = newer(self.database, version)
+        elif schema != our_schema():
+            why = (f"{DATABASE} is damaged (its tables are not ours: {unlike(schema)}): "
+                   "start the table to set it aside and recover the games")
+        if why:
+            db.close()
+            raise SaveError(why)
+        return db
+
+    def write_out(self, name: str, text: str) -> str:
+        """``text`` as damaged/``name`` (a link planted there is not followed: replaced),
+        on the disk before this returns; its name."""
+        self.make_damaged()
+        path = self.damaged_dir / name
+        if odd(path):
+            path.unlink()
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+                             | os.O_CLOEXEC, 0o600)
+        try:
+            os.write(descriptor, text.encode("utf-8"))
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        fsync_dir(self.damaged_dir)
+        return name
+
+    def _number(self) -> int:
+        """The next number free in damaged/ (each setting aside takes one)."""
+        return 1 + max((int(n) for p in self.damaged_dir.iterdir()
+                        if (n := p.name.rpartition(".")[2]).isdigit() and len(n) < 9),
+                       default=0)
+
+    def keep(self, *paths: Path) -> str:
+        """Copies of ``paths`` (those there) in damaged/, on the disk before this returns,
+        the files left where they are; their names there, said."""
+        self.make_damaged()
+        number, kept = self._number(), []
+        for path in paths:
+            if not path.exists() or odd(path):
+                continue
+            aside = self.damaged_dir / f"{path.name}.{number}"
+            shutil.copyfile(path, aside, follow_symlinks=False)
+            os.chmod(aside, 0o600)
+            descriptor = os.open(aside, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            try:
+                os.fsync(descriptor)
+            finally:
+                os.close(descriptor)
+            kept.append(aside.name)
+        fsync_dir(self.damaged_dir)
+        return " and ".join(kept) or "nothing (no file was there)"
+
     def set_aside(self, path: Path, why: str, keep: bool = False) -> None:
         """Move a file (with SQLite's side files, if it is the database) into damaged/;
         ``keep``: the database itself is linked there, to be replaced in one step."""
         self.make_damaged()
-        number = 1 + max((int(n) for p in self.damaged_dir.iterdir()
-                          if (n := p.name.rpartition(".")[2]).isdigit() and len(n) < 9),
-                         default=0)
+        number = self._number()
         names = ([path.with_name(path.name + s) for s in SIDE_FILES]
                  if path == self.database else []) + [path]
         for each in names:

@@ -12,8 +12,10 @@ import datetime
 import enum
 import functools
 import hashlib
+import secrets
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from robinson_core import Game, SaveError, Status
 from robinson_core.errors import quote
@@ -63,6 +65,39 @@ def ending(game: Game) -> Ended:
     return Ended.ABANDONED if status is Status.PLAYING else Ended(status.value)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """What a database holds, in brief: its seal (and the one its last write replaced),
+    the finished games it keeps, the game in play's row (0: none) and its actions."""
+
+    seal: str
+    sealed_after: str
+    games: int
+    row: int
+    actions: int
+
+
+def standing(db: sqlite3.Connection) -> Standing:
+    """The database's standing (raises sqlite3.Error if it cannot be read)."""
+    seals = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('seal', "
+                            "'sealed_after') AND typeof(value) = 'text'").fetchall())
+    games = db.execute("SELECT count(*) FROM game WHERE ended IS NOT NULL AND ended != ?",
+                       (Ended.DAMAGED,)).fetchone()[0]
+    row = row_in_play(db) or 0
+    actions = db.execute("SELECT count(*) FROM action WHERE game = ?", (row,)).fetchone()[0]
+    return Standing(str(seals.get("seal", "")), str(seals.get("sealed_after", "")),
+                    int(games), row, int(actions))
+
+
+def seal(db: sqlite3.Connection, old: str) -> str:
+    """A new seal for the write in progress (inside its transaction): every commit
+    changes it, and names the one it replaced."""
+    new = secrets.token_hex(8)
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('seal', ?), ('sealed_after', ?)",
+               (new, old))
+    return new
+
+
 class BadRow(Exception):
     """A row that does not replay or check out: ``reason`` says why."""
 
@@ -71,18 +106,19 @@ class BadRow(Exception):
         self.row, self.reason = row, reason
 
 
-def connect(uri: str) -> sqlite3.Connection:
+WRITER_WAIT = 0.05  # s: the longest the table's loop waits on another program's lock
+READER_WAIT = 5.0  # s: a command reading beside the table may wait out a checkpoint
+
+
+def connect(uri: str, wait: float = READER_WAIT) -> sqlite3.Connection:
     # Autocommit: every write below opens its own transaction (BEGIN IMMEDIATE).
     # check_same_thread off: the loop thread and the runner share it, never at once.
+    # ``wait``: SQLite's busy timeout, slept in the calling thread.
     db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
-                         timeout=5.0)
+                         timeout=wait)
     db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE)  # a planted 200 MB value: an error
     db.execute("PRAGMA trusted_schema = OFF")
     return db
-
-
-# SQLite's primary result codes that say the file could not be reached, not that it is
-# bad: a full disk, an I/O error, permissions, locking, a read-only mount, memory.
 
 
 # SQLite's primary result codes that say the file could not be reached, not that it is
@@ -268,6 +304,19 @@ def shown(value: object) -> str:
     if isinstance(value, bytes):
         value = value.decode("utf-8", "backslashreplace")
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(value))[:2000]
+
+
+def as_text(db: sqlite3.Connection, row: int) -> str:
+    """Row ``row`` as text for a person to look at, whatever its bytes."""
+    values = db.execute("SELECT CAST(seats AS BLOB), CAST(first AS BLOB), "
+                        "CAST(rules AS BLOB), CAST(ended AS BLOB), "
+                        "CAST(finished_at AS BLOB), CAST(digest AS BLOB) "
+                        "FROM game WHERE id = ?", (row,)).fetchone() or ()
+    tokens = db.execute("SELECT CAST(token AS BLOB) FROM action WHERE game = ? "
+                        "ORDER BY seq LIMIT ?", (row, MAX_ACTIONS)).fetchall()
+    text = "\n".join(f"{name} {shown(value)}" for name, value in zip(
+        ("seats", "first", "rules", "ended", "finished_at", "digest"), values, strict=False))
+    return text + "\nactions " + " ".join(shown(t) for (t,) in tokens) + "\n"
 
 
 def label(when: object) -> datetime.datetime | None:

@@ -30,10 +30,10 @@ from firmware.table.faults import Fault, SaveFailed, StateDirectoryError, TableR
 from firmware.table.folder import (
     LOCK_FILE,
     SYSTEM_STATE_DIR,
+    Absent,
     Folder,
     create_private,
     fsync_dir,
-    holds_frames,
     identity,
     newer,
     odd,
@@ -42,6 +42,7 @@ from firmware.table.folder import (
     uri_path,
     volatile,
 )
+from firmware.table.ledger import LEDGER, Ledger, audit
 from firmware.table.prefs import PREF_KEYS
 from firmware.table.rows import (
     APPLICATION_ID,
@@ -50,8 +51,10 @@ from firmware.table.rows import (
     SCHEMA,
     SCHEMA_VERSION,
     SIDE_FILES,
+    WRITER_WAIT,
     BadRow,
     Ended,
+    as_text,
     common,
     connect,
     delete,
@@ -64,16 +67,17 @@ from firmware.table.rows import (
     is_fault,
     label,
     our_schema,
+    primary,
     row_in_play,
     same_setup,
-    shown,
+    seal,
+    standing,
     transaction,
     unlike,
 )
 from firmware.table.salvage import Salvaged
 from robinson_core import Game, SaveError
 from robinson_core.errors import quote
-from robinson_core.game import MAX_ACTIONS
 
 __all__ = ["DATABASE", "KEEP_FINISHED", "LOCK_FILE", "SYSTEM_STATE_DIR", "Ended", "Fault",
            "Finished", "Loaded", "SaveFailed", "StateDirectoryError", "Store", "TableRunning",
@@ -118,6 +122,8 @@ class Store:
         self._db: sqlite3.Connection | None = None
         self._current: tuple[int, Game] | None = None  # the row in play, as committed
         self._identity: tuple[int, int] | None = None  # (device, inode) of the open database
+        self.ledger = Ledger(self.directory)  # the writer's note of each save (ledger.py)
+        self._seal = ""  # the open database's seal, as the last commit left it
 
     @property
     def problems(self) -> list[str]:
@@ -128,7 +134,7 @@ class Store:
 
     def _connection(self) -> sqlite3.Connection:
         if self._db is None:
-            self._db = self._open_read_only() if self.read_only else self._open()
+            self._db = self.folder.open_read_only() if self.read_only else self._open()
         return self._db
 
     def _open(self) -> sqlite3.Connection:
@@ -146,6 +152,9 @@ class Store:
             folder.set_aside(self.database, "not a database")  # would delete its -wal
         if why := folder.permission_problem():
             raise StateDirectoryError(why, Fault.PERMISSIONS)
+        if odd(self.directory / LEDGER):
+            folder.set_aside(self.directory / LEDGER, f"{LEDGER} is not a file")
+        audit(self.folder, self.ledger)  # before anything may checkpoint it
         if not self.database.exists():
             self._create()
         try:
@@ -166,11 +175,32 @@ class Store:
                                               f"be made ({still})", Fault.CANNOT_START) from None
         self._db = db
         self._identity = identity(self.database)
+        self._settle(db)
         return db
+
+    def _settle(self, db: sqlite3.Connection) -> None:
+        """Just opened: the log carried into the main file, and the ledger made to say
+        what the database now holds (what was behind has been said)."""
+        self._checkpoint(db)
+        found = standing(db)
+        self._seal = found.seal
+        last = self.ledger.last
+        if last is None or (last.seal, last.games, last.row, last.actions) != (
+                found.seal, found.games, found.row, found.actions):
+            self.ledger.write(found, found.seal)
+
+    def _checkpoint(self, db: sqlite3.Connection) -> bool:
+        """The -wal carried into the main file and emptied; False if a reader's snapshot
+        (``robinson state``) kept it (the next save tries again)."""
+        try:
+            busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            return False
+        return not busy
 
     def _connect_rw(self, path: Path) -> sqlite3.Connection:
         try:
-            return connect(f"file:{uri_path(path)}?mode=rw")
+            return connect(f"file:{uri_path(path)}?mode=rw", WRITER_WAIT)
         except sqlite3.Error as error:
             raise self.folder.sqlite_fault(error) if is_fault(error) else _Damaged(
                 str(error)) from None
@@ -259,41 +289,6 @@ class Store:
         self.folder.set_aside(self.database, f"damaged ({quote(why, 80)}); {kept}", keep=True)
         os.replace(fresh, self.database)
         fsync_dir(self.directory)
-
-    def _open_read_only(self) -> sqlite3.Connection:
-        """Read-only: no file made, none moved. Without a -wal beside it (or with an
-        empty one, as a failed open leaves) no table is writing, and the database is
-        opened immutable: SQLite would make a -shm, which a full disk or another
-        user's file would refuse.
-        Only a database of ours, in our schema, is read (SaveError otherwise)."""
-        if not self.database.exists() or odd(self.database):
-            raise _Absent
-        mode = "mode=ro" if holds_frames(self.database) else "mode=ro&immutable=1"
-        try:
-            db = connect(f"file:{uri_path(self.database)}?{mode}")
-        except sqlite3.Error as error:
-            if not os.access(self.database, os.R_OK):
-                raise SaveError(self.folder.unreadable(PermissionError(errno.EACCES, "denied"),
-                                                       self.database)) from None
-            raise SaveError(f"cannot open {self.database} ({quote(str(error), 60)})") from None
-        try:
-            app, version, schema = identity_of(db)
-        except sqlite3.Error as error:
-            db.close()
-            raise SaveError(f"{DATABASE} cannot be read ({quote(str(error), 60)}): start "
-                            "the table to recover what it can") from None
-        why = None
-        if app != APPLICATION_ID and schema != our_schema():
-            why = f"{DATABASE} is not a Robinson Table database"
-        elif version > SCHEMA_VERSION:
-            why = newer(self.database, version)
-        elif schema != our_schema():
-            why = (f"{DATABASE} is damaged (its tables are not ours: {unlike(schema)}): "
-                   "start the table to set it aside and recover the games")
-        if why:
-            db.close()
-            raise SaveError(why)
-        return db
 
     # -- writing --------------------------------------------------------------------
 
@@ -392,13 +387,23 @@ class Store:
             db = self._connection()
             with transaction(db):
                 yield db
+                sealed = seal(db, self._seal)
+            self._seal = sealed
+            base = self._seal if self._checkpoint(db) else (
+                self.ledger.last.base if self.ledger.last else "")
+            self.ledger.write(standing(db), base)
         except StateDirectoryError as error:  # a fault, or the folder went for good
             self._current = None
             raise SaveFailed(error.kind) from None
         except sqlite3.Error as error:
             self._current = None  # what is committed is no longer known: read it again
             self.close()  # and open afresh next time (the disk may be back)
+            if primary(error) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise SaveFailed(Fault.LOCKED) from None
             raise SaveFailed(Fault.of_errno(self.folder.why(error)[0])) from None
+        except OSError as error:  # the ledger's write: the commit stands, said as not saved
+            self.close()
+            raise SaveFailed(Fault.of_errno(error.errno or errno.EIO)) from None
         except BaseException:
             self._current = None
             raise
@@ -422,7 +427,7 @@ class Store:
         nothing until the fault is gone; if it cannot even be read, StateDirectoryError."""
         try:
             db = self._connection()
-        except _Absent:
+        except Absent:
             return Loaded(None)
         except SaveError as error:
             return Loaded(None, str(error))
@@ -473,20 +478,8 @@ class Store:
             return ""
         said = ""
         with contextlib.suppress(sqlite3.Error, OSError):
-            values = db.execute("SELECT CAST(seats AS BLOB), CAST(first AS BLOB), "
-                                "CAST(rules AS BLOB), CAST(ended AS BLOB), "
-                                "CAST(finished_at AS BLOB), CAST(digest AS BLOB) "
-                                "FROM game WHERE id = ?", (row,)).fetchone() or ()
-            tokens = db.execute("SELECT CAST(token AS BLOB) FROM action WHERE game = ? "
-                                "ORDER BY seq LIMIT ?", (row, MAX_ACTIONS)).fetchall()
-            self.folder.make_damaged()
-            text = "\n".join(f"{name} {shown(value)}" for name, value in zip(
-                ("seats", "first", "rules", "ended", "finished_at", "digest"), values,
-                strict=False))
-            text += "\nactions " + " ".join(shown(t) for (t,) in tokens) + "\n"
-            kept = self.damaged_dir / f"game-{row}.txt"
-            kept.write_text(text, encoding="utf-8")
-            said = f", written out as damaged/{kept.name}"
+            said = ", written out as damaged/" + self.folder.write_out(f"game-{row}.txt",
+                                                                     as_text(db, row))
         with contextlib.suppress(OSError), self._writing() as writable:
             writable.execute("UPDATE game SET ended = ? WHERE id = ?", (Ended.DAMAGED, row))
         return said
@@ -496,7 +489,7 @@ class Store:
         (and, by the table, marked damaged). Reads no more rows than it lists, and a few."""
         try:
             db = self._connection()
-        except _Absent:
+        except Absent:
             return []
         except (SaveError, sqlite3.Error, OSError):
             return []
@@ -536,7 +529,7 @@ class Store:
         read (a bad byte, a planted 200 MB value) is left out, not the others."""
         try:
             db = self._connection()
-        except (_Absent, SaveError, OSError, sqlite3.Error, StateDirectoryError):
+        except (Absent, SaveError, OSError, sqlite3.Error, StateDirectoryError):
             if self.read_only:
                 return {}
             with self._reader() as reader:
@@ -576,8 +569,11 @@ class Store:
     def close(self) -> None:
         if self._db is not None:
             with contextlib.suppress(sqlite3.Error):
+                if not self.read_only:
+                    self._checkpoint(self._db)
                 self._db.close()
             self._db = None
+        self.ledger.close()
 
 
 class _NotOurs(Exception):
@@ -590,7 +586,3 @@ class _Damaged(Exception):
 
 class _TakenBack(Exception):
     """A write made only to see that the database takes writes: rolled back."""
-
-
-class _Absent(Exception):
-    """No database yet (read-only: none is made)."""

@@ -1,0 +1,113 @@
+"""Putting a copy of the saves back (``robinson restore FILE``, the table stopped).
+
+A copy put in place by hand is not enough: a crashed session's ``-wal`` beside it would
+be applied over it (the ledger now refuses that, and says the copy is behind), and the
+database it replaces would be gone. Here the copy is checked as any database of ours is,
+the one in place is kept in damaged/ with its side files, the copy takes its place in
+one rename, and the ledger starts again from what the copy holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware.table.folder import fsync_dir, odd, sqlite_header, uri_path
+from firmware.table.ledger import LEDGER
+from firmware.table.rows import (
+    APPLICATION_ID,
+    DATABASE,
+    SCHEMA_VERSION,
+    SIDE_FILES,
+    connect,
+    identity_of,
+    our_schema,
+    standing,
+)
+from firmware.table.store import KEEP_FINISHED, Store
+from robinson_core import Game, SaveError
+from robinson_core.errors import quote
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What the saves hold once the copy is in place, and where the old database went."""
+
+    finished: int  # finished games now kept
+    game: Game | None  # the game in play now
+    kept: str | None  # where the database it replaced went (damaged/...)
+
+
+def check_copy(copy: Path) -> None:
+    """The copy is a whole database of ours (SaveError says what it is not)."""
+    said = quote(str(copy), 60)
+    if not copy.exists():
+        raise SaveError(f"{said}: no such file")
+    if odd(copy) or not sqlite_header(copy) or copy.stat().st_size == 0:
+        raise SaveError(f"{said} is not a database of saved games (robinson export "
+                        "--database makes one)")
+    try:
+        db = connect(f"file:{uri_path(copy)}?mode=ro&immutable=1")
+    except sqlite3.Error as error:
+        raise SaveError(f"cannot open {said} ({quote(str(error), 60)})") from None
+    try:
+        app, version, schema = identity_of(db)
+        if app != APPLICATION_ID or schema != our_schema():
+            raise SaveError(f"{said} is not a database of saved games (robinson export "
+                            "--database makes one)")
+        if version > SCHEMA_VERSION:
+            raise SaveError(f"{said} was made by a newer version of Robinson Table: update "
+                            "the software first")
+        found = db.execute("PRAGMA quick_check").fetchone()[0]
+        if found != "ok":
+            raise SaveError(f"{said} is damaged ({quote(str(found), 60)}): put back an "
+                            "older copy")
+        standing(db)
+    except sqlite3.Error as error:
+        raise SaveError(f"{said} cannot be read ({quote(str(error), 60)})") from None
+    finally:
+        db.close()
+
+
+def restore(directory: Path, copy: Path) -> Restored:
+    """Make ``copy`` the saves of ``directory``; raises SaveError (the copy is not a whole
+    database of ours), TableRunning, or StateDirectoryError, changing nothing then."""
+    check_copy(copy)
+    store = Store(directory)
+    store.lock()  # not beside a running table
+    try:
+        folder = store.folder
+        folder.make()
+        fresh = store.database.with_name(DATABASE + ".restoring")
+        with contextlib.suppress(FileNotFoundError):
+            fresh.unlink()
+        shutil.copyfile(copy, fresh)
+        os.chmod(fresh, 0o600)
+        descriptor = os.open(fresh, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        kept = None
+        if store.database.exists() or any(store.database.with_name(DATABASE + s).exists()
+                                          for s in SIDE_FILES):
+            # the old database linked into damaged/ with its side files moved there,
+            # then the copy renamed over it: killed at any point, there is a database
+            folder.set_aside(store.database, "replaced by robinson restore", keep=True)
+            kept = folder.problems.pop().rpartition("(kept in ")[2].rstrip(")")
+        os.replace(fresh, store.database)
+        with contextlib.suppress(FileNotFoundError):
+            (store.directory / LEDGER).unlink()  # it spoke of the database replaced
+        fsync_dir(store.directory)
+        loaded = store.load()
+        finished = len(store.finished(KEEP_FINISHED))
+        if loaded.problem:
+            raise SaveError(f"restored, but: {loaded.problem}")
+        return Restored(finished, loaded.game, kept)
+    finally:
+        store.close()
+        store.unlock()

@@ -1,0 +1,310 @@
+"""No silent loss: the ledger (firmware/table/ledger.py) against damage to SQLite's
+write-ahead log, a -wal that is not the database's, and a copy put back after a crash.
+
+The states are those a power cut leaves: the files copied at the moment inside the last
+save that the cut would freeze (its commit in the -wal, not yet carried into the main
+file; or carried, the -wal kept by a reader's snapshot). Then one bit is flipped, or a
+file cut short, and the folder opened as the table opens it. What the table had
+*shown* is the measure: a save is shown once it returns.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sqlite3
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from firmware.table.ledger import LEDGER, Entry, Ledger
+from firmware.table.rows import standing
+from firmware.table.store import Store
+from robinson_core import Game, Roll
+
+from .test_store_faults import WON, one_line
+
+FINISHED = 100
+BEGUN = Game((1, 2, 3))
+SHOWN = BEGUN.play(Roll(3)).play(Roll(4))  # the game in play, as the panel last showed it
+FILES = ("robinson.db", "robinson.db-wal", LEDGER)
+FLIPS = 200  # each campaign's seeded cases
+
+
+def copy_files(source: Path, target: Path) -> None:
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for name in FILES:
+        if (source / name).exists():
+            shutil.copyfile(source / name, target / name)
+
+
+@contextmanager
+def reader_snapshot(folder: Path) -> Iterator[None]:
+    """Another program (``robinson state``, the companion) in the middle of a read: the
+    store's checkpoint cannot empty the -wal while it lasts."""
+    db = sqlite3.connect(f"file:{folder / 'robinson.db'}?mode=ro", uri=True,
+                         isolation_level=None)
+    db.execute("BEGIN")
+    db.execute("SELECT count(*) FROM game").fetchone()
+    try:
+        yield
+    finally:
+        db.close()
+
+
+def games_store(folder: Path, finished: int = FINISHED) -> Store:
+    store = Store(folder)
+    store.lock()
+    for _ in range(finished):
+        store.save(WON)
+        store.put_away(WON, None)
+    store.begin(BEGUN)
+    store.save(SHOWN.undo())
+    return store
+
+
+def cut_in_last_save(folder: Path, frozen: Path, when: str) -> Game:
+    """The folder as a power cut inside the last save leaves it, copied to ``frozen``;
+    what the table had shown. ``commit``: cut after the commit, before the checkpoint
+    (not shown yet); ``kept``: the save done, its -wal kept by a reader (shown)."""
+    store = games_store(folder)
+    if when == "commit":
+        real = store._checkpoint
+
+        def frozen_here(db: sqlite3.Connection) -> bool:
+            if not frozen.exists():  # the save's own checkpoint, not the close's
+                copy_files(folder, frozen)
+            return real(db)
+
+        store._checkpoint = frozen_here  # type: ignore[method-assign]
+        store.save(SHOWN)
+        shown = SHOWN.undo()
+    else:
+        with reader_snapshot(folder):
+            store.save(SHOWN)
+            copy_files(folder, frozen)
+        shown = SHOWN
+    store.close()
+    store.unlock()
+    assert (frozen / "robinson.db-wal").stat().st_size > 0
+    return shown
+
+
+@dataclass(frozen=True)
+class Opened:
+    game: Game | None
+    finished: int
+    problem: str
+
+
+def open_as_the_table(folder: Path) -> Opened:
+    store = Store(folder)
+    try:
+        loaded = store.load()
+        count = len(store.finished(FINISHED + 5))
+    finally:
+        store.close()
+    return Opened(loaded.game, count, loaded.problem or "")
+
+
+def judged(found: Opened, shown: Game) -> str:
+    """What the table lost of what it had shown, and whether it said so."""
+    lost_games = FINISHED - found.finished
+    in_play = found.game
+    behind = in_play != shown and not (in_play is not None and len(in_play.actions) >
+                                       len(shown.actions) and in_play.actions[
+                                           :len(shown.actions)] == shown.actions)
+    said = bool(found.problem)  # told at start, in one line
+    if not behind and not lost_games:
+        return "nothing lost"
+    if lost_games > 1:
+        return "more than one game lost" + (", said" if said else ", unsaid")
+    if in_play is not None and in_play.seats == shown.seats and len(in_play.actions) < len(
+            shown.actions):
+        kind = "the last action lost"
+    elif behind:
+        kind = "the game in play replaced"
+    else:
+        kind = "one game lost"
+    return kind + (", said" if said else ", unsaid")
+
+
+def flip(path: Path, rng: random.Random, start: int = 0) -> None:
+    data = bytearray(path.read_bytes())
+    bit = rng.randrange(start * 8, len(data) * 8)
+    data[bit // 8] ^= 1 << bit % 8
+    path.write_bytes(bytes(data))
+
+
+def campaign(tmp_path: Path, damage: Callable[[Path, random.Random], None],
+             cases: int, seed: int) -> Counter[str]:
+    """``cases`` seeded cases, half in each power-cut state, each one ``damage``."""
+    rng, counts = random.Random(seed), Counter[str]()
+    states = {when: (tmp_path / f"frozen-{when}", cut_in_last_save(
+        tmp_path / f"built-{when}", tmp_path / f"frozen-{when}", when))
+        for when in ("commit", "kept")}
+    for case in range(cases):
+        frozen, shown = states["commit" if case % 2 else "kept"]
+        folder = tmp_path / "case"
+        copy_files(frozen, folder)
+        damage(folder, rng)
+        counts[judged(open_as_the_table(folder), shown)] += 1
+    return counts
+
+
+def in_the_wal(folder: Path, rng: random.Random) -> None:
+    flip(folder / "robinson.db-wal", rng)
+
+
+def wal_cut_short(folder: Path, rng: random.Random) -> None:
+    wal = folder / "robinson.db-wal"
+    data = wal.read_bytes()
+    wal.write_bytes(data[:rng.randrange(len(data))])
+
+
+def in_the_main_file(folder: Path, rng: random.Random) -> None:
+    flip(folder / "robinson.db", rng)
+
+
+def main_cut_short(folder: Path, rng: random.Random) -> None:
+    main = folder / "robinson.db"
+    data = main.read_bytes()
+    main.write_bytes(data[:rng.randrange(4096, len(data))])
+
+
+UNSAID = ("unsaid",)
+
+
+@pytest.mark.parametrize(("damage", "seed"), [(in_the_wal, 4242), (wal_cut_short, 7)])
+def test_damage_to_the_wal_is_never_a_silent_rollback(tmp_path: Path, damage: Callable[
+        [Path, random.Random], None], seed: int) -> None:
+    """The promise's figures: of 200 seeded one-bit flips (and 200 cuts) of the -wal a
+    power cut left, none loses what was shown without a word, none more than the last
+    action, and no game in play is ever replaced by an older one."""
+    counts = campaign(tmp_path, damage, FLIPS, seed)
+    print(f"\n{damage.__name__}, {FLIPS} cases: {dict(counts)}")
+    assert sum(counts.values()) == FLIPS
+    assert not [k for k in counts if k.endswith(UNSAID)], counts
+    assert not [k for k in counts if "more than one" in k or "replaced" in k], counts
+    assert counts["nothing lost"] >= FLIPS // 4, counts  # the cut before the commit's show
+
+
+@pytest.mark.parametrize(("damage", "seed"), [(in_the_main_file, 4243), (main_cut_short, 8)])
+def test_damage_to_the_main_file_after_a_cut_never_costs_games_unsaid(
+        tmp_path: Path, damage: Callable[[Path, random.Random], None], seed: int) -> None:
+    """Not yet the goal (issue 39): a main file cut short loses the games in its lost
+    pages (said); a flipped bit in a finished game's row costs that game, said only
+    when the row is listed. What holds: more than one game is never lost unsaid."""
+    counts = campaign(tmp_path, damage, FLIPS, seed)
+    print(f"\n{damage.__name__}, {FLIPS} cases: {dict(counts)}")
+    assert sum(counts.values()) == FLIPS
+    assert "more than one game lost, unsaid" not in counts, counts
+
+
+def test_a_wal_that_is_not_this_databases_is_set_aside_never_applied(tmp_path: Path) -> None:
+    """Another table's -wal (30 games) beside ours (100 games and one in play): ours are
+    kept whole, the stranger is in damaged/, and one line says so."""
+    ours = games_store(tmp_path / "ours")
+    ours.save(SHOWN)
+    ours.close()
+    ours.unlock()
+    stranger = tmp_path / "stranger"
+    cut_in_last_save(stranger, tmp_path / "stranger-cut", "kept")
+    copy_files(tmp_path / "stranger-cut", tmp_path / "other")  # its -wal, ready to plant
+    shutil.copyfile(tmp_path / "other" / "robinson.db-wal", tmp_path / "ours" / "robinson.db-wal")
+    found = open_as_the_table(tmp_path / "ours")
+    assert (found.game, found.finished) == (SHOWN, FINISHED)
+    assert "a -wal that was not written over this database: never applied" in found.problem
+    assert found.problem.count("\n") == 0
+    assert (tmp_path / "ours" / "damaged" / "robinson.db-wal.1").exists()
+
+
+def test_a_copy_put_back_after_a_crash_never_takes_the_crashed_wal(tmp_path: Path) -> None:
+    """The README's old restore: the table killed (its -wal beside the database), then a
+    copy taken earlier put in place as robinson.db. The killed session's -wal would be
+    applied over the copy; it is set aside, the copy is what is played, and that it is
+    behind the last save is said."""
+    folder = tmp_path / "state"
+    store = games_store(folder, finished=10)
+    store.backup(tmp_path / "copy.db")  # 10 games
+    for _ in range(5):
+        store.save(WON)
+        store.put_away(WON, None)
+    store.begin(BEGUN)
+    with reader_snapshot(folder):
+        store.save(SHOWN)  # the crash: the -wal is kept, the process is gone
+        copy_files(folder, tmp_path / "crashed")
+    store.close()
+    store.unlock()
+    shutil.copyfile(tmp_path / "copy.db", tmp_path / "crashed" / "robinson.db")
+    found = open_as_the_table(tmp_path / "crashed")
+    assert found.finished == 10 and found.game == SHOWN.undo(), found
+    assert "never applied" in found.problem and "behind what was last saved" in found.problem
+    assert "6 finished games and the game in play" in found.problem  # 5, and 1 put away
+
+
+def test_robinson_restore_puts_a_copy_back_and_says_what_is_kept(tmp_path: Path) -> None:
+    folder = tmp_path / "state"
+    store = games_store(folder, finished=10)
+    store.backup(tmp_path / "copy.db")
+    for _ in range(5):
+        store.save(WON)
+        store.put_away(WON, None)
+    with reader_snapshot(folder):
+        store.save(SHOWN)
+        copy_files(folder, tmp_path / "crashed")
+    store.close()
+    store.unlock()
+    code, out, err = one_line(["restore", str(tmp_path / "copy.db"), "--state-dir",
+                               str(tmp_path / "crashed")])
+    assert code == 0, err
+    assert "10 finished games" in out and "damaged/" in out, out
+    found = open_as_the_table(tmp_path / "crashed")
+    assert found.finished == 10 and found.game == SHOWN.undo() and found.problem == "", found
+    kept = sorted(p.name for p in (tmp_path / "crashed" / "damaged").iterdir())
+    assert {k.rpartition(".")[0] for k in kept} == {"robinson.db", "robinson.db-wal"}, kept
+
+
+def test_robinson_restore_refuses_a_file_that_is_not_a_saves_database(tmp_path: Path) -> None:
+    store = games_store(tmp_path / "state", finished=2)
+    store.close()
+    store.unlock()
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    before = (tmp_path / "state" / "robinson.db").read_bytes()
+    code, _, err = one_line(["restore", str(junk), "--state-dir", str(tmp_path / "state")])
+    assert code == 2 and err.count("\n") == 1 and "not a database of saved games" in err, err
+    assert (tmp_path / "state" / "robinson.db").read_bytes() == before
+
+
+def test_a_ledger_entry_torn_or_flipped_is_not_read_the_other_slot_is(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path)
+    store = Store(tmp_path)
+    store.save(SHOWN)
+    found = standing(store._connection())
+    store.close()
+    ledger.read()
+    ledger.write(found, found.seal)
+    newest = ledger.read()
+    assert newest is not None
+    data = bytearray((tmp_path / LEDGER).read_bytes())
+    slot = (newest.serial % 2) * 256
+    data[slot + 40] ^= 4
+    (tmp_path / LEDGER).write_bytes(bytes(data))
+    older = Ledger(tmp_path).read()
+    assert older is not None and older.serial == newest.serial - 1
+    assert Entry.read(b"x" * 256) is None
+
+
+def test_a_database_removed_is_said_against_the_ledger(tmp_path: Path) -> None:
+    store = games_store(tmp_path, finished=3)
+    store.close()
+    store.unlock()
+    (tmp_path / "robinson.db").unlink()
+    found = open_as_the_table(tmp_path)
+    assert "3 finished games and the game in play missing" in found.problem, found

@@ -1171,3 +1171,84 @@ def test_names_and_language_changed_from_outside_redraw_every_mode_at_once() -> 
         assert kept(effects)[-1]["language"] == "fi", mode
         compared += 1
     assert compared == 14  # the ten modes, the second play screen, all three info pages, a message
+
+
+# -- the voice: each moment says its sentence, after its screen --------------------------
+
+
+def said(effects: list[m.Effect]) -> list[str]:
+    return [e.text for e in of(m.Say, effects)]
+
+
+@pytest.mark.parametrize("seats", [(1, 2), (1, 2, 3, 4, 5, 6, 7, 8)])
+def test_setup_says_who_plays_and_who_starts_and_again_for_each_new_starter(
+        seats: tuple[int, ...]) -> None:
+    from firmware.speech.said import Spoken
+
+    table = started(seats=seats, voice=True)
+    effects = table.fire(TimerKind.BOOT)
+    assert said(effects) == [Spoken("en").setup(seats, seats[0], True)]
+    effects = table.press()  # the next seat starts: said, and its light
+    assert said(effects) == [Spoken("en").setup(seats, seats[1], True)]
+    assert m.Light(seats[1], seats) in effects
+    effects = table.press(Press.LONG)
+    assert said(effects) == [Spoken("en").begun(Game(seats, seats[1], CONFIG.rules))]
+
+
+def test_a_result_is_said_after_the_die_hushed_what_was_being_said() -> None:
+    from firmware.speech.said import Spoken
+
+    table = playing(MOVED, voice=True, faces=[5])
+    effects = table.press()
+    assert of(m.Hush, effects) == [m.Hush()] and said(effects) == []
+    while table.state.mode is m.Mode.ANIMATE:
+        effects += table.fire(TimerKind.FRAME if TimerKind.FRAME in table.state.armed
+                              else TimerKind.REVEAL)
+    game = MOVED.play(Roll(5))
+    assert table.state.game == game
+    assert said(effects) == [Spoken("en").result(game)]
+
+
+def test_the_menus_voice_row_hushes_when_turned_off_and_says_so_when_turned_on() -> None:
+    from firmware.speech.said import Spoken
+
+    table = playing(MOVED, voice=True)
+    effects = menu_at(table, Row.VOICE)
+    assert table.state.prefs.voice is False
+    assert of(m.Hush, effects) == [m.Hush()] and said(effects) == []
+    assert kept(effects)[-1]["voice"] == "off"
+    table.press(Press.MENU)
+    effects = menu_at(table, Row.VOICE)
+    assert table.state.prefs.voice is True
+    assert of(m.Hush, effects) == [] and said(effects) == [Spoken("en").switched("voice_on")]
+    assert kept(effects)[-1]["voice"] == "on"
+
+
+def test_the_menus_story_row_goes_on_and_off_and_says_which_with_the_voice_on() -> None:
+    from firmware.speech.said import Spoken
+
+    table = playing(MOVED, voice=True)
+    heard, stories, saved = [], [], []
+    for _ in range(2):
+        effects = menu_at(table, Row.STORY)
+        heard += said(effects)
+        stories.append(table.state.prefs.story)
+        saved.append(kept(effects)[-1]["story"])
+        table.press(Press.MENU)
+    assert stories == [True, False] and saved == ["on", "off"]
+    assert heard == [Spoken("en").switched("story_on"), Spoken("en").switched("story_off")]
+    quiet = playing(MOVED)  # with the voice off, nothing is said at all
+    assert said(menu_at(quiet, Row.STORY)) == [] and quiet.state.prefs.story is True
+
+
+def test_a_game_brought_back_and_an_undo_are_said() -> None:
+    from firmware.speech.said import Spoken
+
+    table = started(voice=True)
+    menu_at(table, Row.BRING_BACK)
+    assert said(table(m.Brought(MOVED))) == [Spoken("en").resumed(MOVED)]
+    table.fire(TimerKind.FLASH)
+    menu_at(table, Row.UNDO)
+    effects = table.press(Press.LONG)
+    assert table.state.game == MOVED.undo()
+    assert said(effects) == [Spoken("en").turn(MOVED.undo().state)]

@@ -308,3 +308,30 @@ def test_a_database_removed_is_said_against_the_ledger(tmp_path: Path) -> None:
     (tmp_path / "robinson.db").unlink()
     found = open_as_the_table(tmp_path)
     assert "3 finished games and the game in play missing" in found.problem, found
+
+
+def test_another_programs_write_lock_fails_a_save_at_once_and_the_next_catches_up(
+        tmp_path: Path) -> None:
+    """Issue 39, defect 4: SQLite's busy timeout sleeps in the loop's thread; with 5 s a
+    save, one decision press (two saves) kept the loop past the watchdog's 10 s. Now a
+    save under a foreign lock is refused within the writer's wait (50 ms) and said, and
+    the next save after the lock is gone keeps everything."""
+    import time
+
+    from firmware.table.faults import Fault, SaveFailed
+
+    store = games_store(tmp_path, finished=1)
+    other = sqlite3.connect(tmp_path / "robinson.db", isolation_level=None, timeout=0)
+    other.execute("BEGIN IMMEDIATE")  # held, as a program writing for a minute would
+    began = time.monotonic()
+    with pytest.raises(SaveFailed) as refused:
+        store.save(SHOWN)
+    waited = time.monotonic() - began
+    assert refused.value.kind is Fault.LOCKED
+    assert waited < 2.0, waited  # a fault guard: 5.0 s before (one save)
+    other.execute("ROLLBACK")
+    other.close()
+    store.save(SHOWN)
+    store.close()
+    store.unlock()
+    assert open_as_the_table(tmp_path).game == SHOWN

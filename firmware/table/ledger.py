@@ -191,10 +191,10 @@ def examine(database: Path, entry: Entry | None) -> Audit:
     if main is None:  # the main file alone cannot be read: the -wal is all there is
         return _against(entry, _standing(database, immutable=False))
     logged = _standing(database, immutable=False)  # with the -wal's commits
-    if main.seal == entry.base or _at(entry, main):
-        if logged is None or _at(entry, logged) or main.seal in (logged.seal,
-                                                                  logged.sealed_after):
-            return _against(entry, logged)  # ours: whole, or cut short (said if behind)
+    over_ours = main.seal == entry.base or _at(entry, main)
+    if over_ours and (logged is None or _at(entry, logged)
+                      or main.seal in (logged.seal, logged.sealed_after)):
+        return _against(entry, logged)  # ours: whole, or cut short (said if behind)
     # Written over another main file (a copy put back after a crash), or another
     # database's: never applied; the main file alone is the database.
     return Audit(foreign=True, behind=_against(entry, main).behind)

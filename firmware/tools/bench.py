@@ -364,10 +364,34 @@ def voice_figures(bench: Bench, utterances: int, demo_seconds: float) -> None:
               rss / 1024 <= 60)
 
 
+def save_figures(bench: Bench, saves: int) -> None:
+    """(k) the wall time of a press's save on this machine's disk: the commit, the
+    checkpoint that leaves the -wal empty, and the ledger's fdatasync (wall: the disk's
+    syncs are the most of it, and a shared machine's disk is noisy)."""
+    from robinson_core import Choice, Roll
+
+    game = Game((1, 2)).play(Roll(6)).play(Roll(6)).play(Roll(1)).play(Roll(1))
+    with tempfile.TemporaryDirectory(dir=Path.home()) as folder:
+        store = Store(Path(folder))
+        store.save(game)
+        spent = []
+        for _ in range(saves):
+            game = game.play(Choice.STAY)
+            started = time.perf_counter()
+            store.save(game)
+            spent.append((time.perf_counter() - started) * 1000)
+        wal = (Path(folder) / "robinson.db-wal").stat().st_size
+        store.close()
+    bench.add("(k) wall time of a save (commit, checkpoint, ledger), median",
+              f"{statistics.median(spent):.2f} ms")
+    bench.add("(k) the -wal after a save", f"{wal:,} B", "0 B", wal == 0)
+
+
 def run(quick: bool = False) -> str:
     bench = Bench()
     voice_figures(bench, 5 if quick else 40, 6.0 if quick else 8.0)
     long_game_figures(bench, 20 if quick else 100)
+    save_figures(bench, 20 if quick else 200)
     press_path(15 if quick else 120, bench)
     process_figures(bench, 2.0 if quick else 10.0)
     sim_figures(bench, 1000 if quick else 10_000)

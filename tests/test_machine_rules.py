@@ -1252,3 +1252,83 @@ def test_a_game_brought_back_and_an_undo_are_said() -> None:
     effects = table.press(Press.LONG)
     assert table.state.game == MOVED.undo()
     assert said(effects) == [Spoken("en").turn(MOVED.undo().state)]
+
+
+# -- a new screen opens at its first page --------------------------------------------------
+
+
+def turned(table: Machine) -> None:
+    """The screen shown turned to its second page, and that page seen (the new screen
+    must then be at its first page, only that one seen: page 0, seen 0)."""
+    table.state = dataclasses.replace(table.state, page=1, seen=1)
+
+
+def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
+    """Every way to a new screen begins it again at page 1: setup, the press that rolls,
+    the next decider's screen, each tumbling frame, the standings, the recall, the undo's
+    question."""
+    opened = []
+
+    def setup() -> Machine:
+        table = started(seats=(1, 2))
+        turned(table)
+        table.fire(TimerKind.BOOT)
+        return table
+
+    def roll() -> Machine:
+        table = playing(MOVED, faces=[5])
+        turned(table)
+        table.press()
+        return table
+
+    def turn() -> Machine:  # another player decides: their screen first
+        game = game_where(lambda g: g.state.pending not in (Pending.ROLL, Pending.OVER)
+                          and bool(g.actions) and screens.decider(g.state) != screens.mover(g))
+        table = playing(game)
+        assert table.state.ask_next
+        turned(table)
+        table.press()
+        return table
+
+    def frame() -> Machine:
+        table = playing(MOVED, faces=[5])
+        table.press()
+        assert TimerKind.FRAME in table.state.armed
+        turned(table)
+        table.fire(TimerKind.FRAME)
+        return table
+
+    def standings() -> Machine:
+        table = playing(MOVED)
+        table.press(Press.MENU)
+        for _ in range(MENU.index(Row.STANDINGS)):
+            table.press()
+        turned(table)
+        table.press(Press.LONG)
+        return table
+
+    def recall() -> Machine:
+        table = playing(MOVED)
+        menu_at(table, Row.RECALL)
+        turned(table)
+        table(m.Recalled(()))
+        return table
+
+    def undo() -> Machine:
+        table = playing(MOVED)
+        table.press(Press.MENU)
+        for _ in range(MENU.index(Row.UNDO)):
+            table.press()
+        turned(table)
+        table.press(Press.LONG)
+        return table
+
+    for make in (setup, roll, turn, frame, standings, recall, undo):
+        table = make()
+        opened.append((make.__name__, table.state.mode, table.state.page, table.state.seen))
+    assert [(name, page, seen) for name, _, page, seen in opened] == [
+        (name, 0, 0) for name in ("setup", "roll", "turn", "frame", "standings", "recall",
+                                  "undo")]
+    assert [mode for _, mode, _, _ in opened] == [
+        m.Mode.SETUP, m.Mode.ANIMATE, m.Mode.PLAY, m.Mode.ANIMATE, m.Mode.INFO, m.Mode.INFO,
+        m.Mode.UNDO]

@@ -24,6 +24,7 @@ from firmware.table import machine as m
 from firmware.table.faults import Fault
 from firmware.table.machine import Press, TimerKind
 from firmware.table.menu import MENU, Row
+from firmware.table.prefs import Owed
 from firmware.table.state import Animate, Menu, Waiting
 from firmware.table.view import TUMBLE
 from robinson_core import CHOICES, Choice, Game, Pending, Roll, Status
@@ -1332,3 +1333,38 @@ def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
     assert [mode for _, mode, _, _ in opened] == [
         m.Mode.SETUP, m.Mode.ANIMATE, m.Mode.PLAY, m.Mode.ANIMATE, m.Mode.INFO, m.Mode.INFO,
         m.Mode.UNDO]
+
+
+def test_faces_owed_to_a_game_are_not_owed_to_the_next_one_begun_or_brought_back() -> None:
+    """The faces an undo owes belong to that game: after it is put away for a new game,
+    or another game is brought back in its place, none is owed (a new game as long as
+    the old one would otherwise take the old one's face)."""
+    for way in ("new", "bring back"):
+        table = playing(MOVED, animate=False)
+        menu_at(table, Row.UNDO)
+        table.press(Press.LONG)
+        table.fire(TimerKind.FLASH)
+        assert table.state.prefs.owed.faces == (4,), way
+        if way == "new":
+            menu_at(table, Row.NEW)
+            effects = table.press(Press.LONG)
+            assert table.state.mode is m.Mode.SETUP
+        else:
+            menu_at(table, Row.BRING_BACK)
+            effects = table(m.Brought(FRESH.play(Roll(2))))  # as long as MOVED undone
+            assert table.state.mode is m.Mode.PLAY
+        assert table.state.prefs.owed == Owed() and kept(effects)[-1]["owed"] == "", way
+
+
+def test_a_refused_write_without_a_kind_is_logged_as_an_io_error() -> None:
+    table = playing(MOVED)
+    effects = table(m.Wrote(False, None))
+    assert m.Log("error", "cannot save the game: I/O error") in effects
+
+
+def test_about_opens_without_a_game_the_standings_do_not() -> None:
+    table = started()
+    table.fire(TimerKind.BOOT)
+    assert table.state.game is None
+    menu_at(table, Row.ABOUT)
+    assert table.state.mode is m.Mode.INFO

@@ -1368,3 +1368,14 @@ def test_about_opens_without_a_game_the_standings_do_not() -> None:
     assert table.state.game is None
     menu_at(table, Row.ABOUT)
     assert table.state.mode is m.Mode.INFO
+
+
+def test_a_message_stops_the_pages_turning_under_it_and_they_turn_again_after() -> None:
+    table = playing(MOVED, measure=lambda screen: (2, 1))
+    assert TimerKind.PAGE in table.state.armed  # a result of two pages turns them
+    table(m.Wrote(False, Fault.DISK_FULL))
+    table.fire(TimerKind.SAVE_FAILED)
+    assert table.state.flash is not None and TimerKind.PAGE not in table.state.armed
+    table.fire(TimerKind.FLASH)
+    assert table.state.flash is None and table.state.page == 0
+    assert TimerKind.PAGE in table.state.armed

@@ -191,9 +191,13 @@ def load(path: Path | None) -> Config:
         if len(data) > MAX_CONFIG_BYTES:
             raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1000} KB: not a "
                               "config of this table")
-        if nesting(data) > MAX_NESTING:
-            raise ConfigError(f"{path}: arrays or tables nested more than {MAX_NESTING} deep: "
-                              "no setting takes that")
+        deepest, longest = _shape(data)
+        if deepest > MAX_NESTING:
+            raise ConfigError(f"{path}: arrays, tables or dotted keys nested more than "
+                              f"{MAX_NESTING} deep: no setting takes that")
+        if longest > MAX_NUMBER:
+            raise ConfigError(f"{path}: a number in it is far too long for any setting "
+                              f"({longest} characters)")
         raw = tomllib.loads(data.decode("utf-8"))
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it ({error.strerror})") from None
@@ -213,11 +217,29 @@ MAX_NESTING = 8  # [pins] seats = [...] is 2 deep
 
 
 def nesting(data: bytes) -> int:
-    """How deep ``[`` and ``{`` nest in TOML text, outside strings and comments: read
-    before tomllib, whose parser recurses once a level (5,000 levels: RecursionError).
-    Table headers ([pins], [[x]]) count too; they are shallow."""
-    deepest = depth = 0
-    quote, i = b"", 0
+    """How deep TOML text nests, read before tomllib, whose parser recurses once a level
+    (5,000 levels: RecursionError; 12,000 dotted keys: 10 s and 600 MB): ``[`` and ``{``
+    outside strings and comments, and each dot of a key (``a.b.c = 1`` is 3 deep, as is
+    the header ``[a.b.c]``)."""
+    return _shape(data)[0]
+
+
+def longest_number(data: bytes) -> int:
+    """The longest number in TOML text, in characters (a hex, octal or binary integer of
+    thousands of digits passes tomllib and breaks any message that shows it)."""
+    return _shape(data)[1]
+
+
+MAX_NUMBER = 40  # characters: the longest setting, 1_000_000_000 in any base, is shorter
+
+_NUMBER = b"0123456789abcdefABCDEFxob_+-.:eEinfnaTZ"  # what a number, a date or a time holds
+
+
+def _shape(data: bytes) -> tuple[int, int]:
+    """(how deep it nests, its longest number), outside strings and comments."""
+    deepest = depth = dots = longest = run = 0
+    opened: list[bytes] = []
+    quote, i, key, header = b"", 0, True, False
     while i < len(data):
         c = data[i:i + 1]
         if quote:
@@ -226,19 +248,38 @@ def nesting(data: bytes) -> int:
             elif data.startswith(quote, i):
                 i += len(quote) - 1
                 quote = b""
-        elif c == b"#":
+            i += 1
+            continue
+        run = run + 1 if c in _NUMBER and not key and not header and (
+            run or c.isdigit() or c in b"+-") else 0
+        longest = max(longest, run)
+        if c == b"#":
             end = data.find(b"\n", i)
             i = len(data) if end < 0 else end
-        elif c in (b'"', b"'"):
+            continue
+        if c in (b'"', b"'"):
             quote = c * 3 if data.startswith(c * 3, i) else c
             i += len(quote) - 1
         elif c in (b"[", b"{"):
+            header = header or (c == b"[" and key and not opened)
             depth += 1
-            deepest = max(deepest, depth)
+            opened.append(c)
+            key = c == b"{"
         elif c in (b"]", b"}"):
             depth = max(0, depth - 1)
+            if opened:
+                opened.pop()
+            if not opened:
+                header, dots = False, 0
+        elif c == b"=":
+            key, dots = False, 0
+        elif (c == b"," and opened and opened[-1] == b"{") or (c == b"\n" and not opened):
+            key, dots = True, 0  # a key begins: in an inline table, or on a new line
+        elif c == b"." and (key or header):
+            dots += 1
+        deepest = max(deepest, depth + dots)
         i += 1
-    return deepest
+    return deepest, longest
 
 
 def parse(raw: dict[str, Any], source: str = "config") -> Config:
@@ -261,6 +302,17 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
 
 ALSA_DEVICE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                 "0123456789_-:,=.")
+PLAYING_DEVICES = frozenset({"default", "sysdefault", "hw", "plughw", "dmix", "front", "null",
+                             "pulse", "pipewire"})
+"""ALSA's device kinds that play to a card (or nowhere: ``null``); ``file``, ``tee``,
+``shm`` and the like write sound elsewhere (``file:FILE=robinson.db`` would overwrite the
+saves), and a nested plugin (a second ``:``) could name one."""
+
+
+def playing_device(device: str) -> bool:
+    """``device`` is one of PLAYING_DEVICES, alone or with its card's arguments."""
+    kind, _, args = device.partition(":")
+    return kind in PLAYING_DEVICES and ":" not in args
 
 
 def _voice(reader: _Reader, table: dict[str, Any]) -> Voice:
@@ -271,6 +323,11 @@ def _voice(reader: _Reader, table: dict[str, Any]) -> Voice:
         raise reader.error("voice.device", "must be an ALSA device name such as \"default\" "
                            "or \"plughw:1,0\" (letters, digits and _-:,=. only; "
                            "`aplay -L` lists them)", device)
+    if not playing_device(device):
+        raise reader.error("voice.device", "must be a device that plays to a card: "
+                           "default, sysdefault, hw, plughw, dmix, front, pulse or pipewire "
+                           "(with its card, as \"plughw:CARD=MAX98357A,DEV=0\"); a file or tee "
+                           "device is refused, it would write the sound into a file", device)
     return Voice(reader.boolean(table, "enabled", v.enabled, "voice."),
                  reader.boolean(table, "storyteller", v.storyteller, "voice."),
                  reader.integer(table, "volume", v.volume, 10, 100, "voice."),

@@ -98,7 +98,17 @@ def test_a_config_file_is_read_and_its_faults_are_one_line(tmp_path: Path) -> No
             (b"language = ", "not valid TOML (Invalid value (at end of document))"),
             (b"\xff\xfe", "not valid TOML (not UTF-8 text)"),
             (b"[rules]\npurse = " + b"9" * 5000,
-             "a number in it is far too long for any setting")):
+             "a number in it is far too long for any setting (5000 characters)"),
+            (b"[rules]\npurse = 0x" + b"f" * 5000,  # passed tomllib: a traceback after
+             "a number in it is far too long for any setting (5002 characters)"),
+            (b"[rules]\npurse = 0o" + b"7" * 5000,
+             "a number in it is far too long for any setting (5002 characters)"),
+            (b"pins." + b"a." * 12_000 + b"a = 1\n",  # 10 s and 600 MB in tomllib
+             "arrays, tables or dotted keys nested more than 8 deep: no setting takes that"),
+            (b"[" + b"a." * 20 + b"a]\n",
+             "arrays, tables or dotted keys nested more than 8 deep: no setting takes that"),
+            (b"x = {" + b"a." * 20 + b"a = 1}\n",
+             "arrays, tables or dotted keys nested more than 8 deep: no setting takes that")):
         bad.write_bytes(content)
         with pytest.raises(ConfigError) as caught:
             load(bad)
@@ -499,5 +509,11 @@ def test_the_voice_section_and_its_defaults() -> None:
                              "i2s_amplifier": True}}).voice
     assert voice == Voice(True, True, 60, 120, "plughw:CARD=Device,DEV=0", True)
     refused({"voice": {"device": "hw:0 ; rm -rf /"}}, "voice.device", "aplay -L")
+    for writes in ("file:FILE=robinson.db,FORMAT=raw", "tee:default,FILE=x", "shm",
+                   "plug:file", "default:CARD=x:file", "copy"):
+        refused({"voice": {"device": writes}}, "voice.device", "plays to a card")
+    for plays in ("default", "sysdefault:CARD=Headphones", "plughw:CARD=MAX98357A,DEV=0",
+                  "hw:1,0", "dmix", "null", "plughw:Loopback,0"):
+        assert parse({"voice": {"device": plays}}).voice.device == plays
     refused({"voice": {"volume": 101}}, "voice.volume", "from 10 to 100")  # it would clip
     refused({"voice": {"shout": True}}, "unknown key [voice] 'shout'")

@@ -95,7 +95,11 @@ def start_logging(directory: Path | None) -> None:
     if directory is None:
         handler = logging.StreamHandler(sys.stderr)
     else:
-        directory.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        descriptor = os.open(directory / "table.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND
+                             | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)  # private, never a link
+        os.fchmod(descriptor, 0o600)
+        os.close(descriptor)
         handler = logging.FileHandler(directory / "table.log", encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)

@@ -652,3 +652,26 @@ def test_a_long_lived_reader_sees_each_later_save(tmp_path: Path) -> None:
     assert len(reader.finished(5)) == 1
     writer.close()
     reader.close()
+
+
+def test_the_log_and_a_database_copy_are_private_whatever_the_umask(tmp_path: Path) -> None:
+    """Issue 39, item 8: table.log and export --database's copy were 0644."""
+    import logging
+
+    from firmware.startup import start_logging
+
+    old = os.umask(0o022)
+    try:
+        start_logging(tmp_path / "state")
+        logging.getLogger("test").warning("a line")
+        store = Store(tmp_path / "state")
+        store.save(GAME)
+        store.backup(tmp_path / "copy.db")
+        store.close()
+    finally:
+        os.umask(old)
+        logging.basicConfig(handlers=[logging.StreamHandler()], force=True)
+    made = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "state").iterdir()}
+    made["copy.db"] = (tmp_path / "copy.db").stat().st_mode & 0o777
+    assert set(made.values()) == {0o600} and "table.log" in made, made
+    assert (tmp_path / "state").stat().st_mode & 0o777 == 0o700

@@ -367,6 +367,10 @@ class Store:
     def backup(self, target: Path) -> None:
         """A consistent copy of the whole database, taken while the table may be writing."""
         source = self._connection()  # first: a database that cannot be read makes no copy
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                             0o600)  # the games are the family's: private, as the folder is
+        os.fchmod(descriptor, 0o600)
+        os.close(descriptor)
         copy = sqlite3.connect(target)
         try:
             source.backup(copy)

@@ -1379,3 +1379,18 @@ def test_a_message_stops_the_pages_turning_under_it_and_they_turn_again_after() 
     table.fire(TimerKind.FLASH)
     assert table.state.flash is None and table.state.page == 0
     assert TimerKind.PAGE in table.state.armed
+
+
+def test_a_choice_without_a_roll_is_shown_lit_and_said_as_a_result() -> None:
+    """"Pass" on 20 moves nothing: its result is the screen, the next player's light and
+    what the voice says, as after a roll."""
+    from firmware.speech.said import Spoken
+
+    game = pending(Pending.AGAIN)
+    table = playing(game, voice=True)
+    assert not table.state.ask_next  # the mover decides: the press answers at once
+    effects = table.press(Press.LONG)
+    after = game.play(Choice.PASS)
+    assert table.state.game == after
+    assert m.Light(after.state.to_move, after.seats) in effects
+    assert said(effects) == [Spoken("en").result(after)]

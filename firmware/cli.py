@@ -537,7 +537,8 @@ def _restore(args: argparse.Namespace) -> int:
     done = restore(state_dir(args.state_dir, on_raspberry_pi()), Path(args.file))
     count = f"{done.finished} finished game" + ("" if done.finished == 1 else "s")
     game = (f"the game in play (seats {','.join(map(str, done.game.seats))}, "
-            f"{len(done.game.actions)} actions)" if done.game else "no game in play")
+            f"{len(done.game.actions)} action{'' if len(done.game.actions) == 1 else 's'})"
+            if done.game else "no game in play")
     print(f"restored {quote(args.file, 60)}: {count} and {game} kept now"
           + (f"; the database it replaced is in damaged/ as {done.kept}" if done.kept else ""))
     return 0

@@ -313,9 +313,10 @@ class Folder:
         fsync_dir(self.damaged_dir)
         return " and ".join(kept) or "nothing (no file was there)"
 
-    def set_aside(self, path: Path, why: str, keep: bool = False) -> None:
+    def set_aside(self, path: Path, why: str, keep: bool = False) -> str:
         """Move a file (with SQLite's side files, if it is the database) into damaged/;
-        ``keep``: the database itself is linked there, to be replaced in one step."""
+        ``keep``: the database itself is linked there, to be replaced in one step. Its
+        name there."""
         self.make_damaged()
         number = self._number()
         names = ([path.with_name(path.name + s) for s in SIDE_FILES]
@@ -332,6 +333,7 @@ class Folder:
         fsync_dir(self.damaged_dir)
         fsync_dir(self.directory)
         self.problems.append(f"{path.name}: {why} (kept in damaged/ as {path.name}.{number})")
+        return f"{path.name}.{number}"
 
     def why(self, error: sqlite3.Error) -> tuple[int, str]:
         """The OS's reason behind an SQLite error, as far as it can be told."""

@@ -205,7 +205,7 @@ def _against(entry: Entry, found: Standing | None) -> Audit:
         return Audit()
     if _at(entry, found):
         return Audit(behind=entry.behind(found) if found.seal == entry.seal else None)
-    return Audit(behind=entry.behind(found) or "a save it had")
+    return Audit(behind=entry.behind(found) or "the last save")
 
 
 def _at(entry: Entry, found: Standing) -> bool:

@@ -39,7 +39,7 @@ class Restored:
 
     finished: int  # finished games now kept
     game: Game | None  # the game in play now
-    kept: str | None  # where the database it replaced went (damaged/...)
+    kept: str | None  # the name the database it replaced has in damaged/
 
 
 def check_copy(copy: Path) -> None:
@@ -97,8 +97,8 @@ def restore(directory: Path, copy: Path) -> Restored:
                                           for s in SIDE_FILES):
             # the old database linked into damaged/ with its side files moved there,
             # then the copy renamed over it: killed at any point, there is a database
-            folder.set_aside(store.database, "replaced by robinson restore", keep=True)
-            kept = folder.problems.pop().rpartition("(kept in ")[2].rstrip(")")
+            kept = folder.set_aside(store.database, "replaced by robinson restore", keep=True)
+            folder.problems.clear()  # said by the command itself
         os.replace(fresh, store.database)
         with contextlib.suppress(FileNotFoundError):
             (store.directory / LEDGER).unlink()  # it spoke of the database replaced

@@ -728,10 +728,15 @@ def test_the_audit_due_after_a_result_runs_before_the_next_roll(
 # -- the menu ---------------------------------------------------------------------
 
 
-def menu_at(table: Machine, row: Row) -> list[m.Effect]:
+def to_row(table: Machine, row: Row) -> None:
+    """The menu opened and its cursor moved to ``row``."""
     table.press(Press.MENU)
     for _ in range(MENU.index(row)):
         table.press()
+
+
+def menu_at(table: Machine, row: Row) -> list[m.Effect]:
+    to_row(table, row)
     return table.press(Press.LONG)
 
 
@@ -1301,9 +1306,7 @@ def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
 
     def standings() -> Machine:
         table = playing(MOVED)
-        table.press(Press.MENU)
-        for _ in range(MENU.index(Row.STANDINGS)):
-            table.press()
+        to_row(table, Row.STANDINGS)
         turned(table)
         table.press(Press.LONG)
         return table
@@ -1317,9 +1320,7 @@ def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
 
     def undo() -> Machine:
         table = playing(MOVED)
-        table.press(Press.MENU)
-        for _ in range(MENU.index(Row.UNDO)):
-            table.press()
+        to_row(table, Row.UNDO)
         turned(table)
         table.press(Press.LONG)
         return table

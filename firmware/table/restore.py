@@ -16,7 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.table.folder import fsync_dir, odd, sqlite_header, uri_path
+from firmware.table.folder import fsync_dir, newer, odd, sqlite_header, uri_path
 from firmware.table.ledger import LEDGER
 from firmware.table.rows import (
     APPLICATION_ID,
@@ -60,8 +60,7 @@ def check_copy(copy: Path) -> None:
             raise SaveError(f"{said} is not a database of saved games (robinson export "
                             "--database makes one)")
         if version > SCHEMA_VERSION:
-            raise SaveError(f"{said} was made by a newer version of Robinson Table: update "
-                            "the software first")
+            raise SaveError(newer(copy, version))
         found = db.execute("PRAGMA quick_check").fetchone()[0]
         if found != "ok":
             raise SaveError(f"{said} is damaged ({quote(str(found), 60)}): put back an "

@@ -96,8 +96,8 @@ class Entry:
             said.append("the game in play")
         elif self.row and found.actions < self.actions:
             lost = self.actions - found.actions
-            said.append(f"the last {lost} action{'s' if lost > 1 else ''} of the game in "
-                        "play")
+            said.append(f"the last {lost} actions of the game in play" if lost > 1
+                        else "the last action of the game in play")
         return " and ".join(said) if said else None
 
 

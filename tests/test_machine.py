@@ -60,6 +60,7 @@ class Moment:
     after: m.TableState
     cause: int  # which outer input (a press, a timer…) this answer belongs to
     cause_before: m.TableState  # the table before that input
+    disk: Game | None  # the game in play on the World's disk, the writes answered so far
 
 
 class World:
@@ -70,12 +71,15 @@ class World:
         self.faces = faces
         self.failing = failing  # the disk refuses now and then
         self.moments: list[Moment] = []
+        self.disk: Game | None = None  # what the writes it took put in play
 
     def take(self, event: m.Input) -> None:
         cause, cause_before = len(self.moments), self.state
+        if isinstance(event, m.Start):
+            self.disk = event.game
         for current, after, effects in m.run(self.state, event, self.answer):
             self.moments.append(Moment(self.state, current, effects, after, cause,
-                                       cause_before))
+                                       cause_before, self.disk))
             self.state = after
 
     def answer(self, effect: m.Effect) -> m.Input | None:
@@ -83,6 +87,8 @@ class World:
             return m.Face(self.faces.randint(1, 6))
         if isinstance(effect, m.WRITES):
             ok = not (self.failing and self.faces.random() < 0.2)
+            if ok:
+                self.disk = effect.then if isinstance(effect, m.PutAway) else effect.game
             return m.Wrote(ok, None if ok else Fault.DISK_FULL)
         if isinstance(effect, m.NeedRecall):
             return m.Recalled(())
@@ -120,6 +126,8 @@ def play(data: st.DataObject, failing: bool = False, steps: int = 80,
     try:
         world.take(m.Start(game, seats, stuck=rng.random() < 0.05))
         _inputs(world, data, rng, steps)
+        if rng.random() < 0.5:  # switched off: the last frame, after the last try
+            world.take(m.Stop())
     except Exception as error:  # a broken machine's own failure: judged by what came before
         if crashed is None:
             raise
@@ -168,7 +176,8 @@ def _shown(screen: Screen) -> tuple[str, tuple[str, ...]]:
 
 
 def saved_before_shown(world: World) -> tuple[list[str], int]:
-    """A result (or the decision it asks) is drawn only once its game went to the disk."""
+    """A result (or the decision it asks) is drawn only once its game went to the disk,
+    or, while the disk refuses, with the badge that says it is not saved."""
     wrong, compared, on_disk, moved = [], 0, None, None
     for moment in world.moments:
         if isinstance(moment.event, m.Start):
@@ -190,14 +199,45 @@ def saved_before_shown(world: World) -> tuple[list[str], int]:
             elif (isinstance(effect, m.Draw) and game is not None and game.actions
                   and _shown(effect.screen) in reveal):
                 compared += 1
-                if on_disk != game:
+                unsaved = moment.after.failing is not None and effect.screen.badge == w(
+                    "unsaved_badge")
+                if on_disk != game and not unsaved:
                     wrong.append(f"{effect.screen.title!r} shown before it was saved")
     return wrong, compared
 
 
+def saved_means_on_disk(world: World) -> tuple[list[str], int]:
+    """Once an input's answers are in, the table waits on no write only when the disk
+    holds its game; while one waits, it is tried again on a timer (never once off), and
+    the last frame says "saved" only when nothing waits."""
+    wrong, compared, moments = [], 0, world.moments
+    for i, moment in enumerate(moments):
+        if i + 1 < len(moments) and moments[i + 1].cause == moment.cause:
+            continue  # an answer is still to come
+        after = moment.after
+        compared += 1
+        if not after.unsaved and moment.disk != after.game:
+            wrong.append(f"nothing waits for the disk after {moment.event}, but it holds "
+                         f"{moment.disk and len(moment.disk.actions)} actions, not "
+                         f"{after.game and len(after.game.actions)}")
+        retrying = bool(after.unsaved) and after.mode is not m.Mode.OFF
+        if (m.TimerKind.RETRY in after.armed) != retrying:
+            wrong.append(f"{len(after.unsaved)} writes waiting, the retry "
+                         f"{'armed' if m.TimerKind.RETRY in after.armed else 'not'} "
+                         f"in {after.mode} after {moment.event}")
+        if after.mode is m.Mode.OFF:
+            saved = m.view(after).body == screens.message_screen(
+                "ROBINSON", m.words(after)("switched_off")).body
+            if saved != (not after.unsaved):
+                wrong.append(f"the last frame says {m.view(after).body} with "
+                             f"{len(after.unsaved)} writes waiting")
+    return wrong, compared
+
+
 def saved_games_are_the_engines(world: World) -> tuple[list[str], int]:
-    """Every game saved is one the engine played: it replays to itself, and it is the
-    game before it with one or two actions more (a roll after a choice) or one fewer."""
+    """Every game saved is one the engine played: it replays to itself, and, but while
+    the disk refuses (a try again, or the changes meanwhile as one), it is the game
+    before it with one or two actions more (a roll after a choice) or one fewer."""
     wrong, compared, before = [], 0, None
     for moment in world.moments:
         for effect in moment.effects:
@@ -210,7 +250,8 @@ def saved_games_are_the_engines(world: World) -> tuple[list[str], int]:
                 replayed = replayed.play(action)
             if replayed != game:
                 wrong.append(f"saved game does not replay: {game.actions[-3:]}")
-            if before is not None and before.seats == game.seats:
+            if (before is not None and before.seats == game.seats
+                    and moment.before.failing is None):  # else a try again, or joined
                 more = len(game.actions) - len(before.actions)
                 if more not in (-1, 1, 2):
                     wrong.append(f"saved {more:+d} actions at once")
@@ -303,6 +344,7 @@ def answers_only_when_asked(world: World) -> tuple[list[str], int]:
 
 PROPERTIES: dict[str, Callable[[World], tuple[list[str], int]]] = {
     "saved before shown": saved_before_shown,
+    "saved means on disk": saved_means_on_disk,
     "saved games are the engine's": saved_games_are_the_engines,
     "money seen before the next action": money_seen_before_the_next_action,
     "undo asked first": undo_asked_first,

@@ -49,6 +49,7 @@ class Machine:
         self.state = m.initial(m.Fixed(config, measure, **fixed))
         self.faces = list(faces)
         self.disk_ok = True
+        self.refusal: Fault | None = Fault.DISK_FULL  # why the disk refuses, when it does
 
     def __call__(self, *events: m.Input) -> list[m.Effect]:
         out: list[m.Effect] = []
@@ -62,7 +63,7 @@ class Machine:
         if isinstance(effect, m.NeedFace):
             return m.Face(self.faces.pop(0))
         if isinstance(effect, m.WRITES):
-            return m.Wrote(self.disk_ok, None if self.disk_ok else Fault.DISK_FULL)
+            return m.Wrote(self.disk_ok, None if self.disk_ok else self.refusal)
         return None
 
     @property
@@ -637,9 +638,9 @@ def test_a_write_refused_while_the_die_tumbles_is_said_after_the_result_then_the
                                     table.w("save_failed", reason=table.w("fault_disk_full")))
     while TimerKind.FRAME in table.state.armed:
         assert notice not in [d.screen for d in draws(table.fire(TimerKind.FRAME))]
-    result = screens.result_screen(table.w, rolled)
+    result = unsaved(table, screens.result_screen(table.w, rolled))
     effects = table.fire(TimerKind.REVEAL)
-    assert draws(effects) == [m.Draw(result)]  # the result first
+    assert draws(effects) == [m.Draw(result)]  # the result first, said as not saved
     assert m.After(TimerKind.SAVE_FAILED, 0.0) in effects
     effects = table.fire(TimerKind.SAVE_FAILED)
     assert draws(effects) == [m.Draw(notice)] and m.After(TimerKind.FLASH, 6.0) in effects
@@ -670,11 +671,100 @@ def test_a_write_refused_with_no_tumble_is_said_once_the_result_is_out() -> None
     table.disk_ok = False
     effects = table.press()
     result = screens.result_screen(table.w, MOVED.play(Roll(3)))
-    assert draws(effects) == [m.Draw(result)] and m.After(TimerKind.SAVE_FAILED, 0.0) in effects
+    assert draws(effects) == [m.Draw(result), m.Draw(unsaved(table, result))]
+    assert m.After(TimerKind.SAVE_FAILED, 0.0) in effects
     effects = table.fire(TimerKind.SAVE_FAILED)
     assert draws(effects) == [m.Draw(screens.message_screen(
         table.w("notice"), table.w("save_failed", reason=table.w("fault_disk_full"))))]
-    assert draws(table.fire(TimerKind.FLASH)) == [m.Draw(result)]
+    assert draws(table.fire(TimerKind.FLASH)) == [m.Draw(unsaved(table, result))]
+
+
+def unsaved(table: Machine, screen: Screen) -> Screen:
+    """``screen`` with the badge that says the game is not on disk."""
+    return dataclasses.replace(screen, badge=table.w("unsaved_badge"))
+
+
+def writes(effects: list[m.Effect]) -> list[m.Effect]:
+    return [e for e in effects if isinstance(e, m.WRITES)]
+
+
+def test_a_refused_write_is_tried_again_until_it_passes_the_badge_saying_so() -> None:
+    """Issue 39: a refused save was tried again only when a new action came. Now every
+    RETRY_EVERY seconds, said once; the badge stands until it passes."""
+    table = playing(MOVED, animate=False, faces=[3, 4])
+    table.disk_ok = False
+    table.press()
+    rolled = MOVED.play(Roll(3))
+    assert table.state.unsaved == (m.Save(rolled),) and table.state.failing is Fault.DISK_FULL
+    assert TimerKind.RETRY in table.state.armed
+    table.fire(TimerKind.SAVE_FAILED)
+    table.fire(TimerKind.FLASH)
+    effects = table.fire(TimerKind.RETRY)  # still full: tried, not said again
+    assert writes(effects) == [m.Save(rolled)]
+    assert not [e for e in effects if isinstance(e, m.Log)]
+    assert m.After(TimerKind.RETRY, m.RETRY_EVERY) in effects
+    assert table.screen.badge == table.w("unsaved_badge")
+    table.disk_ok = True
+    effects = table.fire(TimerKind.RETRY)
+    assert writes(effects) == [m.Save(rolled)] and table.state.unsaved == ()
+    assert m.Log("info", "saving again: the game is on disk") in effects
+    assert table.screen.badge == "" and TimerKind.RETRY not in table.state.armed
+    assert draws(effects) == [m.Draw(screens.result_screen(table.w, rolled))]
+    effects = table.press()
+    assert writes(effects) == [m.Save(rolled.play(Roll(4)))]
+
+
+def test_what_is_played_while_the_disk_refuses_goes_as_one_change_after_it() -> None:
+    """The rolls while the disk refuses wait, joined into one save of the game as it
+    stands: nothing is written while the first is refused, then the whole at once."""
+    table = playing(MOVED, animate=False, faces=[3, 4, 5])
+    table.disk_ok = False
+    first = writes(table.press())
+    assert writes(table.press()) == [] and writes(table.press()) == []
+    game = MOVED.play(Roll(3)).play(Roll(4)).play(Roll(5))
+    assert first == [m.Save(MOVED.play(Roll(3)))] and table.state.unsaved == (m.Save(game),)
+    assert table.state.behind == 3
+    table.disk_ok = True
+    assert writes(table.fire(TimerKind.RETRY)) == [m.Save(game)] and not table.state.unsaved
+
+
+def test_a_game_put_away_while_the_disk_refuses_is_put_away_before_the_next_is_saved() -> None:
+    """Put away (refused), a new game begun and rolled: one change puts the old game
+    away with all it had and the new one in play; never the new game over the old."""
+    table = playing(MOVED, animate=False, faces=[2])
+    table.disk_ok = False
+    menu_at(table, Row.NEW)
+    table.press(Press.LONG)  # yes: put away
+    assert table.state.unsaved == (m.PutAway(MOVED),)
+    table.press(Press.LONG)  # setup: begin
+    new = table.state.game
+    assert new is not None and table.state.unsaved == (m.PutAway(MOVED, new),)
+    table.press()
+    assert table.state.unsaved == (m.PutAway(MOVED, new.play(Roll(2))),)
+    table.disk_ok = True
+    assert writes(table.fire(TimerKind.RETRY)) == [m.PutAway(MOVED, new.play(Roll(2)))]
+
+
+def test_switched_off_with_a_refused_save_it_is_tried_once_more_and_the_frame_says() -> None:
+    """Issue 39: "Switched off · game saved" was the last frame when it was not."""
+    for disk_ok in (False, True):
+        table = playing(MOVED, animate=False, faces=[3, 4])
+        table.disk_ok = False
+        table.press()
+        table.press()
+        table.disk_ok = disk_ok  # a fault that lasts, or one that ended just before the stop
+        effects = table(m.Stop())
+        game = MOVED.play(Roll(3)).play(Roll(4))
+        assert writes(effects) == [m.Save(game)], disk_ok
+        body = table.screen.body
+        if disk_ok:
+            assert body == (table.w("switched_off"),) and not table.state.unsaved
+        else:
+            assert body == (table.w("switched_off_unsaved", count=2,
+                                    reason=table.w("fault_disk_full")),)
+            assert m.Log("error", "switched off, shown actions not on disk: 2 (cannot save "
+                                  "the game: disk full)") in effects
+        assert TimerKind.RETRY not in table.state.armed
 
 
 def test_a_failed_audit_is_said_and_stops_the_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1112,6 +1202,11 @@ def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
     assert said in " ".join(draws(effects)[-1].screen.body)
     table.press()
     assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
+    assert table.screen.badge == table.w("unsaved_badge")  # from the first screen on
+    table.disk_ok = False
+    effects = table.press()  # refused as at start: said on the title, not again
+    assert table.state.unsaved and not [e for e in effects if isinstance(e, m.Log)]
+    assert TimerKind.RETRY in table.state.armed and TimerKind.SAVE_FAILED not in table.state.armed
 
 
 # -- every mode redraws ------------------------------------------------------------
@@ -1358,9 +1453,16 @@ def test_faces_owed_to_a_game_are_not_owed_to_the_next_one_begun_or_brought_back
 
 
 def test_a_refused_write_without_a_kind_is_logged_as_an_io_error() -> None:
-    table = playing(MOVED)
-    effects = table(m.Wrote(False, None))
+    table = playing(MOVED, animate=False, faces=[3])
+    table.disk_ok, table.refusal = False, None
+    effects = table.press()
     assert m.Log("error", "cannot save the game: I/O error") in effects
+
+
+def test_an_answer_to_no_write_changes_nothing() -> None:
+    table = playing(MOVED)
+    before = table.state
+    assert table(m.Wrote(False, Fault.DISK_FULL)) == [] and table.state == before
 
 
 def test_about_opens_without_a_game_the_standings_do_not() -> None:
@@ -1374,7 +1476,8 @@ def test_about_opens_without_a_game_the_standings_do_not() -> None:
 def test_a_message_stops_the_pages_turning_under_it_and_they_turn_again_after() -> None:
     table = playing(MOVED, measure=lambda screen: (2, 1))
     assert TimerKind.PAGE in table.state.armed  # a result of two pages turns them
-    table(m.Wrote(False, Fault.DISK_FULL))
+    table.state = dataclasses.replace(table.state, unsaid=Fault.DISK_FULL,  # a write refused
+                                      armed=table.state.armed | {TimerKind.SAVE_FAILED})
     table.fire(TimerKind.SAVE_FAILED)
     assert table.state.flash is not None and TimerKind.PAGE not in table.state.armed
     table.fire(TimerKind.FLASH)

@@ -68,6 +68,7 @@ from firmware.table.messages import (
     TimerKind,
     Unstuck,
     Wake,
+    Write,
     Wrote,
 )
 from firmware.table.prefs import Owed, Prefs, in_force
@@ -153,6 +154,7 @@ __all__ = [  # the messages and the state, with the step that takes them
 FRAME = 0.08  # seconds per animation frame
 ROLLING_CHOICES = (Choice.ROLL, Choice.AGAIN)  # decisions whose answer is to roll
 AUDIT_AFTER = 0.05  # after the result is out, not on its way
+RETRY_EVERY = 3.0  # seconds between tries of a write the disk refused
 HALT_CONTRAST = 1  # the panel's, on the frame left after a stop
 
 
@@ -286,7 +288,7 @@ class _Moment:
         prefs, wrong = in_force(dict(start.prefs), fixed.config, lang=fixed.lang,
                                 voice=fixed.voice, contrast=start.contrast)
         prefs = prefs.but(owed=prefs.owed.to(len(game.actions)) if game is not None else Owed())
-        self.set(game=game, seats=start.seats, prefs=prefs)
+        self.set(game=game, disk=game, seats=start.seats, prefs=prefs)
         for why in wrong:
             self.do(Log("warning", f"kept names: {why}"))
         if prefs.contrast != start.contrast:
@@ -295,8 +297,9 @@ class _Moment:
         if start.problem:
             self.do(Log("warning", f"saved game: {start.problem}"))
             notes.append(Notice.of("save_damaged", problem=start.problem))
-        if start.fault:  # said at every action too, as any failed save is
+        if start.fault:  # the badge stands until a write gets through
             notes.append(Notice.of("save_failed", reason=start.fault))
+            self.set(failing=start.fault)
         if start.volatile:
             notes.append(Notice.of("saves_vanish", kind=start.volatile))
         if fixed.fonts_missing:
@@ -321,6 +324,8 @@ class _Moment:
     def stop(self) -> None:
         self.set(armed=frozenset(), now=Off(), flash=None, hint=None, saver=Saver.AWAKE)
         self.do(CancelAll())
+        if self.state.unsaved:  # refused until now: once more, and the last frame says
+            self.do(self.state.unsaved[0])  # whether it got through
         if self.state.prefs.voice:
             self.do(Hush())
         self.do(Wake())
@@ -403,6 +408,9 @@ class _Moment:
             case TimerKind.SAVE_FAILED:
                 self.flash(Notice.of("save_failed", reason=self.state.unsaid), 6.0)
                 self.set(unsaid=None)
+            case TimerKind.RETRY:
+                if self.state.unsaved:
+                    self.do(self.state.unsaved[0])
             case TimerKind.FRAME:
                 self.frame()
             case TimerKind.REVEAL:
@@ -465,7 +473,7 @@ class _Moment:
 
     def abandon(self) -> None:
         if self.state.game is not None:
-            self.do(PutAway(self.state.game))
+            self.write(PutAway(self.state.game))
         self.set(game=None)
         self.owe(())
         self.save_prefs()
@@ -495,7 +503,7 @@ class _Moment:
     def begin(self, game: Game) -> None:
         self.cancel(TimerKind.BOOT)  # a game begun during the title must not go to setup
         self.set(game=game)
-        self.do(BeginGame(game))
+        self.write(BeginGame(game))
         self.resume()
         self.speak(self.s.begun(game))
 
@@ -601,7 +609,7 @@ class _Moment:
 
     def commit(self, game: Game) -> None:
         """The game moves on: on disk first (if the disk lets us), then in memory."""
-        self.do(Save(game))
+        self.write(Save(game))
         self.set(game=game)
         if self.state.prefs.owed.faces:  # kept by the game's length: said anew as it grows
             self.owe(self.state.prefs.owed.faces)
@@ -639,13 +647,42 @@ class _Moment:
             self.flash(Notice.of("audit_failed", detail=problem), 10.0)
         self.set(audit=problem)
 
+    def write(self, write: Write) -> None:
+        """A change for the disk: out now, or, while the disk is behind, after the changes
+        before it, one at a time (a refused one is tried again on a timer, and what comes
+        meanwhile joins the last one waiting where one change can say both)."""
+        waiting = self.state.unsaved
+        self.set(unsaved=_joined(waiting, write, self.state.failing is not None))
+        if not waiting:
+            self.do(write)
+
     def wrote(self, ok: bool, fault: Fault | None) -> None:
-        if not ok:  # the game goes on; the next change that gets through catches up
-            fault = fault or Fault.IO_ERROR
-            self.do(Log("error", f"cannot save the game: {fault}"))
-            self.set(unsaid=fault)
-            if self.state.mode is not Mode.ANIMATE:  # else once the result is out
-                self.after(TimerKind.SAVE_FAILED, 0.0)
+        if not self.state.unsaved:
+            return  # an answer to no write
+        head, rest = self.state.unsaved[0], self.state.unsaved[1:]
+        if ok:
+            self.set(unsaved=rest, disk=head.then if isinstance(head, PutAway) else head.game)
+            if rest:
+                self.do(rest[0])
+            elif self.state.failing is not None:
+                self.set(failing=None)
+                self.cancel(TimerKind.RETRY)
+                self.do(Log("info", "saving again: the game is on disk"))
+            return
+        fault = fault or Fault.IO_ERROR
+        if self.state.mode is Mode.OFF:
+            self.do(Log("error", f"switched off, shown actions not on disk: "
+                                 f"{self.state.behind} (cannot save the game: {fault})"))
+            self.set(failing=fault)
+            return
+        self.after(TimerKind.RETRY, RETRY_EVERY)
+        if fault is self.state.failing:
+            return  # said when it began; the panel's badge says it still is
+        self.set(failing=fault)
+        self.do(Log("error", f"cannot save the game: {fault}"))
+        self.set(unsaid=fault)
+        if self.state.mode is not Mode.ANIMATE:  # else once the result is out
+            self.after(TimerKind.SAVE_FAILED, 0.0)
 
     # -- menu -------------------------------------------------------------------------
 
@@ -679,6 +716,9 @@ class _Moment:
             case Row.NEW:
                 self.new_game(Mode.MENU)
             case Row.BRING_BACK:
+                if self.state.unsaved:  # the store would put away the game as on disk
+                    self.flash(Notice.of("save_failed", reason=self.state.failing), 3.0)
+                    return
                 self.set(waiting=Waiting.BACK)
                 self.do(BringBack())
             case Row.LANGUAGE:
@@ -707,7 +747,7 @@ class _Moment:
             self.flash(Notice.of("save_failed", reason=fault) if fault
                        else Notice.of("nothing_to_bring_back"), 3.0)
             return
-        self.set(game=game)
+        self.set(game=game, disk=game)
         self.owe(())
         self.save_prefs()
         self.resume()
@@ -812,3 +852,24 @@ class _Moment:
         timings = self.state.fixed.config.timings
         self.after(TimerKind.DIM, timings.dim_after)
         self.after(TimerKind.BLANK, timings.blank_after)
+
+
+def _joined(waiting: tuple[Write, ...], write: Write, refused: bool) -> tuple[Write, ...]:
+    """``write`` after the changes ``waiting`` for the disk: the last of them and
+    ``write`` made one change where one can say both (a later game in play replaces an
+    earlier one), but never the first while it is on its way (not ``refused``)."""
+    if not waiting or (len(waiting) == 1 and not refused):
+        return (*waiting, write)
+    last = waiting[-1]
+    match last, write:
+        case Save(), Save() | PutAway():
+            joined: Write | None = write
+        case BeginGame(), Save(game):
+            joined = BeginGame(game)
+        case PutAway(put, then), Save(game) if then is not None:
+            joined = PutAway(put, game)
+        case PutAway(put, None), BeginGame(game):
+            joined = PutAway(put, game)
+        case _:
+            joined = None
+    return (*waiting[:-1], joined) if joined is not None else (*waiting, write)

@@ -30,6 +30,7 @@ class TimerKind(enum.Enum):
     PAGE = "page"  # the next page of a long screen
     FLASH = "flash"  # a message's time is up: the screen under it again
     SAVE_FAILED = "save_failed"  # say a write failed, once the moment's screen is out
+    RETRY = "retry"  # the write the disk refused, tried again
     FRAME = "frame"  # the tumbling die's next frame
     REVEAL = "reveal"  # the roll's result
     AUDIT = "audit"  # the books checked, once the result is out
@@ -136,7 +137,8 @@ class Begin:
 
 @dataclass(frozen=True)
 class Stop:
-    """The table is switched off (the game is already on disk)."""
+    """The table is switched off: a write the disk refused is tried once more, and the
+    last frame says whether the game is on disk."""
 
 
 @dataclass(frozen=True)
@@ -294,3 +296,5 @@ Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedRecall | BringBack 
           | Hush | Light | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast
           | SavePrefs | Log)
 WRITES = (Save, BeginGame, PutAway)
+Write = Save | BeginGame | PutAway
+"""A change for the disk, answered by ``Wrote``."""

@@ -19,7 +19,7 @@ from firmware.display.screens import FinishedGame
 from firmware.display.words import Words
 from firmware.table.faults import Fault
 from firmware.table.menu import Row
-from firmware.table.messages import Press, TimerKind
+from firmware.table.messages import BeginGame, Press, PutAway, Save, TimerKind, Write
 from firmware.table.prefs import Prefs
 from robinson_core import Game
 
@@ -148,7 +148,7 @@ class Info:
 
 @dataclass(frozen=True)
 class Off:
-    """The table is switched off (the game is already on disk)."""
+    """The table is switched off: the last frame says whether the game is on disk."""
 
     MODE: ClassVar[Mode] = Mode.OFF
 
@@ -208,12 +208,42 @@ class TableState:
     armed: frozenset[TimerKind] = frozenset()
     waiting: Waiting | None = None
     unsaid: Fault | None = None  # why a write failed, not yet told (the die was tumbling)
+    disk: Game | None = None  # the game in play on disk, as the disk's last answer left it
+    unsaved: tuple[Write, ...] = ()  # not on disk yet, oldest first: the first is on its
+    # way, or was refused and is tried again on a timer; the rest wait for it
+    failing: Fault | None = None  # why the disk refused the last try: said until one passes
 
     @property
     def mode(self) -> Mode:
         return self.now.MODE
 
     @property
+    def behind(self) -> int:
+        """How many of the actions the table has shown the disk does not have (or still
+        has, undone): what ``unsaved`` would change in the games on disk."""
+        count, disk = 0, self.disk
+        for write in self.unsaved:
+            match write:
+                case Save(game):
+                    count, disk = count + _changed(disk, game), game
+                case BeginGame(game):
+                    count, disk = count + len(game.actions), game
+                case PutAway(game, then):
+                    count += _changed(disk, game) + (len(then.actions) if then else 0)
+                    disk = then
+        return count
+
+    @property
     def ask_next(self) -> bool:
         """A press shows the decision screen of the next player, headed by them."""
         return self.now == Play(Showing.ASK_NEXT)
+
+
+def _changed(disk: Game | None, game: Game) -> int:
+    """The actions ``game`` adds to (or takes from) the same game as ``disk`` holds it."""
+    if disk is None or (disk.seats, disk.first, disk.rules) != (game.seats, game.first,
+                                                                 game.rules):
+        return len(game.actions)
+    keep = next((n for n, (a, b) in enumerate(zip(disk.actions, game.actions, strict=False))
+                 if a != b), min(len(disk.actions), len(game.actions)))
+    return max(len(disk.actions), len(game.actions)) - keep

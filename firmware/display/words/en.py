@@ -98,6 +98,8 @@ PANEL = {
     "audit_failed": "Books do not balance ({detail}). No rolls: undo in the menu",
     "seeded_note": "Seeded die: a demo, not a game",
     "switched_off": "Switched off · game saved",
+    "switched_off_unsaved": "Switched off · NOT saved ({reason}): {count} unsaved",
+    "unsaved_badge": "!",  # in the title bar while the disk refuses: it fits beside any title
     "selftest_title": "Self-test",
     "selftest_button": "ROLL: {state}",
     "selftest_up": "up",

@@ -98,6 +98,8 @@ PANEL = {
     "audit_failed": "Kirjanpito ei täsmää ({detail}). Ei heittoja: peru valikosta",
     "seeded_note": "Ennalta määrätty noppa: demo",
     "switched_off": "Sammutettu · peli tallessa",
+    "switched_off_unsaved": "Sammutettu · EI tallessa ({reason}): tallentamatta {count}",
+    "unsaved_badge": "!",  # in the title bar while the disk refuses: it fits beside any title
     "selftest_title": "Itsetesti",
     "selftest_button": "ROLL: {state}",
     "selftest_up": "ylhäällä",

@@ -98,6 +98,8 @@ PANEL = {
     "audit_failed": "Račun se ne slaže ({detail}). Nema bacanja: poništi u izborniku",
     "seeded_note": "Namještena kocka: demo, ne prava igra",
     "switched_off": "Isključeno · igra spremljena",
+    "switched_off_unsaved": "Isključeno · NIJE spremljeno ({reason}): nespremljeno {count}",
+    "unsaved_badge": "!",  # in the title bar while the disk refuses: it fits beside any title
     "selftest_title": "Samoprovjera",
     "selftest_button": "ROLL: {state}",
     "selftest_up": "gore",

@@ -98,6 +98,8 @@ PANEL = {
     "audit_failed": "チップが合わない（{detail}）。ふれない: メニューでもどす",
     "seeded_note": "決まったサイコロ: デモです",
     "switched_off": "電源オフ · 保存ずみ",
+    "switched_off_unsaved": "電源オフ · 保存できていない（{reason}）: 未保存 {count}手",
+    "unsaved_badge": "!",  # in the title bar while the disk refuses: it fits beside any title
     "selftest_title": "セルフテスト",
     "selftest_button": "ROLL: {state}",
     "selftest_up": "はなした",

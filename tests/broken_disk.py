@@ -2,7 +2,7 @@
 directory turns read-only, or fills up, mid-game, on a real tmpfs. Exits 0 if the table
 behaved, 1 with a reason if not.
 
-    python -m tests.broken_disk readonly|full|full-at-start FOLDER
+    python -m tests.broken_disk readonly|full|full-at-start|full-at-stop|freed-at-stop FOLDER
 
 "readonly" needs ext4 and a loop device (mkfs.ext4, losetup): the test skips without them.
 """
@@ -36,6 +36,8 @@ def main(kind: str, folder: Path) -> int:
                        check=True)
     if kind == "full-at-start":
         return full_at_start(folder)
+    if kind in ("full-at-stop", "freed-at-stop"):
+        return full_at_stop(folder, freed=kind == "freed-at-stop")
     rig = Rig(folder / "state", seats_on=(1, 2), faces=[3, 4, 5], animate=False)
     rig.wait(2.5)
     rig.long()
@@ -102,6 +104,42 @@ def full_at_start(folder: Path) -> int:
     saved = Store(state, read_only=True).load().game
     if game is None or len(game.actions) != 4 or saved != game:
         problems.append(f"the saves did not catch up: {saved} against {game}")
+    print("; ".join(problems) or "ok")
+    return 1 if problems else 0
+
+
+def full_at_stop(folder: Path, freed: bool) -> int:
+    """Two rolls the full disk refuses, then the stop: with the disk still full, the last
+    frame says how many shown actions are not saved (and the journal); with space back
+    just before the stop (``freed``), its last try saves them and the frame says saved."""
+    from .test_store_faults import IN_PLAY, folder_with_games
+
+    state = folder_with_games(folder / "state")
+    rig = Rig(state, seats_on=(1, 2, 3), faces=[5, 6], animate=False)
+    rig.wait(2.5)
+    rig.short()  # resume
+    filler = _fill(folder / "filler")
+    rig.short()
+    rig.short()  # two rolls shown, neither on disk
+    problems = []
+    game = rig.table.game
+    if rig.table.screen.badge != rig.table.words("unsaved_badge"):
+        problems.append(f"no badge while the disk refuses: {rig.table.screen}")
+    if freed:
+        filler.unlink()  # before the retry's timer: only the stop's try can save them
+    rig.table.stop()
+    words = rig.table.words
+    said = rig.table.screen.body
+    rig.close()
+    saved = Store(state, read_only=True).load().game
+    if freed:
+        if said != (words("switched_off"),) or saved != game:
+            problems.append(f"the stop's try did not save: {said}, {saved} against {game}")
+    else:
+        if said != (words("switched_off_unsaved", count=2, reason=words("fault_disk_full")),):
+            problems.append(f"the last frame said {said}")
+        if saved != IN_PLAY:
+            problems.append(f"the disk should hold the game before the rolls: {saved}")
     print("; ".join(problems) or "ok")
     return 1 if problems else 0
 

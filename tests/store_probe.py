@@ -29,6 +29,7 @@ def main(folder: Path, play: bool) -> int:
     found: dict[str, object] = {
         "actions": None if game is None else len(game.actions),
         "problem": loaded.problem, "fault": str(loaded.fault.kind) if loaded.fault else None,
+        "problem_line": str(loaded.fault) if loaded.fault else None,
         "finished": len(store.finished(100)), "prefs": store.prefs(),
         "damaged": sorted(p.name for p in store.damaged_dir.iterdir())
         if store.damaged_dir.is_dir() else []}

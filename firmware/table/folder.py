@@ -96,6 +96,7 @@ class Folder:
         self.damaged_dir = self.directory / "damaged"
         self.problems: list[str] = []
         self._lock: int | None = None
+        self.refused: StateDirectoryError | None = None  # why this table may not write here
 
     @property
     def locked(self) -> bool:
@@ -185,8 +186,9 @@ class Folder:
             descriptor = os.open(self.directory / LOCK_FILE,
                                  os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as error:
-            if error.errno in (errno.EACCES, errno.EPERM):
-                raise self.fault_of(error.errno) from None
+            if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                self._refuse(error.errno)  # readable still: the game plays on, unsaved
+                return
             raise StateDirectoryError(f"cannot use {self.directory} for the saved games "
                                       f"({error.strerror}): give --state-dir a folder the "
                                       "table may write", Fault.of_errno(error.errno)) from None
@@ -208,6 +210,36 @@ class Folder:
             os.close(descriptor)
             raise self.fault_of(error.errno or errno.EIO, error.strerror) from None
         self._lock = descriptor  # held, not closed: the lock lasts as long as the process
+
+    def _refuse(self, code: int) -> None:
+        """The lock cannot be written (a read-only folder, or a lock file another user
+        made: ``sudo robinson names`` on a folder that had none): held for reading if it
+        can be, so a second table still stops at it, and nothing is written here."""
+        lock = self.directory / LOCK_FILE
+        try:
+            os.listdir(self.directory)
+        except OSError:  # not even readable: nothing to play on with
+            raise self.fault_of(code) from None
+        self.refused = self.fault_of(code)
+        if code != errno.EROFS and os.path.lexists(lock) and owner(lock) != user():
+            self.refused = StateDirectoryError(
+                f"{lock} belongs to {owner(lock)}, not to the user {user()}: nothing is "
+                f"saved while it does; sudo chown -R {user()}: {self.directory}",
+                Fault.PERMISSIONS)
+        try:
+            descriptor = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return  # none to hold: no table can write here either
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(descriptor)
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise TableRunning(f"another table is running on {self.directory}: stop it "
+                                   "first (sudo systemctl stop robinson-table), or give "
+                                   "--state-dir") from None
+            return
+        self._lock = descriptor
 
     def relock(self) -> None:
         """The lock again if its file was removed under the running table: the folder
@@ -258,6 +290,9 @@ class Folder:
                 raise SaveError(f"{DATABASE} cannot be read ({quote(str(error), 60)}): "
                                 "start the table to recover what it can") from None
         why = None
+        if (app, version, schema) == (0, 0, frozenset()):  # ours before its first commit
+            db.close()  # (or all of it lost): nothing to read, as without one
+            raise Absent
         if app != APPLICATION_ID and schema != our_schema():
             why = f"{DATABASE} is not a Robinson Table database"
         elif version > SCHEMA_VERSION:

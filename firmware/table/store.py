@@ -133,8 +133,9 @@ class Store:
     # -- opening --------------------------------------------------------------------
 
     def _connection(self) -> sqlite3.Connection:
-        if self._db is None:
-            self._db = self.folder.open_read_only() if self.read_only else self._open()
+        if self._db is None:  # a table refused by its lock reads, as the commands do
+            reading = self.read_only or self.folder.refused is not None
+            self._db = self.folder.open_read_only() if reading else self._open()
         return self._db
 
     def _open(self) -> sqlite3.Connection:
@@ -381,6 +382,8 @@ class Store:
     def _writing(self) -> Iterator[sqlite3.Connection]:
         if self.read_only:
             raise SaveFailed(Fault.READ_ONLY)
+        if self.folder.refused is not None:
+            raise SaveFailed(self.folder.refused.kind)
         if self._db is not None and self._identity != identity(self.database):
             # The folder or the file was removed (or replaced) under the running table:
             # writing on would go to a file no one will ever open again. Open afresh.
@@ -429,6 +432,8 @@ class Store:
         database. A fault that keeps the database from being opened for writing is
         ``Loaded.fault``: the game is read read-only and the table plays on, saving
         nothing until the fault is gone; if it cannot even be read, StateDirectoryError."""
+        if self.folder.refused is not None and not self.read_only:
+            return self._load_through_fault(self.folder.refused)  # the lock said: no writes
         try:
             db = self._connection()
         except Absent:

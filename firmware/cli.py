@@ -579,7 +579,7 @@ def _names(args: argparse.Namespace) -> int:
     for seat, name in sorted(now.items()):
         print(f"{seat}  {name}")
     if not now:
-        print(f"no names kept: the config's [table] names, else {seat_names(args.lang)(1)}, "
+        print(f"no names kept: the config's [table] seat_names, else {seat_names(args.lang)(1)}, "
               f"{seat_names(args.lang)(2)} …")
     if changing:
         print("the table shows them from its next start")

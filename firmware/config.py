@@ -7,6 +7,7 @@ with one ConfigError naming the file, the key and what is allowed.
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -186,7 +187,13 @@ def load(path: Path | None) -> Config:
     if path is None:
         return Config()
     try:
-        with open(path, "rb") as file:
+        # Opened without waiting (a FIFO would hold the start until systemd's timeout),
+        # then read only if it is a file.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with open(descriptor, "rb") as file:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                raise ConfigError(f"{path}: not a file: give --config a config file")
+            os.set_blocking(descriptor, True)
             data = file.read(MAX_CONFIG_BYTES + 1)
         if len(data) > MAX_CONFIG_BYTES:
             raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1000} KB: not a "

@@ -135,8 +135,8 @@ def _describe(name: str) -> str:
     kind = _TYPES[name]
     if kind is bool:
         return "true or false"
-    if kind is int:
-        return "a whole number"
+    if kind is int:  # every number rule is a count of chips, up to MAX_CHIPS
+        return f"a whole number from 0 to {MAX_CHIPS}"
     return "one of " + ", ".join(allowed_values(name))
 
 

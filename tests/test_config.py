@@ -7,6 +7,8 @@ past each: the refusal names the key.
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +117,17 @@ def test_a_config_file_is_read_and_its_faults_are_one_line(tmp_path: Path) -> No
         assert str(caught.value) == f"{bad}: {said}"
     with pytest.raises(ConfigError, match="cannot read it"):
         load(tmp_path / "missing.toml")
+
+
+def test_a_fifo_as_the_config_is_refused_at_once_not_waited_on(tmp_path: Path) -> None:
+    """Issue 39: a FIFO held the start until systemd's 60 s timeout (nobody writes it)."""
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    began = time.monotonic()
+    with pytest.raises(ConfigError) as caught:
+        load(fifo)
+    assert str(caught.value) == f"{fifo}: not a file: give --config a config file"
+    assert time.monotonic() - began < 5
 
 
 # Each whole-number or number setting: (table, key, low, high).

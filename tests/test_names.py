@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -102,13 +103,21 @@ def test_names_are_set_kept_changed_and_cleared(capsys: pytest.CaptureFixture[st
     ("1= Ana", "without spaces around"),
     ("Ana", "SEAT=NAME"),
     ("x=Ana", "SEAT=NAME"),
+    ("1=" + "A" * 10_000, "'" + "A" * 32 + "…' (10000 characters)"),  # not echoed whole
 ])
 def test_a_bad_name_is_one_line_and_nothing_is_kept(capsys: pytest.CaptureFixture[str],
                                                     tmp_path: Path, given: str,
                                                     why: str) -> None:
     code, out, err = names_cli(capsys, "--state-dir", str(tmp_path), given)
     assert code == 2 and out == "" and err.count("\n") == 1 and why in err, err
-    assert "names" not in Store(tmp_path).prefs()
+    assert len(err) < 200 and "names" not in Store(tmp_path).prefs()
+
+
+def test_without_names_it_points_to_the_configs_key_that_exists(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = names_cli(capsys, "--state-dir", str(tmp_path))[1]
+    assert "[table] seat_names" in out
+    assert "seat_names" in {field.name for field in dataclasses.fields(Config)}
 
 
 def test_names_are_not_changed_beside_a_running_table(tmp_path: Path) -> None:
@@ -137,6 +146,16 @@ def test_the_table_uses_kept_names_before_the_configs_and_shows_them_at_setup() 
     assert table.screen == screens.setup_screen(w, (1, 2, 3), 1, HouseRules())
     assert "Ana, Ben, Zoe" in " ".join(table.screen.body)
     assert not [e for e in effects if isinstance(e, m.Log) and e.level == "warning"]
+
+
+def test_thousands_of_planted_names_cost_one_journal_line() -> None:
+    """Issue 39: 5,990 bad seats planted in the pref gave 5,990 lines at every start."""
+    planted = json.dumps({str(100 + n): "Ana" for n in range(5990)} | {"2": "Ben"})
+    table = Machine()
+    effects = table(m.Start(None, (1, 2), prefs=(("names", planted),)))
+    logged = [e for e in effects if isinstance(e, m.Log)]
+    assert len(logged) == 1 and "(and 5989 more left out)" in logged[0].text, logged[:3]
+    assert table.w.name(2) == "Ben"
 
 
 @pytest.mark.parametrize("kept,why", [

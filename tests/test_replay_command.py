@@ -108,7 +108,11 @@ BAD = [
     (["--players", "2", "--script", "1" * 4301], "token 1 of the script ('111111111111…' "
                                                  "(4301 characters))"),
     (["--players", "2", "--rule", "purse=" + "1" * 4301, "--script", ""],
-     "house rule purse must be a whole number, not '111111111111…' (4301 characters)"),
+     "house rule purse must be a whole number from 0 to 999, not '111111111111…' (4301 "
+     "characters)"),
+    (["--players", "2", "--rule", "purse=1000000000", "--script", ""],  # too many digits
+     "house rule purse must be a whole number from 0 to 999, not '1000000000'"),
+    (["--players", "2", "--rule", "purse=1000", "--script", ""], "purse must be 0..999"),
     (["--players", "2", "--first", "9" * 5000, "--script", ""], "a seat is a number 1-8"),
     (["--players", "2", "--script-file", "/nonexistent/script"], "cannot read --script-file"),
     (["--players", "2", "--script", "1", "--script-file", "-"], "not allowed with"),

@@ -675,3 +675,17 @@ def test_the_log_and_a_database_copy_are_private_whatever_the_umask(tmp_path: Pa
     made["copy.db"] = (tmp_path / "copy.db").stat().st_mode & 0o777
     assert set(made.values()) == {0o600} and "table.log" in made, made
     assert (tmp_path / "state").stat().st_mode & 0o777 == 0o700
+
+
+def test_an_empty_database_of_ours_reads_as_no_games_not_as_someone_elses(
+        tmp_path: Path) -> None:
+    """Issue 39: a database before its first commit (or one whose commits were all lost)
+    was "not a Robinson Table database" to the readers; it holds no games, and says so."""
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    db.execute("PRAGMA journal_mode = WAL")  # a header, and nothing else
+    db.close()
+    reader = Store(tmp_path, read_only=True)
+    loaded = reader.load()
+    assert (loaded.game, loaded.problem, reader.finished(10)) == (None, None, [])
+    reader.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["robinson.db"]  # nothing made

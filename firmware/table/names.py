@@ -1,9 +1,9 @@
 """The players' names the table keeps (``robinson names 1=Ana 2=Ben``), in its prefs.
 
-A name set here goes before the config's ``[table] names`` and the language's
+A name set here goes before the config's ``[table] seat_names`` and the language's
 default ("Player 3", "Igrač 3"). Kept as one pref, a JSON object from seat to
 name; a damaged or stale entry (a seat that cannot be, a name too long for the
-panel) is left out and said, never a reason not to start.
+panel) is left out and said (in one line, however many), never a reason not to start.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import json
 
 from firmware.config import NAME_LETTERS, name_fits
 from robinson_core import SEATS
+from robinson_core.errors import quote
 
 PREF = "names"
 
@@ -28,7 +29,7 @@ def problem(seat: int, name: str) -> str:
         return f"the name of seat {seat} must be printable letters, without spaces around"
     if not name_fits(name):
         return (f"the name of seat {seat} is longer than {NAME_LETTERS} letters "
-                f"({NAME_LETTERS * 3 // 4} Japanese characters): {name!r}")
+                f"({NAME_LETTERS * 3 // 4} Japanese characters): {quote(name, 40)}")
     return ""
 
 
@@ -45,11 +46,14 @@ def from_pref(text: str) -> tuple[Names, list[str]]:
     names, wrong = [], []
     for key, name in kept.items():
         seat = int(key) if isinstance(key, str) and key.isdigit() and len(key) < 3 else 0
-        why = problem(seat, name) if isinstance(name, str) else f"seat {key}: not a name"
+        why = problem(seat, name) if isinstance(name, str) else (
+            f"seat {quote(str(key), 20)}: not a name")
         if why:
             wrong.append(why)
         elif name:
             names.append((seat, name))
+    if len(wrong) > 1:  # one line, however many were planted
+        wrong = [f"{wrong[0]} (and {len(wrong) - 1} more left out)"]
     return tuple(sorted(names)), wrong
 
 

@@ -106,10 +106,13 @@ freezes that guest's clock too, so it sees no jump in time) and says so in a fil
 same name plus ``.given``. Even at nice 10 the cuts' guest, booting and reinstalling
 beside the tunes, put 3 of 10 notes out of tune; paused, none."""
 
-GUARD = 600.0
-"""Seconds a guest may run, both its power-ons together (a warm run takes some 300): a
+GUARD = 900.0
+"""Seconds a guest may run, both its power-ons together (a warm run takes some 400): a
 backstop only, since every wait in the harness is bounded and a failing step ends its
-scenario at once (issue 24, point 11)."""
+scenario at once (issue 24, point 11). It was 600 until the cuts' guest, niced beside the
+table's two busy vCPUs, took 520-600 s and more: its python upgrade's reinstall alone ran
+136 s in one run and 282-297 s in two others (CI's and a quiet host's, both with their
+images just built), its one vCPU starved, not hung."""
 
 
 def table_share(cuts: int) -> int:

@@ -6,6 +6,7 @@ speech short; speech never moves a frame; a failing card is one journal line."""
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -330,3 +331,110 @@ def test_an_emulated_demo_with_the_voice_writes_each_utterance_beside_its_frame(
         seconds, peak, sounding = measure(wav)
         assert seconds > 0.8 and 3000 < peak < 32767 and sounding > 0.3, wav
     assert "Pelaaja" in said_lines[-1]  # in the table's language
+
+
+# -- the voice's own faults: stand-in programs on PATH -------------------------------------
+
+
+def stand_ins(folder: Path, synth: str, player: str) -> list[str]:
+    """An espeak-ng and a player of shell script: ``synth`` and ``player`` their bodies.
+    The player's command for Speaker(play=...)."""
+    for name, body in (("espeak-ng", synth), ("player", player)):
+        script = folder / name
+        script.write_text(f"#!/bin/sh\n{body}\n")
+        script.chmod(0o755)
+    return [str(folder / "player")]
+
+
+WAV = "printf 'RIFF\\044\\000\\000\\000WAVEfmt '; head -c 2000 /dev/zero"
+
+
+def test_the_voice_keeps_only_its_newest_utterances(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 39: ``said`` kept every utterance of the run (+4.8 MB over 1,900 games)."""
+    from firmware.runtime import speaker as module
+
+    play = stand_ins(tmp_path, WAV, "cat > /dev/null")
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    speaker = Speaker(play=lambda device: play)
+    try:
+        for n in range(module.KEPT + 40):
+            speaker.say(Utterance(f"Ana, {n}.", "en"))
+            assert speaker.idle(10.0)
+    finally:
+        speaker.close()
+    assert len(speaker.said) == module.KEPT
+    assert speaker.said[-1][2].text == f"Ana, {module.KEPT + 39}."
+
+
+def test_a_synthesizer_that_lingers_after_its_sound_is_cut_by_the_next_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 39: one that closed its output but stayed cost 5 s an utterance, and a new
+    text could not cut it."""
+    play = stand_ins(tmp_path, f"{{ {WAV}; }}; exec >&-; sleep 30", "cat > /dev/null")
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    speaker = Speaker(play=lambda device: play)
+    try:
+        speaker.say(Utterance("Ana, 1.", "en"))
+        time.sleep(0.5)  # its sound is out; it lingers
+        began = time.monotonic()
+        speaker.say(Utterance("Ana, 2.", "en"))
+        time.sleep(0.5)
+        speaker.hush()
+        assert speaker.idle(10.0)
+        took = time.monotonic() - began
+    finally:
+        speaker.close()
+    assert [u.text for _, _, u in speaker.said] == ["Ana, 1.", "Ana, 2."]
+    assert took < 3.0, took
+
+
+def test_a_player_that_leaves_its_group_does_not_silence_the_voice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 39: a player that survived the group's kill left the voice's thread in a
+    wait without end, silent for the rest of the run. This one makes itself a session
+    of its own (setsid), which the group's kill misses, and lingers."""
+    from firmware.runtime import speaker as module
+
+    monkeypatch.setattr(module, "REAP_WAIT", 0.5)
+    play = stand_ins(tmp_path, WAV, "exec setsid sh -c 'cat > /dev/null; sleep 30'")
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    speaker = Speaker(play=lambda device: play)
+    try:
+        speaker.say(Utterance("Ana, 1.", "en"))
+        assert speaker.idle(10.0)
+        speaker.say(Utterance("Ana, 2.", "en"))  # the voice is not stuck: it goes on
+        assert speaker.idle(10.0)
+    finally:
+        speaker.close()
+    assert [u.text for _, _, u in speaker.said] == ["Ana, 1.", "Ana, 2."]
+
+
+class _Unkillable:
+    """A process that never ends, whatever it is sent (one stuck in the kernel)."""
+
+    pid = 999_999
+
+    def poll(self) -> None:
+        return None
+
+    def kill(self) -> None:
+        pass
+
+
+def test_a_process_that_will_not_end_is_left_behind_said_once(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from firmware.runtime import speaker as module
+
+    monkeypatch.setattr(module, "REAP_WAIT", 0.2)
+    monkeypatch.setattr(module, "_kill", lambda group: None)
+    caplog.set_level(logging.WARNING, "robinson.voice")
+    speaker = Speaker()
+    try:
+        for _ in range(2):  # said once, not at each
+            assert speaker._reaped(_Unkillable(), 999_999, last=True) is False  # type: ignore[arg-type]
+    finally:
+        speaker.close()
+    lines = [r.getMessage() for r in caplog.records if r.name == "robinson.voice"]
+    assert lines == ["a sound process (pid 999999) would not end, even killed: left "
+                     "behind; the voice goes on with the next text"]

@@ -15,12 +15,14 @@ first (docs/performance.md), and its 3 MB live only while it speaks.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import logging
 import os
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -33,8 +35,12 @@ from firmware.speech.words import VOICES
 log = logging.getLogger("robinson.voice")
 
 COMPLAIN_EVERY = 60.0  # seconds between journal lines about the same failing device
+REAP_WAIT = 5.0  # seconds a sound process may take to end once it is done or killed
+KEPT = 256  # utterances ``said`` keeps, the newest: a run of any length costs the same
+RECORD_WAIT = 60.0  # seconds a --capture's WAV may take to be written
 CHUNK = 4096
 WAV_HEADER = 44  # espeak-ng --stdout: a plain 44-byte RIFF header, then 16-bit mono PCM
+BYTES_A_SECOND = 22_050 * 2  # of that sound: espeak-ng's 22.05 kHz
 
 
 Record = Callable[[str, str], Path]
@@ -78,8 +84,10 @@ class Speaker:
         self._closed = False
         self._changed = threading.Condition()
         self._last_complaint: dict[str, float] = {}
-        self.said: list[tuple[float, float | None, Utterance]] = []
-        """(asked at, its first sound out at or None, what): for the bench and tests."""
+        self.said: collections.deque[tuple[float, float | None, Utterance]] = (
+            collections.deque(maxlen=KEPT))
+        """(asked at, its first sound out at or None, what), the newest KEPT: for the bench
+        and tests."""
         self._thread = threading.Thread(target=self._serve, name="voice", daemon=True)
         self._thread.start()
 
@@ -189,23 +197,23 @@ class Speaker:
                  utterance: Utterance, asked: float) -> None:
         """The utterance from the synthesizer through the player, to its end or its cut;
         then what went wrong, if anything, in the journal."""
-        first = self._pump(synth, out, utterance)
+        first, sent = self._pump(synth, out, utterance)
         self.said.append((asked, first, utterance))
-        with self._changed:  # the player plays what it was given, unless cut short
-            while out is not None and out.poll() is None and not self._cut:
+        # The player plays what it was given (as long as that sounds, and a little more),
+        # unless cut short; then it is ended.
+        end = time.monotonic() + sent / BYTES_A_SECOND + REAP_WAIT
+        with self._changed:
+            while (out is not None and out.poll() is None and not self._cut
+                   and time.monotonic() < end):
                 self._changed.wait(0.05)
             cut = self._cut
             if cut:
                 _kill(synth.pid)
-            self._group = None  # from here the group may be reaped, and its number reused
-        for process in (synth, out):
-            if process is not None:
-                try:
-                    process.wait(timeout=5.0)
-                except subprocess.TimeoutExpired:
-                    _kill(synth.pid)
-                    process.wait()
-        if cut:
+        processes = [process for process in (synth, out) if process is not None]
+        for n, process in enumerate(processes):  # each ends, or is killed: never waited
+            if not self._reaped(process, synth.pid, last=n == len(processes) - 1):  # for ever
+                return
+        if cut or self._interrupted():
             return
         if synth.returncode:
             why = _last_line(synth.stderr) or f"exit status {synth.returncode}"
@@ -218,15 +226,41 @@ class Speaker:
         else:
             self._last_complaint.clear()  # working again: the next failure is said at once
 
+    def _reaped(self, process: subprocess.Popen[bytes], group: int, last: bool) -> bool:
+        """Wait for ``process`` to end (REAP_WAIT at most; a new text kills it at once),
+        then kill its group and wait as long again; False, said once, if it will not die
+        (a player gone to a group of its own, stuck in the kernel): it is left behind and
+        the voice goes on with the next text. The group is forgotten, under the lock, as
+        its ``last`` process is reaped: its number is never killed once it may be reused."""
+        for _ in range(2):
+            end = time.monotonic() + REAP_WAIT
+            with self._changed:
+                while time.monotonic() < end:
+                    if process.poll() is not None:
+                        if last:
+                            self._group = None
+                        return True
+                    if self._cut:
+                        _kill(group)
+                    self._changed.wait(0.05)
+                _kill(group)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                process.kill()
+        with self._changed:
+            self._group = None
+        self._complain("stuck", f"a sound process (pid {process.pid}) would not end, even "
+                       "killed: left behind; the voice goes on with the next text")
+        return False
+
     def _pump(self, synth: subprocess.Popen[bytes], out: subprocess.Popen[bytes] | None,
-              utterance: Utterance) -> float | None:
+              utterance: Utterance) -> tuple[float | None, int]:
         """Copy the sound from the synthesizer to the player until it ends or a new text
-        comes; when the first sample went to the player. A text to record is synthesized
-        whole into its file once the sound flows (the record is what was meant, even if
-        a press cut the saying short)."""
+        comes; when the first sample went to the player, and how many bytes. A text to
+        record is synthesized whole into its file once the sound flows (the record is
+        what was meant, even if a press cut the saying short)."""
         assert isinstance(synth.stdout, io.BufferedReader)
         first = None
-        header = 0
+        header = sent = 0
         sink = out.stdin if out is not None else None
         while not self._interrupted():
             chunk = synth.stdout.read1(CHUNK)
@@ -236,6 +270,7 @@ class Speaker:
                 try:
                     sink.write(chunk)
                     sink.flush()
+                    sent += len(chunk)
                 except OSError:  # the player gave up, or was cut short
                     _close(sink)
                     sink = None
@@ -246,7 +281,7 @@ class Speaker:
                     self._record(utterance)
         if sink is not None:
             _close(sink)  # the player plays what it has, then ends
-        return first
+        return first, sent
 
     def _record(self, utterance: Utterance) -> None:
         if utterance.record is None:
@@ -255,11 +290,22 @@ class Speaker:
                               speed=self.speed)
         command[command.index("--stdout")] = "-w"
         command.insert(command.index("-w") + 1, str(utterance.record))
-        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True,
-                              check=False, timeout=60)
-        if done.returncode:
-            self._complain("record", f"cannot write {utterance.record}: "
-                           f"{done.stderr.decode('utf-8', 'replace').strip()}")
+        # Into its file: nothing of it is held here, whatever the synthesizer prints.
+        with tempfile.TemporaryFile() as errors:
+            try:
+                status = subprocess.run(command, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=errors, check=False,
+                                        timeout=RECORD_WAIT).returncode
+            except subprocess.TimeoutExpired:
+                status = None
+            if status:
+                errors.seek(max(0, os.fstat(errors.fileno()).st_size - 300))
+                why = errors.read().decode("utf-8", "replace").strip().splitlines()[-1:]
+                self._complain("record", f"cannot write {utterance.record}: "
+                               f"{why[0] if why else f'exit status {status}'}")
+            elif status is None:
+                self._complain("record", f"cannot write {utterance.record}: espeak-ng took "
+                               f"over {RECORD_WAIT:.0f} s")
 
     def _complain(self, what: str, message: str) -> None:
         now = time.monotonic()
@@ -280,8 +326,16 @@ def _kill(group: int) -> None:
 
 
 def _last_line(stream: object) -> str:
-    read = getattr(stream, "read", None)
-    if read is None:
+    """The last line of what a process that ended said on ``stream``: what is there now,
+    never waited for (a child it left may hold the pipe open), at most 64 KB of it."""
+    fileno = getattr(stream, "fileno", None)
+    if fileno is None:
         return ""
-    text = read().decode("utf-8", "replace").strip()
+    descriptor = fileno()
+    os.set_blocking(descriptor, False)
+    chunks: list[bytes] = []
+    with contextlib.suppress(BlockingIOError, OSError):
+        while sum(map(len, chunks)) < 65_536 and (chunk := os.read(descriptor, 4096)):
+            chunks.append(chunk)
+    text = b"".join(chunks).decode("utf-8", "replace").strip()
     return text.splitlines()[-1] if text else ""

@@ -273,6 +273,12 @@ def test_the_service_runs_with_the_units_timer_slack(vpi: vm.Run) -> None:
     assert vpi.facts["timer_slack_ns"] == 10_000_000
 
 
+def test_the_service_works_in_a_runtime_folder_not_beside_its_saves(vpi: vm.Run) -> None:
+    """Issue 39: the working directory was the state folder, so a relative file name (an
+    ALSA device writing to a file) landed beside the database. lgpio's FIFO goes there."""
+    assert vpi.facts["working_directory"] == "/run/robinson-table"
+
+
 def test_lgpios_threads_take_a_tones_slack_only_where_a_buzzer_plays(vpi: vm.Run) -> None:
     """Without a buzzer every thread keeps the unit's 10 ms; with one, lgpio's threads
     started when the chip is opened (PWM and alerts in C, and its Python module's

@@ -347,6 +347,7 @@ def the_table(trace: Trace) -> None:
     install_again()
     fact("installed", INSTALLED.read_text().strip())
     fact("timer_slack_ns", int(Path(f"/proc/{service('MainPID')}/timerslack_ns").read_text()))
+    fact("working_directory", os.readlink(f"/proc/{service('MainPID')}/cwd"))
     fact("thread_slack_ns", {"no buzzer": thread_slacks()})
     fact("idle_cpu", {"no buzzer": idle_cpu()})
     the_system()

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The whole test suite: lint, strict types on the engine, the app and the tests, then pytest.
-# Extra arguments go to pytest (e.g. ./test.sh -k friday).
+# Extra arguments go to pytest, in one run of their own (e.g. ./test.sh -k friday).
 set -eu
 cd "$(dirname "$0")"
 sh tools/bootstrap.sh test
@@ -8,5 +8,16 @@ echo "== ruff check"
 .venv/bin/ruff check .
 echo "== mypy --strict robinson_core firmware tests"
 .venv/bin/mypy --strict robinson_core firmware tests
-echo "== pytest"
-exec .venv/bin/python -m pytest "$@"
+if [ "$#" -gt 0 ]; then
+    exec .venv/bin/python -m pytest "$@"
+fi
+# Two parts. The host's tests on both cores, a file's tests in order on one of them
+# (pytest-xdist). Then, alone, what judges time on a quiet machine or says its figures
+# at the end: the virtual Pi (its buzzer's pitch, its voice's latency) and the wheels.
+ALONE="tests/test_virtual_pi.py tests/test_wheels.py"
+echo "== pytest: the host's tests, on 2 workers"
+# shellcheck disable=SC2086
+.venv/bin/python -m pytest -n 2 --dist loadfile $(printf -- '--ignore=%s ' $ALONE)
+echo "== pytest: the virtual Pi and the wheels, alone"
+# shellcheck disable=SC2086
+exec .venv/bin/python -m pytest $ALONE

@@ -94,7 +94,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
                                      "shutil", "sqlite3", "stat", "urllib"},
     "firmware.table.salvage": PURE | {"contextlib", "pathlib", "shutil", "sqlite3"},
     "firmware.table.faults": PURE | {"errno"},  # kinds only: the machine names them
-    "firmware.config": PURE | {"os", "pathlib", "tomllib"},
+    "firmware.config": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: a file, not a FIFO
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked
     "firmware.display": PURE | {"PIL", "budoux", "contextlib", "datetime", "logging", "pathlib",
                                 "time"},

@@ -197,13 +197,14 @@ def test_damage_to_the_wal_is_never_a_silent_rollback(tmp_path: Path, damage: Ca
 @pytest.mark.parametrize(("damage", "seed"), [(in_the_main_file, 4243), (main_cut_short, 8)])
 def test_damage_to_the_main_file_after_a_cut_never_costs_games_unsaid(
         tmp_path: Path, damage: Callable[[Path, random.Random], None], seed: int) -> None:
-    """Not yet the goal (issue 39): a main file cut short loses the games in its lost
-    pages (said); a flipped bit in a finished game's row costs that game, said only
-    when the row is listed. What holds: more than one game is never lost unsaid."""
+    """A flipped bit in a finished game's rows costs that game, said at the next opening
+    (the ledger's fingerprint of the finished games differs: each is replayed; it was
+    said only when the row came to be listed, 35 of 200 flips lost a game unsaid). A
+    main file cut short loses the games in its lost pages, said. Never a loss unsaid."""
     counts = campaign(tmp_path, damage, FLIPS, seed)
     print(f"\n{damage.__name__}, {FLIPS} cases: {dict(counts)}")
     assert sum(counts.values()) == FLIPS
-    assert "more than one game lost, unsaid" not in counts, counts
+    assert not [k for k in counts if k.endswith(UNSAID)], counts
 
 
 def test_a_wal_that_is_not_this_databases_is_set_aside_never_applied(tmp_path: Path) -> None:

@@ -585,6 +585,23 @@ def test_a_kill_at_any_step_of_a_salvage_loses_no_game(tmp_path: Path) -> None:
     assert killed >= 12
 
 
+def test_a_salvages_reading_is_bounded_by_its_steps(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A damaged (or made) file can make SQLite loop: the salvage's progress handler ends
+    its reading after MAX_STEPS thousand steps. An independent mutation run removed the
+    abort and no test failed; here a bound of one step reads next to nothing of a file a
+    whole salvage reads all of."""
+    from firmware.table import salvage
+
+    folder = folder_with_games(tmp_path / "state", finished=30)
+    whole = salvage.Salvaged.read(folder / "robinson.db")
+    monkeypatch.setattr(salvage, "PROGRESS_EVERY", 1)
+    monkeypatch.setattr(salvage, "MAX_STEPS", 50)  # a few queries' worth
+    bounded = salvage.Salvaged.read(folder / "robinson.db")
+    assert len(whole.games) == 31 and len(bounded.games) < 3, (len(whole.games),
+                                                               len(bounded.games))
+
+
 def test_a_table_that_cannot_read_its_games_says_so_on_the_panel_and_stops(
         tmp_path: Path) -> None:
     """The real app, emulated and piped (its panel as text): exit 2, one line on stderr,

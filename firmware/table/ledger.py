@@ -56,10 +56,13 @@ class Entry:
     games: int  # finished games kept (damaged ones not counted)
     row: int  # the game in play's row (0: none)
     actions: int  # its actions
+    top: int = 0  # the newest finished game's row
+    kept: str = ""  # rows.kept_digest of the finished games ("": an older ledger's entry)
 
     @classmethod
-    def of(cls, serial: int, found: Standing, base: str) -> Entry:
-        return cls(serial, found.seal, base, found.games, found.row, found.actions)
+    def of(cls, serial: int, found: Standing, base: str, kept: str = "") -> Entry:
+        return cls(serial, found.seal, base, found.games, found.row, found.actions,
+                   found.top, kept)
 
     def slot(self) -> bytes:
         body = json.dumps(asdict(self), separators=(",", ":")).encode("ascii")
@@ -81,8 +84,9 @@ class Entry:
         except (ValueError, TypeError):
             return None
         if not all(isinstance(getattr(entry, n), int) for n in ("serial", "games", "row",
-                                                                "actions")) \
-                or not all(isinstance(getattr(entry, n), str) for n in ("seal", "base")):
+                                                                "actions", "top")) \
+                or not all(isinstance(getattr(entry, n), str) for n in ("seal", "base",
+                                                                        "kept")):
             return None
         return entry
 
@@ -125,10 +129,10 @@ class Ledger:
         self.last = max(entries, key=lambda e: e.serial, default=None)
         return self.last
 
-    def write(self, found: Standing, base: str) -> None:
+    def write(self, found: Standing, base: str, kept: str = "") -> None:
         """Write down a save (raises OSError): the slot the newest entry is not in."""
         serial = (self.last.serial if self.last else 0) + 1
-        entry = Entry.of(serial, found, base)
+        entry = Entry.of(serial, found, base, kept)
         if self._fd is None:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
                                0o600)

@@ -68,25 +68,47 @@ def ending(game: Game) -> Ended:
 @dataclass(frozen=True)
 class Standing:
     """What a database holds, in brief: its seal (and the one its last write replaced),
-    the finished games it keeps, the game in play's row (0: none) and its actions."""
+    the finished games it keeps (and the newest one's row), the game in play's row (0:
+    none) and its actions."""
 
     seal: str
     sealed_after: str
     games: int
     row: int
     actions: int
+    top: int = 0  # the newest finished game's row (0: none)
 
 
 def standing(db: sqlite3.Connection) -> Standing:
     """The database's standing (raises sqlite3.Error if it cannot be read)."""
     seals = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('seal', "
                             "'sealed_after') AND typeof(value) = 'text'").fetchall())
-    games = db.execute("SELECT count(*) FROM game WHERE ended IS NOT NULL AND ended != ?",
-                       (Ended.DAMAGED,)).fetchone()[0]
+    games, top = db.execute("SELECT count(*), max(id) FROM game WHERE ended IS NOT NULL "
+                            "AND ended != ?", (Ended.DAMAGED,)).fetchone()
     row = row_in_play(db) or 0
     actions = db.execute("SELECT count(*) FROM action WHERE game = ?", (row,)).fetchone()[0]
     return Standing(str(seals.get("seal", "")), str(seals.get("sealed_after", "")),
-                    int(games), row, int(actions))
+                    int(games), row, int(actions), int(top or 0))
+
+
+def kept_digest(db: sqlite3.Connection) -> str:
+    """A fingerprint of every finished game as its rows hold it (each game's row and its
+    actions): a bit flipped anywhere in them changes it. Read only when the finished
+    games changed, and at opening (the ledger keeps it: ledger.py)."""
+    fingerprint = hashlib.sha256()  # as bytes: a flipped bit may leave text that is not UTF-8
+    newest = ("SELECT id FROM game WHERE ended IS NOT NULL AND ended != ? ORDER BY id DESC "
+              "LIMIT ?")  # what a table keeps: planted rows beyond it cost nothing
+    for fields in db.execute(
+            "SELECT id, CAST(seats AS BLOB), first, CAST(rules AS BLOB), CAST(ended AS BLOB), "
+            f"CAST(finished_at AS BLOB), CAST(digest AS BLOB) FROM game WHERE id IN ({newest}) "
+            "ORDER BY id", (Ended.DAMAGED, KEEP_FINISHED)):
+        fingerprint.update(repr(fields).encode("ascii"))
+    for fields in db.execute(
+            f"SELECT game, seq, CAST(token AS BLOB) FROM action WHERE game IN ({newest}) "
+            "ORDER BY game, seq LIMIT ?", (Ended.DAMAGED, KEEP_FINISHED,
+                                          KEEP_FINISHED * (MAX_ACTIONS + 1))):
+        fingerprint.update(repr(fields).encode("ascii"))
+    return fingerprint.hexdigest()[:16]
 
 
 def seal(db: sqlite3.Connection, old: str) -> str:

@@ -26,7 +26,8 @@ from firmware.table.rows import (
 )
 from robinson_core import Game
 
-MAX_STEPS = 200_000  # x 1,000 SQLite steps a salvage may take reading a damaged file
+MAX_STEPS = 200_000  # x PROGRESS_EVERY SQLite steps a salvage may take reading a damaged file
+PROGRESS_EVERY = 1_000  # SQLite steps between two counts of them
 MAX_ROWS = 1_000  # game rows a salvage reads, the newest (a table keeps 100 and one in play)
 
 
@@ -86,7 +87,7 @@ class Salvaged:
             steps[0] += 1
             return steps[0] > MAX_STEPS
 
-        db.set_progress_handler(enough, 1000)
+        db.set_progress_handler(enough, PROGRESS_EVERY)
         tables = {name for kind, name, _, sql in schema_of(db)
                   if kind == "table" and str(sql).startswith("CREATE TABLE")}
         if {"game", "action"} <= tables:

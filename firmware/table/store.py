@@ -65,6 +65,7 @@ from firmware.table.rows import (
     identity_of,
     insert,
     is_fault,
+    kept_digest,
     label,
     our_schema,
     primary,
@@ -180,15 +181,57 @@ class Store:
         return db
 
     def _settle(self, db: sqlite3.Connection) -> None:
-        """Just opened: the log carried into the main file, and the ledger made to say
-        what the database now holds (what was behind has been said)."""
+        """Just opened: the log carried into the main file, the finished games checked
+        against the ledger's fingerprint of them (a row changed on disk since is found
+        by replaying each, marked damaged and said), and the ledger made to say what the
+        database now holds (what was behind has been said)."""
         self._checkpoint(db)
+        kept, last = _fingerprint(db), self.ledger.last
+        if last is not None and last.kept and kept and kept != last.kept:
+            self._find_damaged(db)
+            kept = _fingerprint(db)
         found = standing(db)
         self._seal = found.seal
         last = self.ledger.last
-        if last is None or (last.seal, last.games, last.row, last.actions) != (
-                found.seal, found.games, found.row, found.actions):
-            self.ledger.write(found, found.seal)
+        if last is None or (last.seal, last.games, last.row, last.actions, last.kept) != (
+                found.seal, found.games, found.row, found.actions, kept):
+            self.ledger.write(found, found.seal, kept)
+
+    def _find_damaged(self, db: sqlite3.Connection) -> None:
+        """The finished games differ from the ledger's fingerprint: each replayed (the
+        newest KEEP_FINISHED, as the fingerprint), and what no longer checks out marked
+        damaged, in one change, with one problem line (else it would be lost unsaid,
+        skipped the next time the games are listed)."""
+        rows = [row for (row,) in db.execute(
+            "SELECT id FROM game WHERE ended IS NOT NULL AND ended != ? ORDER BY id DESC "
+            "LIMIT ?", (Ended.DAMAGED, KEEP_FINISHED))]
+        bad: list[tuple[int, str]] = []
+        for row in sorted(rows):
+            try:
+                game_of(db, row)
+                ended, _ = db.execute("SELECT ended, finished_at FROM game WHERE id = ?",
+                                      (row,)).fetchone()
+                Ended(ended)
+            except BadRow as damaged:
+                bad.append((row, damaged.reason))
+            except (ValueError, TypeError, sqlite3.Error) as error:  # how it ended, unread
+                if isinstance(error, sqlite3.Error) and is_fault(error):
+                    raise
+                bad.append((row, "how it ended cannot be read"))
+        if not bad:
+            return
+        written = []
+        for row, _ in bad[:5]:  # for a person to look at; the rest are in the database
+            with contextlib.suppress(sqlite3.Error, OSError):
+                written.append(self.folder.write_out(f"game-{row}.txt", as_text(db, row)))
+        with contextlib.suppress(OSError), self._writing() as writable:
+            writable.executemany("UPDATE game SET ended = ? WHERE id = ?",
+                                 [(Ended.DAMAGED, row) for row, _ in bad])
+        first, why = bad[0]
+        more = f" and {len(bad) - 1} more" if len(bad) > 1 else ""
+        self.folder.problems.append(
+            f"finished game {first}{more} changed on disk since saved ({why}): marked "
+            f"damaged" + (f", written out as damaged/{', '.join(written)}" if written else ""))
 
     def _checkpoint(self, db: sqlite3.Connection) -> bool:
         """The -wal carried into the main file and emptied; False if a reader's snapshot
@@ -398,7 +441,10 @@ class Store:
             self._seal = sealed
             base = self._seal if self._checkpoint(db) else (
                 self.ledger.last.base if self.ledger.last else "")
-            self.ledger.write(standing(db), base)
+            found, last = standing(db), self.ledger.last
+            same = last is not None and last.kept and (last.games, last.top) == (
+                found.games, found.top)  # the finished games untouched: so is their print
+            self.ledger.write(found, base, last.kept if same and last else _fingerprint(db))
         except StateDirectoryError as error:  # a fault, or the folder went for good
             self._current = None
             raise SaveFailed(error.kind) from None
@@ -583,6 +629,15 @@ class Store:
                 self._db.close()
             self._db = None
         self.ledger.close()
+
+
+def _fingerprint(db: sqlite3.Connection) -> str:
+    """rows.kept_digest, or "" (not known: no check at the next opening) if a damaged
+    page keeps it from being read."""
+    try:
+        return kept_digest(db)
+    except sqlite3.Error:
+        return ""
 
 
 class _NotOurs(Exception):

@@ -81,7 +81,8 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.runtime.outputs": PURE | {"logging"},
     # The voice's edge: the synthesizer and the player are processes, pumped by a thread.
     "firmware.runtime.speaker": PURE | {"contextlib", "io", "logging", "os", "pathlib",
-                                        "signal", "subprocess", "threading", "time"},
+                                        "signal", "subprocess", "tempfile", "threading",
+                                        "time"},  # tempfile: a recording's errors, on disk
     "firmware.speech": PURE | {"importlib", "unicodedata"},  # a language's texts, by its code
     "firmware.table.table": PURE | {"logging", "threading"},
     # The store's rooms: the public face, the rows, the folder, the salvage, the fault kinds.

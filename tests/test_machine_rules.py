@@ -192,7 +192,7 @@ def test_the_title_waits_longer_for_each_note_and_says_each_once() -> None:
     table = Machine(fonts_missing=("fonts-noto-cjk",), seeded=True, badge="DEMO")
     effects = table(m.Start(None, (1, 2), problem="the checksum does not match"))
     w = table.w
-    notes = (w("save_damaged", problem="the checksum does not match"),
+    notes = (w("saves_problem", problem="the checksum does not match"),
              w("about_fonts", packages=("fonts-noto-cjk",)), w("seeded_note"))
     assert draws(effects) == [m.Draw(screens.title_screen(w, False, notes, "DEMO"))]
     assert of(m.Log, effects) == [m.Log("warning", "saved game: the checksum does not match")]

@@ -296,7 +296,7 @@ class _Moment:
         notes = []
         if start.problem:
             self.do(Log("warning", f"saved game: {start.problem}"))
-            notes.append(Notice.of("save_damaged", problem=start.problem))
+            notes.append(Notice.of("saves_problem", problem=start.problem))
         if start.fault:  # the badge stands until a write gets through
             notes.append(Notice.of("save_failed", reason=start.fault))
             self.set(failing=start.fault)

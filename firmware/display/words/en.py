@@ -94,7 +94,7 @@ PANEL = {
     "save_failed": "Cannot save ({reason}): the game goes on",
     "saves_unreadable": "The saved games cannot be read ({reason}): see the journal",
     "saves_vanish": "Games here vanish at each reboot ({kind}): see the journal",
-    "save_damaged": "A damaged save was set aside: {problem}",
+    "saves_problem": "Saved games: {problem}",  # set aside, behind, damaged
     "audit_failed": "Books do not balance ({detail}). No rolls: undo in the menu",
     "seeded_note": "Seeded die: a demo, not a game",
     "switched_off": "Switched off · game saved",

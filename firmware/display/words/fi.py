@@ -94,7 +94,7 @@ PANEL = {
     "save_failed": "Tallennus ei onnistu ({reason}): peli jatkuu",
     "saves_unreadable": "Tallennettuja pelejä ei voi lukea ({reason}): katso loki",
     "saves_vanish": "Pelit katoavat täältä joka uudelleenkäynnistyksessä ({kind}): katso loki",
-    "save_damaged": "Vioittunut tallennus siirrettiin sivuun: {problem}",
+    "saves_problem": "Tallennetut pelit: {problem}",  # set aside, behind, damaged
     "audit_failed": "Kirjanpito ei täsmää ({detail}). Ei heittoja: peru valikosta",
     "seeded_note": "Ennalta määrätty noppa: demo",
     "switched_off": "Sammutettu · peli tallessa",

@@ -94,7 +94,7 @@ PANEL = {
     "save_failed": "Spremanje ne uspijeva ({reason}): igra ide dalje",
     "saves_unreadable": "Spremljene igre ne mogu se pročitati ({reason}): vidi dnevnik",
     "saves_vanish": "Igre se ovdje brišu pri svakom ponovnom pokretanju ({kind}): vidi dnevnik",
-    "save_damaged": "Oštećena spremljena igra odložena: {problem}",
+    "saves_problem": "Spremljene igre: {problem}",  # set aside, behind, damaged
     "audit_failed": "Račun se ne slaže ({detail}). Nema bacanja: poništi u izborniku",
     "seeded_note": "Namještena kocka: demo, ne prava igra",
     "switched_off": "Isključeno · igra spremljena",

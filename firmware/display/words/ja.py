@@ -94,7 +94,7 @@ PANEL = {
     "save_failed": "保存できない（{reason}）: ゲームはつづく",
     "saves_unreadable": "保存したゲームが読めない（{reason}）: ログを見る",
     "saves_vanish": "ここのゲームは再起動のたびに消える（{kind}）: ログを見る",
-    "save_damaged": "こわれた保存をよけた: {problem}",
+    "saves_problem": "保存したゲーム: {problem}",  # set aside, behind, damaged
     "audit_failed": "チップが合わない（{detail}）。ふれない: メニューでもどす",
     "seeded_note": "決まったサイコロ: デモです",
     "switched_off": "電源オフ · 保存ずみ",

@@ -336,3 +336,16 @@ def test_another_programs_write_lock_fails_a_save_at_once_and_the_next_catches_u
     store.close()
     store.unlock()
     assert open_as_the_table(tmp_path).game == SHOWN
+
+
+def test_a_salvage_reads_the_commits_only_in_the_wal(tmp_path: Path) -> None:
+    """Issue 39, item 7: a salvage read the damaged file immutable, so skipping the commits
+    only its -wal held (normally the last action shown). Here the -wal a cut left holds
+    the last save; the salvage of the file as found has it."""
+    from firmware.table.salvage import Salvaged
+
+    shown = cut_in_last_save(tmp_path / "built", tmp_path / "frozen", "kept")
+    found = Salvaged.read(tmp_path / "frozen" / "robinson.db")
+    in_play = [game for game, ended, _ in found.games.values() if ended is None]
+    assert in_play == [shown] and len(found.games) == FINISHED + 1, len(found.games)
+    assert (tmp_path / "frozen" / "robinson.db-wal").stat().st_size > 0  # read, not folded in

@@ -736,6 +736,7 @@ def test_a_game_put_away_while_the_disk_refuses_is_put_away_before_the_next_is_s
     menu_at(table, Row.NEW)
     table.press(Press.LONG)  # yes: put away
     assert table.state.unsaved == (m.PutAway(MOVED),)
+    assert table.state.behind == 1  # no action, but the disk would resume MOVED
     table.press(Press.LONG)  # setup: begin
     new = table.state.game
     assert new is not None and table.state.unsaved == (m.PutAway(MOVED, new),)

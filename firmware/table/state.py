@@ -220,16 +220,17 @@ class TableState:
     @property
     def behind(self) -> int:
         """How many of the actions the table has shown the disk does not have (or still
-        has, undone): what ``unsaved`` would change in the games on disk."""
+        has, undone): what ``unsaved`` would change in the games on disk (a game put away
+        or begun counts as one at least: the disk would resume the game before it)."""
         count, disk = 0, self.disk
         for write in self.unsaved:
             match write:
                 case Save(game):
                     count, disk = count + _changed(disk, game), game
                 case BeginGame(game):
-                    count, disk = count + len(game.actions), game
+                    count, disk = count + max(1, len(game.actions)), game
                 case PutAway(game, then):
-                    count += _changed(disk, game) + (len(then.actions) if then else 0)
+                    count += max(1, _changed(disk, game) + (len(then.actions) if then else 0))
                     disk = then
         return count
 

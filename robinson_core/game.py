@@ -115,6 +115,17 @@ class Game:
         """A new game with the same seats, first seat and rules."""
         return Game(self.seats, self.first, self.rules)
 
+    def same_setup(self, other: Game) -> bool:
+        """Whether ``other`` has this game's seats, first seat and rules (it may be this
+        game further on, or undone, or another game begun the same way)."""
+        return (self.seats, self.first, self.rules) == (other.seats, other.first, other.rules)
+
+    def shared(self, other: Game) -> int:
+        """How many actions, from the first, this game and ``other`` have in common."""
+        shorter = min(len(self.actions), len(other.actions))
+        return next((n for n in range(shorter) if self.actions[n] != other.actions[n]),
+                    shorter)
+
     # -- the saved form -------------------------------------------------------
 
     def save(self) -> str:

@@ -192,17 +192,8 @@ class Folder:
             raise StateDirectoryError(f"cannot use {self.directory} for the saved games "
                                       f"({error.strerror}): give --state-dir a folder the "
                                       "table may write", Fault.of_errno(error.errno)) from None
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as error:
-            if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):  # no locks there at all
-                os.close(descriptor)
-                raise self.fault_of(errno.ENOLCK) from None
-            holder = os.read(descriptor, 32).decode("ascii", "replace").strip() or "?"
-            os.close(descriptor)
-            raise TableRunning(
-                f"another table is running on {self.directory} (pid {holder}): stop it "
-                "first (sudo systemctl stop robinson-table), or give --state-dir") from None
+        if not self._hold(descriptor):
+            raise self.fault_of(errno.ENOLCK)
         try:
             os.ftruncate(descriptor, 0)
             os.write(descriptor, f"{os.getpid()}\n".encode())
@@ -230,16 +221,25 @@ class Folder:
             descriptor = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
             return  # none to hold: no table can write here either
+        if self._hold(descriptor):  # without locks here, none can be held: unsaved anyway
+            self._lock = descriptor
+
+    def _hold(self, descriptor: int) -> bool:
+        """The lock file open at ``descriptor`` locked for this process: True; False (and
+        closed) if its file system has no locks; TableRunning, in one line naming the
+        table's pid, if another table holds it."""
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
+            if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):  # no locks there at all
+                os.close(descriptor)
+                return False
+            holder = os.read(descriptor, 32).decode("ascii", "replace").strip() or "?"
             os.close(descriptor)
-            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise TableRunning(f"another table is running on {self.directory}: stop it "
-                                   "first (sudo systemctl stop robinson-table), or give "
-                                   "--state-dir") from None
-            return
-        self._lock = descriptor
+            raise TableRunning(
+                f"another table is running on {self.directory} (pid {holder}): stop it "
+                "first (sudo systemctl stop robinson-table), or give --state-dir") from None
+        return True
 
     def relock(self) -> None:
         """The lock again if its file was removed under the running table: the folder

@@ -237,6 +237,15 @@ def game_of(db: sqlite3.Connection, row: int) -> Game:
     return replayed(row, seats, first, rules, stored, tokens)
 
 
+def finished_of(db: sqlite3.Connection, row: int) -> tuple[Game, Ended, object]:
+    """The finished game in row ``row``, how it ended and when (as stored). BadRow if the
+    game does not check out; ValueError or TypeError if how it ended cannot be read; a
+    fault as SQLite's error."""
+    ended, when = db.execute("SELECT ended, finished_at FROM game WHERE id = ?",
+                             (row,)).fetchone()
+    return game_of(db, row), Ended(ended), when
+
+
 def insert(db: sqlite3.Connection, game: Game, ended: Ended | None, finished_at: str | None,
            row: int | None = None) -> int:
     """A new row for ``game`` (numbered ``row``, if given: a salvaged game keeps its
@@ -299,18 +308,6 @@ def matches(computed: str, stored: str) -> bool:
         return False
     differ = int.from_bytes(computed.encode(), "big") ^ int.from_bytes(stored.encode(), "big")
     return differ.bit_count() == 1
-
-
-def same_setup(a: Game, b: Game) -> bool:
-    return (a.seats, a.first, a.rules) == (b.seats, b.first, b.rules)
-
-
-def common(saved: tuple[object, ...], new: tuple[object, ...]) -> int:
-    """How many actions, from the first, the two lists share."""
-    shorter = min(len(saved), len(new))
-    if saved[:shorter] == new[:shorter]:
-        return shorter
-    return next(n for n in range(shorter) if saved[n] != new[n])
 
 
 def digest(game: Game) -> str:

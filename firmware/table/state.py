@@ -242,9 +242,6 @@ class TableState:
 
 def _changed(disk: Game | None, game: Game) -> int:
     """The actions ``game`` adds to (or takes from) the same game as ``disk`` holds it."""
-    if disk is None or (disk.seats, disk.first, disk.rules) != (game.seats, game.first,
-                                                                 game.rules):
+    if disk is None or not disk.same_setup(game):
         return len(game.actions)
-    keep = next((n for n, (a, b) in enumerate(zip(disk.actions, game.actions, strict=False))
-                 if a != b), min(len(disk.actions), len(game.actions)))
-    return max(len(disk.actions), len(game.actions)) - keep
+    return max(len(disk.actions), len(game.actions)) - disk.shared(game)

@@ -55,12 +55,12 @@ from firmware.table.rows import (
     BadRow,
     Ended,
     as_text,
-    common,
     connect,
     delete,
     digest,
     end,
     ending,
+    finished_of,
     game_of,
     identity_of,
     insert,
@@ -70,7 +70,6 @@ from firmware.table.rows import (
     our_schema,
     primary,
     row_in_play,
-    same_setup,
     seal,
     standing,
     transaction,
@@ -208,10 +207,7 @@ class Store:
         bad: list[tuple[int, str]] = []
         for row in sorted(rows):
             try:
-                game_of(db, row)
-                ended, _ = db.execute("SELECT ended, finished_at FROM game WHERE id = ?",
-                                      (row,)).fetchone()
-                Ended(ended)
+                finished_of(db, row)
             except BadRow as damaged:
                 bad.append((row, damaged.reason))
             except (ValueError, TypeError, sqlite3.Error) as error:  # how it ended, unread
@@ -367,8 +363,8 @@ class Store:
         """The row in play made to hold ``game``: its missing actions added, those it no
         longer has removed; another game's row is put away first, never overwritten."""
         current = self._in_play(db)
-        keep = 0 if current is None else common(current[1].actions, game.actions)
-        if (current is not None and same_setup(current[1], game)
+        keep = 0 if current is None else current[1].shared(game)
+        if (current is not None and current[1].same_setup(game)
                 and keep in (len(current[1].actions), len(game.actions))):  # on, or back
             row = current[0]
             db.execute("DELETE FROM action WHERE game = ? AND seq >= ?", (row, keep))
@@ -442,9 +438,9 @@ class Store:
             base = self._seal if self._checkpoint(db) else (
                 self.ledger.last.base if self.ledger.last else "")
             found, last = standing(db), self.ledger.last
-            same = last is not None and last.kept and (last.games, last.top) == (
-                found.games, found.top)  # the finished games untouched: so is their print
-            self.ledger.write(found, base, last.kept if same and last else _fingerprint(db))
+            self.ledger.write(found, base, last.kept if last is not None and last.kept and (
+                last.games, last.top) == (found.games, found.top)  # the finished games
+                else _fingerprint(db))  # untouched: so is their fingerprint
         except StateDirectoryError as error:  # a fault, or the folder went for good
             self._current = None
             raise SaveFailed(error.kind) from None
@@ -559,10 +555,7 @@ class Store:
                               "ORDER BY id DESC LIMIT ?", (Ended.DAMAGED, count + 20))
             for (row,) in rows.fetchall():
                 try:
-                    ended, when = db.execute("SELECT ended, finished_at FROM game "
-                                             "WHERE id = ?", (row,)).fetchone()
-                    game = game_of(db, row)
-                    how = Ended(ended)
+                    game, how, when = finished_of(db, row)
                 except BadRow as bad:
                     self._mark_damaged(db, bad.row)  # by the table; a reader only skips it
                     continue

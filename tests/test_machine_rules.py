@@ -25,7 +25,7 @@ from firmware.table.faults import Fault
 from firmware.table.machine import Press, TimerKind
 from firmware.table.menu import MENU, Row
 from firmware.table.prefs import Owed
-from firmware.table.state import Animate, Menu, Waiting
+from firmware.table.state import Animate, Menu, Notice, Waiting
 from firmware.table.view import TUMBLE
 from robinson_core import CHOICES, Choice, Game, Pending, Roll, Status
 from robinson_core import events as ev
@@ -744,6 +744,30 @@ def test_a_game_put_away_while_the_disk_refuses_is_put_away_before_the_next_is_s
     assert table.state.unsaved == (m.PutAway(MOVED, new.play(Roll(2))),)
     table.disk_ok = True
     assert writes(table.fire(TimerKind.RETRY)) == [m.PutAway(MOVED, new.play(Roll(2)))]
+
+
+def test_a_game_begun_that_the_disk_refused_counts_as_unsaved_until_it_is_rolled() -> None:
+    """Nothing rolled yet, but the disk holds no game: the stop would say 0 unsaved."""
+    table = started(None, (1, 2))
+    table.fire(TimerKind.BOOT)  # on to setup
+    table.disk_ok = False
+    table.press(Press.LONG)  # begin
+    new = table.state.game
+    assert new is not None and table.state.unsaved == (m.BeginGame(new),)
+    assert table.state.behind == 1
+
+
+def test_bring_back_waits_while_a_change_is_not_on_disk() -> None:
+    """The store's bring back puts away the game in play as the disk holds it: while a
+    roll is not on disk, it would be lost. The menu says the disk refuses instead."""
+    table = playing(MOVED, animate=False, faces=[3])
+    table.disk_ok = False
+    table.press()
+    menu_at(table, Row.BRING_BACK)
+    effects = table.press(Press.LONG)
+    assert not [e for e in effects if isinstance(e, m.BringBack)]
+    assert table.state.waiting is None and table.state.flash == Notice.of(
+        "save_failed", reason=Fault.DISK_FULL)
 
 
 def test_switched_off_with_a_refused_save_it_is_tried_once_more_and_the_frame_says() -> None:

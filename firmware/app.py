@@ -19,6 +19,7 @@ from firmware.display.fonts import Fonts
 from firmware.errors import ConfigError
 from firmware.notify import Notifier
 from firmware.runtime.loop import Loop
+from firmware.runtime.soundcards import AUTO
 from firmware.runtime.speaker import Speaker
 from firmware.startup import (
     config_and_mode,
@@ -84,7 +85,8 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
 
         text_view = TextView(sys.stdout, fonts, config.display.layout)
     voice = config.voice
-    speaker = Speaker(device=voice.device, volume=voice.volume, speed=voice.speed)
+    speaker = Speaker(device="default" if emulated and voice.device == AUTO else voice.device,
+                      volume=voice.volume, speed=voice.speed, amplifier=voice.i2s_amplifier)
     run = Run(lang=args.lang, animate=not args.no_animation,
               badge="DEMO" if args.demo or args.seed is not None else "",
               voice_on=True if args.voice else None, mounts=None if emulated else _mountinfo)

@@ -18,6 +18,7 @@ from firmware.display.layout import Layout
 from firmware.display.panels import PANELS, Interface, PanelKind
 from firmware.errors import ConfigError
 from firmware.header import USABLE
+from firmware.runtime.soundcards import AUTO
 from robinson_core import MAX_PLAYERS, HouseRules, RobinsonError
 from robinson_core.house_rules import NAMES as RULE_NAMES
 from robinson_core.texts import LANGUAGES
@@ -147,9 +148,13 @@ class Voice:
     # (measured: a Finnish result peaks at 32,751 of 32,767 at 130); louder is the
     # mixer's (alsamixer) or the amplifier's GAIN pin
     speed: int = 160  # words a minute, 80..300
-    device: str = "default"  # the ALSA device: "default", "plughw:1,0", "hw:CARD=MAX98357A"…
+    # The ALSA device: "auto" finds the speaker by its card's name (the amplifier's with
+    # i2s_amplifier, else a USB speaker, else the 3.5 mm jack, else ALSA's "default":
+    # firmware.runtime.soundcards), or one named as `aplay -L` lists them:
+    # "plughw:CARD=Headphones,DEV=0", "default"…
+    device: str = "auto"
     i2s_amplifier: bool = False  # a MAX98357A on the I2S pins (18, 19, 21): install.sh
-    # writes its dtoverlay, and no other part may be wired there
+    # writes its dtoverlay (no-sdmode: GPIO 4 stays free), and no other part may be wired there
 
 
 @dataclass(frozen=True)
@@ -327,10 +332,16 @@ def _voice(reader: _Reader, table: dict[str, Any]) -> Voice:
     device = table.get("device", v.device)
     if not isinstance(device, str) or not 0 < len(device) <= 64 \
             or not set(device) <= ALSA_DEVICE_LETTERS:
-        raise reader.error("voice.device", "must be an ALSA device name such as \"default\" "
+        raise reader.error("voice.device", "must be \"auto\" or an ALSA device name such as "
+                           "\"plughw:CARD=Headphones,DEV=0\" "
                            "or \"plughw:1,0\" (letters, digits and _-:,=. only; "
                            "`aplay -L` lists them)", device)
-    if not playing_device(device):
+    amplifier = reader.boolean(table, "i2s_amplifier", v.i2s_amplifier, "voice.")
+    if device == "default" and amplifier:
+        # the line the template had before "auto": ALSA's default is card 0 (the jack or
+        # HDMI), never the amplifier, so with one it means the amplifier's card
+        device = AUTO
+    if device != AUTO and not playing_device(device):
         raise reader.error("voice.device", "must be a device that plays to a card: "
                            "default, sysdefault, hw, plughw, dmix, front, pulse or pipewire "
                            "(with its card, as \"plughw:CARD=MAX98357A,DEV=0\"); a file or tee "
@@ -339,8 +350,7 @@ def _voice(reader: _Reader, table: dict[str, Any]) -> Voice:
                  reader.boolean(table, "storyteller", v.storyteller, "voice."),
                  reader.integer(table, "volume", v.volume, 10, 100, "voice."),
                  reader.integer(table, "speed", v.speed, 80, 300, "voice."),
-                 device,
-                 reader.boolean(table, "i2s_amplifier", v.i2s_amplifier, "voice."))
+                 device, amplifier)
 
 
 def _names(cls: type) -> set[str]:

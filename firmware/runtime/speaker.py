@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from firmware.runtime import soundcards
 from firmware.speech.words import VOICES
 
 log = logging.getLogger("robinson.voice")
@@ -72,11 +73,19 @@ class Speaker:
     """Says one text at a time through a thread of its own; the newest text wins."""
 
     def __init__(self, *, device: str = "default", volume: int = 100, speed: int = 160,
+                 amplifier: bool = False,
                  play: Callable[[str], Sequence[str]] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        """``play``: the player's command for a device (default aplay; a test gives a
-        stand-in sound card that paces and records)."""
+                 clock: Callable[[], float] = time.monotonic,
+                 cards: Callable[[], list[soundcards.Card]] = soundcards.read_cards) -> None:
+        """``device``: the config's (``auto``: found on the machine's cards at each text,
+        ``firmware.runtime.soundcards``; ``amplifier``: the config has an I2S amplifier);
+        ``play``: the player's command for a device (default aplay; a test gives a
+        stand-in sound card that paces and records); ``cards``: the machine's."""
         self.device, self.volume, self.speed = device, volume, speed
+        self.amplifier = amplifier
+        self._cards = cards
+        self.playing_to: str | None = None
+        """The device the last text went to (``auto`` made real)."""
         self._play = play or player
         self.clock = clock
         self._wanted: Utterance | None = None
@@ -179,7 +188,7 @@ class Speaker:
                 _kill(synth.pid)
         out: subprocess.Popen[bytes] | None = None
         try:
-            out = subprocess.Popen(list(self._play(self.device)), stdin=subprocess.PIPE,
+            out = subprocess.Popen(list(self._play(self._device())), stdin=subprocess.PIPE,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                    process_group=synth.pid)
         except OSError as error:
@@ -221,10 +230,25 @@ class Speaker:
                            f"{VOICES[utterance.lang]} voice installed (espeak-ng-data)?")
         elif out is not None and out.returncode:
             why = _last_line(out.stderr) or f"exit status {out.returncode}"
-            self._complain(self.device, f"no sound on ALSA device {self.device!r} ({why}); "
+            device = self.playing_to or self.device
+            hint = (" (is dtoverlay=max98357a,no-sdmode in config.txt, and the Pi rebooted "
+                    "since? `aplay -l` lists the cards)"
+                    if device == soundcards.plughw(soundcards.AMPLIFIER) else "")
+            self._complain(device, f"no sound on ALSA device {device!r} ({why}){hint}; "
                            "the table plays on silently and tries again at the next result")
         else:
             self._last_complaint.clear()  # working again: the next failure is said at once
+
+    def _device(self) -> str:
+        """The device this text plays to; a new one (``auto`` found another card) is said
+        in the journal, once."""
+        device = soundcards.chosen(self.device, amplifier=self.amplifier,
+                                   listed=self._cards() if self.device == soundcards.AUTO
+                                   else [])
+        if device != self.playing_to:
+            log.info("voice: playing to ALSA device %s", device)
+            self.playing_to = device
+        return device
 
     def _reaped(self, process: subprocess.Popen[bytes], group: int, last: bool) -> bool:
         """Wait for ``process`` to end (REAP_WAIT at most; a new text kills it at once),

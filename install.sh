@@ -50,6 +50,8 @@ UNIT="$ROOT/etc/systemd/system/$SERVICE.service"
 DROP_IN="$ROOT/etc/systemd/system/$SERVICE.service.d/panel-bus.conf"
 OLD_DROP_IN="$ROOT/etc/systemd/system/$SERVICE.service.d/i2c-bus.conf"  # before SPI waited too
 UDEV="$ROOT/etc/udev/rules.d/99-robinson-table.rules"
+MODULES="$ROOT/etc/modules-load.d/robinson-table.conf"
+RESTART_DROP_IN="$ROOT/etc/systemd/system/$SERVICE.service.d/restart-steps.conf"
 CONFIG_DIR="$ROOT/etc/robinson-table"
 STATE="$ROOT/var/lib/$SERVICE"
 COMMAND="$ROOT/usr/local/bin/robinson"
@@ -107,6 +109,68 @@ boot_line() {
     printf '%s\n' "$2" >> "$1"
 }
 
+# apt's locks: the package lists' (apt-get update) and dpkg's (install). Both are fcntl
+# locks; apt's DPkg::Lock::Timeout waits out dpkg's only, and at a first boot apt's daily
+# timers hold one or the other for minutes. One bounded wait for both, whoever holds
+# them (read from /proc/locks: nothing here takes a lock apt could then miss).
+APT_WAIT=${ROBINSON_APT_WAIT:-300}
+APT_DEADLINE=""
+APT_BUSY=$(mktemp -u)
+apt_wait() {
+    [ -n "$APT_DEADLINE" ] || APT_DEADLINE=$(( $(date +%s) + APT_WAIT ))
+    python3 - "$ROOT" "$APT_DEADLINE" "$APT_WAIT" "$APT_BUSY" <<'EOF'
+import os, sys, time
+root, deadline, wait, busy = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+paths = [root + p for p in ("/var/lib/apt/lists/lock", "/var/lib/dpkg/lock-frontend",
+                            "/var/lib/dpkg/lock")]
+
+def holder():
+    inodes = {}
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        inodes[(os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)] = path
+    try:
+        locks = open("/proc/locks").read().splitlines()
+    except OSError:
+        return None
+    for line in locks:  # "1: POSIX  ADVISORY  WRITE 1234 08:01:393219 0 EOF"
+        f = line.split()
+        if "->" in f or len(f) < 6:  # a waiter, not a holder
+            continue
+        try:
+            major, minor, inode = f[5].split(":")
+            key, pid = (int(major, 16), int(minor, 16), int(inode)), int(f[4])
+        except ValueError:
+            continue
+        if key in inodes:
+            try:
+                name = open(f"/proc/{pid}/comm").read().strip()
+            except OSError:
+                name = "?"
+            return inodes[key], pid, name
+    return None
+
+said = False
+while (held := holder()) is not None:
+    path, pid, name = held
+    if time.time() >= deadline:
+        open(busy, "w").write(
+            f"apt has been busy for over {wait} s: process {pid} ({name}) holds "
+            f"{path[len(root):]}; let it finish (a first boot's updates take minutes: "
+            "systemctl status apt-daily.service apt-daily-upgrade.service), then run "
+            "install.sh again")
+        sys.exit(1)
+    if not said:
+        print(f"robinson: apt is busy (process {pid}, {name}, holds {path[len(root):]}): "
+              f"waiting up to {wait} s", flush=True)
+        said = True
+    time.sleep(1)
+EOF
+}
+
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 
@@ -133,7 +197,7 @@ EOF
 
 uninstall() {
     systemctl disable --now "$SERVICE.service" >/dev/null 2>&1 || true
-    for f in "$UNIT" "$DROP_IN" "$OLD_DROP_IN" "$UDEV" "$COMMAND"; do
+    for f in "$UNIT" "$DROP_IN" "$OLD_DROP_IN" "$RESTART_DROP_IN" "$UDEV" "$MODULES" "$COMMAND"; do
         { [ -e "$f" ] || [ -L "$f" ]; } && rm -f "$f" && changed "removed ${f#$ROOT}"
     done
     rmdir "$(dirname "$DROP_IN")" 2>/dev/null || true
@@ -174,12 +238,17 @@ install() {
         fi
     done
     if [ -n "$missing" ]; then
+        # A fresh image has empty package lists, so the update runs; at first boot apt's
+        # daily timers often hold its locks: one wait for both (apt_wait), then apt.
+        log=$(mktemp)
         # shellcheck disable=SC2086
-        # At first boot apt's daily timers often hold its lock: wait for it (5 minutes).
-        { apt-get -o DPkg::Lock::Timeout=300 install -y -q $missing >/dev/null 2>&1 || {
-            apt-get -o DPkg::Lock::Timeout=300 update -q >/dev/null 2>&1 &&
-            apt-get -o DPkg::Lock::Timeout=300 install -y -q $missing >/dev/null 2>&1; }; } ||
-            die "apt-get could not install$missing (apt busy for over 5 minutes, or no network? try: sudo apt-get install$missing)"
+        { apt_wait && apt-get -o DPkg::Lock::Timeout=60 install -y -q $missing >/dev/null 2>"$log" || {
+            apt_wait && apt-get -o DPkg::Lock::Timeout=60 update -q >/dev/null 2>"$log" &&
+            apt_wait && apt-get -o DPkg::Lock::Timeout=60 install -y -q $missing >/dev/null 2>"$log"; }; } || {
+            [ -e "$APT_BUSY" ] && { rm -f "$log"; die "$(cat "$APT_BUSY"; rm -f "$APT_BUSY")"; }
+            why=$(grep -v '^W:' "$log" | tail -n 1 | cut -c 1-160); rm -f "$log"
+            die "apt-get could not install$missing (${why:-it gave no reason}): check the network, then: sudo apt-get update && sudo apt-get install$missing"; }
+        rm -f "$log"
         changed "installed Debian packages:$missing"
     fi
     case "$ARCH" in armhf|armel)
@@ -199,12 +268,20 @@ install() {
         say "no raspi-config: enable $INTERFACE yourself (dtparam=$([ "$INTERFACE" = spi ] && echo spi || echo i2c_arm)=on in config.txt)"
     fi
     cfg=$(boot_config)
-    if [ "$I2S" = yes ]; then  # the MAX98357A's driver; the pins 18, 19, 21 are its
+    # The MAX98357A's driver; the pins 18, 19, 21 are its. Without no-sdmode the overlay
+    # also takes GPIO 4 for the amplifier's SD pin, for as long as the driver is bound
+    # (the seat 4 LED's pin); the breakout's own resistor keeps SD on, so it stays unwired.
+    # dtparam=audio stays as it is: the voice names the amplifier's card, so the jack
+    # (or HDMI) being card 0 changes nothing, and an owner may want them.
+    if [ "$I2S" = yes ]; then
         if [ -z "$cfg" ]; then
-            say "no /boot/firmware/config.txt: add dtoverlay=max98357a to it yourself for the I2S amplifier"
+            say "no /boot/firmware/config.txt: add dtoverlay=max98357a,no-sdmode to it yourself for the I2S amplifier"
+        elif grep -qx "dtoverlay=max98357a" "$cfg"; then  # an earlier install.sh's line
+            sed -i 's/^dtoverlay=max98357a$/dtoverlay=max98357a,no-sdmode/' "$cfg"
+            changed "wrote the I2S amplifier's overlay as dtoverlay=max98357a,no-sdmode in ${cfg#$ROOT}: GPIO 4 is free again (after a reboot)"
         elif ! grep -q "^dtoverlay=max98357a" "$cfg"; then
-            boot_line "$cfg" "dtoverlay=max98357a"
-            changed "added dtoverlay=max98357a (the I2S amplifier) to ${cfg#$ROOT} (after a reboot)"
+            boot_line "$cfg" "dtoverlay=max98357a,no-sdmode"
+            changed "added dtoverlay=max98357a,no-sdmode (the I2S amplifier) to ${cfg#$ROOT} (after a reboot)"
         fi
     fi
     if [ -z "$cfg" ]; then
@@ -314,6 +391,16 @@ EOF
         udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio --subsystem-match=spidev || true
     fi
 
+    # ALSA's core at boot, before the unit starts: the unit allows the sound devices by
+    # their group (DeviceAllow=char-alsa), which systemd resolves to major 116 from
+    # /proc/devices when the unit starts; a card whose driver loads later (an I2S board
+    # probed late, a USB speaker plugged in) then has that major and is allowed too.
+    put_text "$MODULES" 0644 <<'EOF'
+# Robinson Table: ALSA's core (snd, the "alsa" devices, major 116) before the table
+# starts, so a sound card that comes later is one its unit allows.
+snd
+EOF
+
     # 7. The unit, and a drop-in that waits for the panel's bus device, the one the
     #    config names (a table on SPI does not wait out an I2C bus it never uses).
     put "$SRC/systemd/$SERVICE.service" "$UNIT" 0644
@@ -329,6 +416,18 @@ EOF
 Wants=$bus_device
 After=$bus_device
 EOF
+    # systemd 254 and later (trixie) lengthen the pause between failed starts; bookworm's
+    # 252 keeps the unit's RestartSec (it would warn of keys it does not know).
+    version=$(systemctl --version 2>/dev/null | sed -n '1s/^systemd \([0-9]*\).*/\1/p')
+    if [ "${version:-0}" -ge 254 ]; then
+        put_text "$RESTART_DROP_IN" 0644 <<'EOF'
+# Written by install.sh (systemd 254 or later): a table that cannot start (no panel
+# yet) tries again, ever less often: 5 s, then longer, up to a minute between tries.
+[Service]
+RestartSteps=6
+RestartMaxDelaySec=60
+EOF
+    fi
     if [ -e "$OLD_DROP_IN" ]; then
         rm -f "$OLD_DROP_IN" && changed "removed ${OLD_DROP_IN#$ROOT} (now panel-bus.conf)"
     fi

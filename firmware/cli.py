@@ -1,6 +1,7 @@
 """The ``robinson`` command: one entry point, a subcommand per job.
 
-Bad input of any kind ends in exit status 2 and one line on stderr.
+Bad input of any kind ends in exit status 2 and one line on stderr; a part of the table
+that is missing (the panel, the pins) in status 3, which the unit tries again.
 """
 
 from __future__ import annotations
@@ -602,7 +603,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _COMMANDS[args.command](args)
     except (TableError, RobinsonError) as error:
         _say(f"robinson {args.command}: error: {error}")
-        return 2
+        return error.status if isinstance(error, TableError) else 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

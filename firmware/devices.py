@@ -36,7 +36,7 @@ from firmware.config import Config, Display
 from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
 from firmware.display.panels import Interface
-from firmware.errors import HardwareError
+from firmware.errors import HardwareError, NoBoard
 from firmware.runtime.loop import Loop
 from firmware.runtime.outputs import Outputs
 from firmware.runtime.tunes import BUZZER_MID
@@ -90,7 +90,7 @@ def wants_emulation(choice: str, *, systemd: bool) -> bool:
     if choice == "auto" and not systemd:
         return True
     where = "--hardware pi" if choice == "pi" else "under systemd"
-    raise HardwareError(
+    raise NoBoard(
         f"no Raspberry Pi found ({where}): gpiozero reads the board from /proc/device-tree "
         "or the Revision line of /proc/cpuinfo, and neither names one; "
         "to run the table emulated, use --hardware emulate")
@@ -282,10 +282,11 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
     loop = Loop(clock) if clock else Loop()
     factory = pin_factory
     if factory is None:  # on a Pi: the header's chip, by its label, for gpiozero and luma
-        # (opened first: lgpio's threads start then, with a slack fit for the buzzer's)
+        # (opened first: lgpio's threads start then, with a slack fit for the buzzer's;
+        # gpiozero's own choice too, where the header's chip is not known or would not open)
         with timerslack.threads_started_with(
                 timerslack.TONE_NS if config.pins.use_buzzer else None):
-            factory = _header_factory()
+            factory = _header_factory() or _default_factory()
     if make_device is None:  # the wired panel: it must be there at start
         make_device = _wired_panel(config.display)
     panel = Panel(make_device,
@@ -333,8 +334,39 @@ def _header_factory() -> PinFactory | None:
     except Exception as error:  # lgpio missing, the chip busy: gpiozero's own way says why
         log.warning("GPIO chip %d (the header's) could not be opened: %s", chip, error)
         return None
+    opened = getattr(made, "_chip", chip)  # what lgpio.gpiochip_open was given
+    if opened != chip:
+        made.close()
+        raise HardwareError(
+            f"gpiozero {_version('gpiozero')} opened gpiochip{opened}, not the header's "
+            f"gpiochip{chip} ({gpiochip.labels().get(chip, '?')}): that gpiozero ignores "
+            "the chip it is asked for; install.sh installs one that does "
+            "(gpiozero>=2.0.1.post1, or Raspberry Pi OS's python3-gpiozero)")
     log.info("GPIO: the header is gpiochip%d", chip)
     return made
+
+
+def _default_factory() -> PinFactory | None:
+    """gpiozero's own choice of factory, made now (within the caller's timer slack, as
+    lgpio starts its threads), or None: the first pin then says why none would open."""
+    from gpiozero import Device
+
+    try:
+        Device.ensure_pin_factory()
+    except Exception as error:  # no library at all: claim() says what to install
+        log.warning("GPIO: gpiozero could make no pin factory: %s", error)
+        return None
+    made: PinFactory = Device.pin_factory
+    return made
+
+
+def _version(package: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "(version unknown)"
 
 
 def _claim_failed(key: str, pin: int, error: Exception) -> str:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+import sys
 import threading
 import tomllib
+import types
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.config import Config, parse
 from firmware.display.panels import Interface
@@ -158,3 +162,97 @@ def test_threads_started_for_a_buzzer_take_a_tones_slack(wanted: int | None) -> 
     expected = wanted if wanted is not None else seen["before"]
     assert seen["within"] == seen["child"] == expected, seen
     assert seen["after"] == seen["before"] != 1_000, seen
+
+
+class _GpiozeroFactory(MockFactory):  # type: ignore[misc]
+    """gpiozero's LGPIOFactory as each release makes it, on this machine's mock pins:
+    ``honours`` False is 2.0 and 2.0.1 from PyPI, which open chip 4 on a Pi 5 and
+    else 0 whatever ``chip`` says (``self._chip`` is what they opened); True is
+    2.0.1.post1 and later (and Pi OS's patched 2.0.1). ``slack`` notes the timer slack
+    of the thread that made it (lgpio starts its threads then)."""
+
+    honours = True
+    slack: ClassVar[list[int]] = []
+
+    def __init__(self, chip: int | None = None) -> None:
+        super().__init__(pin_class=MockPWMPin)
+        self._chip = chip if self.honours and chip is not None else 0
+        _GpiozeroFactory.slack.append(_slack_of_thread())
+
+
+class _Failing:
+    def __init__(self, chip: int | None = None) -> None:
+        raise OSError("can not open gpiochip")
+
+
+def _on_a_pi5(monkeypatch: pytest.MonkeyPatch, factory: type) -> None:
+    """gpiochip.labels() as a Pi 5 of kernel 6.6.45 lists them (the header is chip 2);
+    gpiozero's LGPIOFactory and default factory are ``factory``."""
+    from gpiozero import Device
+
+    from firmware import gpiochip
+
+    monkeypatch.setattr(gpiochip, "labels", lambda dev=None: {
+        0: "gpio-brcmstb@107d508500", 1: "gpio-brcmstb@107d517c00", 2: "pinctrl-rp1"})
+    lgpio_pins = types.ModuleType("gpiozero.pins.lgpio")  # (this machine has no lgpio)
+    lgpio_pins.LGPIOFactory = factory  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", lgpio_pins)
+    monkeypatch.delenv("RPI_LGPIO_CHIP", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory",
+                        staticmethod(lambda: _GpiozeroFactory(None)))
+
+
+def _build_in_a_thread(config: Config) -> object:
+    """``build`` as the table makes it on a Pi (no factory given), in a thread of its
+    own (its timer slack is changed and put back)."""
+    from firmware.devices import build
+
+    made: list[object] = []
+
+    def make() -> None:
+        try:
+            made.append(build(config, make_device=lambda: None))  # type: ignore[arg-type,return-value]
+        except Exception as error:  # the test reads it
+            made.append(error)
+
+    thread = threading.Thread(target=make)
+    thread.start()
+    thread.join()
+    return made[0]
+
+
+def test_a_gpiozero_that_opens_another_chip_than_asked_stops_the_table_in_one_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unpatched gpiozero (2.0 or 2.0.1 from a wheelhouse) opens chip 0 on this Pi 5,
+    a bank the header is not on: the table would drive pins nobody wired. It stops with
+    one line (status 3), naming what it opened and what it was asked."""
+    from firmware.errors import HardwareError
+
+    monkeypatch.setattr(_GpiozeroFactory, "honours", False)
+    _on_a_pi5(monkeypatch, _GpiozeroFactory)
+    made = _build_in_a_thread(Config())
+    assert isinstance(made, HardwareError) and made.status == 3, made
+    said = str(made)
+    assert "opened gpiochip0, not the header's gpiochip2 (pinctrl-rp1)" in said, said
+    assert "gpiozero>=2.0.1.post1" in said and "\n" not in said
+    monkeypatch.setattr(_GpiozeroFactory, "honours", True)
+    made = _build_in_a_thread(Config())
+    assert not isinstance(made, Exception), made
+    made.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("factory", [_GpiozeroFactory, _Failing])
+def test_gpiozeros_own_factory_too_is_made_within_the_buzzers_slack(
+        monkeypatch: pytest.MonkeyPatch, factory: type) -> None:
+    """Where the header's chip will not open (``_Failing``), gpiozero's own choice is
+    made at once, within the buzzer's timer slack, as the header's is: not later, by
+    the first pin, with the unit's 10 ms slack in lgpio's threads."""
+    from firmware.config import Pins
+
+    _on_a_pi5(monkeypatch, factory)
+    _GpiozeroFactory.slack.clear()
+    made = _build_in_a_thread(Config(pins=Pins(use_buzzer=True)))
+    assert not isinstance(made, Exception), made
+    made.close()  # type: ignore[attr-defined]
+    assert _GpiozeroFactory.slack == [1_000], _GpiozeroFactory.slack

@@ -63,9 +63,10 @@ def machine(tmp_path: Path) -> dict[str, Path]:
     return {"root": root, "fake": fake, "bin": bin_}
 
 
-def install(machine: dict[str, Path], *args: str) -> subprocess.CompletedProcess[str]:
+def install(machine: dict[str, Path], *args: str,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     env = {"PATH": f"{machine['bin']}:/usr/bin:/bin", "FAKE": str(machine["fake"]),
-           "REAL_PYTHON": sys.executable, "HOME": str(machine["fake"])}
+           "REAL_PYTHON": sys.executable, "HOME": str(machine["fake"]), **(env or {})}
     return subprocess.run(["sh", str(ROOT / "install.sh"), "--root", str(machine["root"]), *args],
                           capture_output=True, text=True, env=env, check=False,
                           stdin=subprocess.DEVNULL)
@@ -325,10 +326,61 @@ def test_a_failing_step_is_one_line(machine: dict[str, Path]) -> None:
     assert run.stderr.strip().count("\n") == 0 and "apt-get could not install" in run.stderr
 
 
-def test_apt_waits_for_its_lock_at_first_boot(machine: dict[str, Path]) -> None:
-    assert install(machine).returncode == 0
-    apt = [c for c in calls(machine) if c.startswith("apt-get")]
-    assert apt and all("-o DPkg::Lock::Timeout=300" in c for c in apt), apt
+HOLD = """import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.lockf(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+open(sys.argv[3], "w").close()  # (released as it exits, a moment after)
+"""
+
+
+def hold_lock(machine: dict[str, Path], lock: str, seconds: float) -> subprocess.Popen[str]:
+    """Another process holds one of apt's fcntl locks under the root, for ``seconds``
+    (apt's daily timers at a first boot); it leaves a file as it lets go."""
+    path = machine["root"] / lock
+    path.parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path), str(seconds),
+                               str(machine["fake"] / "released")], stdout=subprocess.PIPE,
+                              text=True)
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    return holder
+
+
+# apt-get records whether the other process had let go when it ran.
+APT_AFTER = ('[ -e "$FAKE/released" ] || echo "apt-get ran while the lock was held" '
+             '>> "$FAKE/calls"\n')
+
+
+@pytest.mark.parametrize("lock", ["var/lib/apt/lists/lock", "var/lib/dpkg/lock-frontend"])
+def test_apt_waits_for_both_of_its_locks_at_first_boot(machine: dict[str, Path],
+                                                       lock: str) -> None:
+    """Pi OS images ship with empty package lists, so apt-get update runs, and
+    DPkg::Lock::Timeout does not cover the lists' lock: install.sh waits for each lock,
+    says so, and runs apt once it is free."""
+    apt = machine["bin"] / "apt-get"
+    apt.write_text(apt.read_text().replace("\n", "\n" + APT_AFTER, 1))
+    holder = hold_lock(machine, lock, 2.5)
+    run = install(machine)
+    holder.communicate(timeout=30)
+    assert run.returncode == 0, run.stderr
+    assert f"apt is busy (process {holder.pid}, python" in run.stdout
+    assert f"holds /{lock}): waiting up to 300 s" in run.stdout
+    done = [c for c in calls(machine) if c.startswith("apt-get")]
+    assert done and "apt-get ran while the lock was held" not in done, done
+
+
+def test_apt_busy_past_the_wait_is_one_true_line(machine: dict[str, Path]) -> None:
+    holder = hold_lock(machine, "var/lib/apt/lists/lock", 30)
+    try:
+        run = install(machine, env={"ROBINSON_APT_WAIT": "2"})
+    finally:
+        holder.kill()
+        holder.communicate()
+    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1, run.stderr
+    assert (f"apt has been busy for over 2 s: process {holder.pid} (python" in run.stderr
+            and "holds /var/lib/apt/lists/lock" in run.stderr), run.stderr
+    assert not any(c.startswith("apt-get") for c in calls(machine))
 
 
 def test_a_venv_of_another_python_is_made_again(machine: dict[str, Path]) -> None:
@@ -403,11 +455,46 @@ def test_a_speaking_table_gets_its_voice_its_overlay_and_the_audio_group(
     assert run.returncode == 0, run.stderr
     apt = [c for c in calls(machine) if c.startswith("apt-get") and " install " in c]
     assert apt and all(p in apt[0].split() for p in ("espeak-ng", "alsa-utils"))
-    assert cfg.read_text() == "[pi4]\narm_boost=1\n[all]\ndtoverlay=max98357a\n"
+    # no-sdmode: without it the overlay holds GPIO 4 (the seat 4 LED's) for its SD pin
+    assert cfg.read_text() == "[pi4]\narm_boost=1\n[all]\ndtoverlay=max98357a,no-sdmode\n"
     assert "robinson" in next(line for line in (machine["root"] / "etc/group")
                               .read_text().splitlines() if line.startswith("audio:"))
     assert install(machine).returncode == 0  # again: nothing added twice
     assert cfg.read_text().count("dtoverlay=max98357a") == 1
+    # an earlier install.sh's bare line is mended, and said
+    cfg.write_text("[all]\ndtoverlay=max98357a\ndtparam=audio=on\n")
+    run = install(machine)
+    assert run.returncode == 0, run.stderr
+    assert cfg.read_text() == "[all]\ndtoverlay=max98357a,no-sdmode\ndtparam=audio=on\n"
+    assert "GPIO 4 is free again" in run.stdout
+
+
+def test_alsas_core_loads_at_boot_so_a_later_card_is_allowed(machine: dict[str, Path]) -> None:
+    """The unit's DeviceAllow=char-alsa is resolved from /proc/devices as the unit
+    starts: with snd loaded by then, a card probed or plugged in later is allowed."""
+    assert install(machine).returncode == 0
+    modules = machine["root"] / "etc/modules-load.d/robinson-table.conf"
+    assert [line for line in modules.read_text().splitlines()
+            if not line.startswith("#")] == ["snd"]
+    assert "DeviceAllow=char-alsa rw" in (
+        machine["root"] / "etc/systemd/system/robinson-table.service").read_text()
+    assert install(machine, "--uninstall").returncode == 0
+    assert not modules.exists()
+
+
+@pytest.mark.parametrize(("version", "steps"), [("252 (252.39-1~deb12u1)", False),
+                                                ("257 (257.9-1~deb13u1)", True)])
+def test_the_pause_between_failed_starts_grows_where_systemd_can(
+        machine: dict[str, Path], version: str, steps: bool) -> None:
+    systemctl = machine["bin"] / "systemctl"
+    systemctl.write_text(systemctl.read_text().replace(
+        "case \"$1\" in ", f"case \"$1\" in --version) echo 'systemd {version}';; ", 1))
+    assert install(machine).returncode == 0
+    drop_in = machine["root"] / "etc/systemd/system/robinson-table.service.d/restart-steps.conf"
+    assert drop_in.exists() == steps
+    if steps:
+        assert "RestartSteps=" in drop_in.read_text()
+        assert "RestartMaxDelaySec=60" in drop_in.read_text()
 
 
 def test_a_quiet_table_installs_no_voice(machine: dict[str, Path]) -> None:

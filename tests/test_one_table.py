@@ -28,7 +28,7 @@ def test_a_second_table_on_the_same_directory_refuses_and_the_first_goes_on(
         second = subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
                                  str(state)], capture_output=True, text=True, env=env,
                                 stdin=subprocess.DEVNULL, timeout=30, check=False)
-        assert second.returncode == 2
+        assert second.returncode == 3  # (the unit tries again: the other one may end)
         assert second.stderr.count("\n") == 1
         assert f"another table is running on {state} (pid {first.pid})" in second.stderr
         assert first.stdin is not None

@@ -56,7 +56,8 @@ def test_the_unit_exposure_is_at_most_2(tmp_path: Path) -> None:
 
 def test_the_unit_is_watched_restarted_and_sandboxed() -> None:
     text = UNIT.read_text()
-    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "StartLimitBurst=",
+    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure",
+                 "StartLimitIntervalSec=0\n", "RestartPreventExitStatus=2\n",
                  "StateDirectory=robinson-table", "WorkingDirectory=%t/robinson-table",
                  "Environment=LG_WD=%t/robinson-table", "RuntimeDirectoryMode=0700",
                  "User=robinson", "SupplementaryGroups=gpio i2c spi", "DevicePolicy=closed",

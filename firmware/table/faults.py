@@ -59,7 +59,10 @@ class StateDirectoryError(TableError):
 
 
 class TableRunning(StateDirectoryError):
-    """Another table holds the state directory (its lock)."""
+    """Another table holds the state directory (its lock). Exit status 3: a command that
+    holds it ends, and the unit's next try finds the folder free."""
+
+    status = 3
 
 
 class SaveFailed(OSError):

@@ -10,9 +10,9 @@
 # the header's chip by its label (firmware/gpiochip.py), as it does on the board.
 set -eu
 # What the host said this guest is, read in one python (each costs a second under TCG).
-read -r BOARD PANEL IDENTITY VOICE <<EOF
+read -r BOARD PANEL IDENTITY <<EOF
 $(python3 -c "import json; s = json.load(open('/mnt/host/settings.json'))
-print(s.get('board', 'pi3'), s.get('panel', 'i2c'), s.get('identity', 'cpuinfo').replace(' ', '-'), s.get('voice', False))")
+print(s.get('board', 'pi3'), s.get('panel', 'i2c'), s.get('identity', 'cpuinfo').replace(' ', '-'))")
 EOF
 modprobe configfs
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
@@ -51,11 +51,8 @@ mountpoint -q /proc/cpuinfo || mount --bind /etc/vpi/cpuinfo /proc/cpuinfo
 fi
 modprobe i2c-dev
 modprobe i2c-stub chip_addr=0x3c
-# The voice's sound card: ALSA's loopback, whose capture side the harness records
-# (playback on hw:Loopback,0 comes out of hw:Loopback,1), as a speaker would sound.
-if [ "$VOICE" = True ]; then
-    modprobe snd-aloop index=0 id=Loopback pcm_substreams=1
-fi
+# The voice's sound cards are not loaded here: the harness loads them long after the
+# table started (the_voice), as a sound driver probed late or a USB speaker would come.
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 cd /sys/kernel/tracing
 echo 16384 > buffer_size_kb

@@ -14,8 +14,9 @@ import fcntl
 import os
 from pathlib import Path
 
-HEADER_LABELS = ("pinctrl-rp1", "pinctrl-bcm2712", "pinctrl-bcm2711", "pinctrl-bcm2835")
-"""The header's controller on each Pi, the Pi 5's first (a Pi 5 also has brcmstb chips)."""
+HEADER_LABELS = ("pinctrl-rp1", "pinctrl-bcm2711", "pinctrl-bcm2835")
+"""The header's controller on each Pi, the Pi 5's first (a Pi 5 also has brcmstb chips,
+labelled gpio-brcmstb@…: the BCM2712's own pins, none of them on the header)."""
 
 CHIPINFO = 0x8044B401  # GPIO_GET_CHIPINFO_IOCTL: _IOR(0xB4, 0x01, struct gpiochip_info)
 CHIPINFO_SIZE = 68  # char name[32], char label[32], __u32 lines

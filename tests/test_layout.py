@@ -83,6 +83,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.runtime.speaker": PURE | {"contextlib", "io", "logging", "os", "pathlib",
                                         "signal", "subprocess", "tempfile", "threading",
                                         "time"},  # tempfile: a recording's errors, on disk
+    "firmware.runtime.soundcards": PURE | {"pathlib"},  # the machine's cards, by name
     "firmware.speech": PURE | {"importlib", "unicodedata"},  # a language's texts, by its code
     "firmware.table.table": PURE | {"logging", "threading"},
     # The store's rooms: the public face, the rows, the folder, the salvage, the fault kinds.

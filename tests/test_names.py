@@ -128,7 +128,7 @@ def test_names_are_not_changed_beside_a_running_table(tmp_path: Path) -> None:
                               capture_output=True, text=True, timeout=60)
     finally:
         running.close()
-    assert done.returncode == 2 and done.stdout == ""
+    assert done.returncode == 3 and done.stdout == ""
     assert "another table is running" in done.stderr and done.stderr.count("\n") == 1
 
 

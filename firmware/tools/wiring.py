@@ -140,8 +140,9 @@ def wiring_markdown(config: Config) -> str:
     lines += ["", "## Free pins", "",
               f"Left free by this config, for seats 7 and 8 and a power-off button: {free}.",
               "GPIO 14 and 15 are the serial console's TX and RX: turn the console off first",
-              "(`sudo raspi-config nonint do_serial_cons 1`). Add a seat's pin to",
-              "`pins.seats` (and an LED's to `pins.leds`)."]
+              "(`sudo raspi-config nonint do_serial_cons 1`). GPIO 14 is also the pin",
+              "raspi-config's fan control (`do_fan`) drives by default: with a fan there,",
+              "take another. Add a seat's pin to `pins.seats` (and an LED's to `pins.leds`)."]
     return "\n".join(lines) + "\n"
 
 
@@ -172,16 +173,27 @@ def i2s_markdown(config: Config) -> list[str]:
     spare += [g for g in pins.leds if g not in I2S_PINS and g not in spare]
     where = ", ".join(f"GPIO {g}" for g in spare[:len(taken)])
     lines += ["", "Set `i2s_amplifier = true` and `enabled = true` in `[voice]`;",
-              "`sudo ./install.sh` then writes `dtoverlay=max98357a` to config.txt (a reboot",
-              "takes it) and installs espeak-ng and alsa-utils. The amplifier takes GPIO 18,",
-              "19 and 21: the config",
+              "`sudo ./install.sh` then writes `dtoverlay=max98357a,no-sdmode` to config.txt",
+              "(a reboot takes it) and installs espeak-ng and alsa-utils. Leave the board's",
+              "SD pin unwired: its own resistor keeps the amplifier on (both channels mixed),",
+              "and `no-sdmode` keeps the overlay off GPIO 4 (without it the driver holds",
+              "GPIO 4, the seat 4 LED's pin, for as long as it runs). The amplifier takes",
+              "GPIO 18, 19 and 21: the config",
               "refuses any part on them, in one line naming it. In this config",
               f"{', '.join(moves)} sit there; move them (`pins.seats`, `pins.buzzer`) to,",
               f"say, {where} (pins the LEDs leave free when they are not wired; with",
               "the LEDs, a table that speaks has four seats). A TFT's backlight",
-              f"(`gpio_backlight`, GPIO {config.display.gpio_backlight}) moves too. A Pi 3 or 4",
-              "needs none of this: its 3.5 mm jack, or a USB speaker, is a `device`",
-              "(`aplay -L` lists them)."]
+              f"(`gpio_backlight`, GPIO {config.display.gpio_backlight}) moves too.",
+              "",
+              "The voice plays to the amplifier's card by its name (`device = \"auto\"`,",
+              "`plughw:CARD=MAX98357A,DEV=0`): ALSA's `default` is card 0, which is the",
+              "3.5 mm jack on a Pi 3 or 4 and HDMI on a Pi 5. The amplifier has no mixer",
+              "control (alsamixer has nothing for it): its loudness is `volume` in `[voice]`",
+              "(10–100) and the board's GAIN pin (unwired 9 dB, to GND 12 dB, through",
+              "100 kΩ to GND 15 dB, to VIN 6 dB). A Pi 3 or 4 needs no amplifier: `auto`",
+              "finds a USB speaker, else the jack (card `Headphones`, loudness:",
+              "alsamixer's PCM control); or name a card as `aplay -l` lists it,",
+              "`device = \"plughw:CARD=NAME,DEV=0\"`."]
     return lines
 
 

@@ -302,7 +302,8 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
             for claimed in opened:
                 claimed.close()
             panel.close()
-            raise HardwareError(_claim_failed(key, pin, error)) from None
+            raise HardwareError(_claim_failed(key, pin, error,
+                                              config.voice.i2s_amplifier)) from None
         opened.append(device)
         return device
 
@@ -369,10 +370,18 @@ def _version(package: str) -> str:
         return "(version unknown)"
 
 
-def _claim_failed(key: str, pin: int, error: Exception) -> str:
+SDMODE_PIN = 4  # the max98357a overlay's SD pin unless written with no-sdmode
+
+
+def _claim_failed(key: str, pin: int, error: Exception, amplifier: bool = False) -> str:
     """Why ``pin`` could not be had, and what to do, in one line."""
     said = quote(str(error) or type(error).__name__, 60)
-    if isinstance(error, GPIOPinInUse) or "busy" in str(error).lower():
+    busy = isinstance(error, GPIOPinInUse) or "busy" in str(error).lower()
+    if busy and amplifier and pin == SDMODE_PIN:
+        return (f"{key}: GPIO {pin} is busy ({said}): the amplifier's overlay holds it for "
+                "its SD pin unless it is written dtoverlay=max98357a,no-sdmode in "
+                "config.txt (sudo ./install.sh writes it; then reboot)")
+    if busy:
         return (f"{key}: GPIO {pin} is busy ({said}): another program, a HAT or a "
                 "dtoverlay in config.txt (w1-gpio, pwm, ...) holds it; gpioinfo names the "
                 "holder (is the service running? sudo systemctl stop robinson-table), or "

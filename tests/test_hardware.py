@@ -108,6 +108,28 @@ def test_a_busy_pin_is_one_line_naming_it_and_nothing_stays_claimed(key: str, pi
     assert taken == 6
 
 
+def test_gpio_4_held_beside_an_amplifier_names_the_overlays_sd_pin() -> None:
+    """An owner's own config.txt line (dtoverlay=max98357a, without no-sdmode) holds
+    GPIO 4, the seat 4 LED's: the line says which line of config.txt to mend."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from firmware.emulate.rig import emulate
+    from firmware.errors import HardwareError
+
+    class Held(MockFactory):  # type: ignore[misc]
+        def pin(self, spec: object, pin_class: object = None, **kwargs: object) -> object:
+            if spec == 4:
+                raise GPIOBusy("GPIO busy")
+            return super().pin(spec, pin_class=pin_class, **kwargs)
+
+    config = parse({"pins": {"use_leds": True, "seats": [5, 6, 13, 16]},
+                    "voice": {"i2s_amplifier": True}})
+    with pytest.raises(HardwareError) as raised:
+        emulate(config, pin_factory=Held(pin_class=MockPWMPin))
+    said = str(raised.value)
+    assert said.startswith("pins.leds[4]: GPIO 4 is busy") and "no-sdmode" in said, said
+
+
 @pytest.mark.parametrize("chips,header", [
     # a Pi 5 on kernel 6.6.45 and later: the RP1's bank is not gpiochip4 any more
     ({0: "gpio-brcmstb@107d508500", 1: "gpio-brcmstb@107d517c00", 2: "pinctrl-rp1",

@@ -309,7 +309,7 @@ def test_no_panel_or_no_gpio_chip_is_a_failure_with_a_journal_line(vpi: vm.Run) 
     assert any("no I2C bus" in line or "no panel answers" in line
                for line in no_panel["journal"]), no_panel
     assert no_panel["restarts"] >= 6 and no_panel["state_while_away"] != "failed", no_panel
-    assert no_panel["active_after_seconds"] < 30 and no_panel["bytes_drawn"] > 0, no_panel
+    assert no_panel["active_after_seconds"] < 30 and no_panel["writes_drawn"] > 0, no_panel
     assert no_gpio["start_status"] != 0 and no_gpio["exit_status"] == "3", no_gpio
     assert any("GPIO" in line for line in no_gpio["journal"]), no_gpio
 
@@ -582,8 +582,8 @@ def test_the_spoken_banker_is_heard_in_four_languages_under_the_unit(
     heard, quiet_peak, run = voice
     at_start = run.facts["sound_at_table_start"]
     assert at_start["alsa_major"] and "MAX98357A" not in str(at_start["cards"]), at_start
-    cards = str(run.facts["voice_cards"]).splitlines()
-    assert cards[0].startswith(" 0 [Dummy") and cards[2].startswith(" 1 [MAX98357A"), cards
+    cards = [line.strip() for line in str(run.facts["voice_cards"]).splitlines()]
+    assert cards[0].startswith("0 [Dummy") and cards[2].startswith("1 [MAX98357A"), cards
     assert any("plughw:CARD=MAX98357A,DEV=0" in line for line in run.facts["voice_device"]), \
         run.facts["voice_device"]
     game = _game(run.json("voice"))

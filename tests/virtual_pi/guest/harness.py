@@ -746,7 +746,7 @@ def panel_after_failed_starts(trace: Trace, tries: int = 6) -> dict[str, object]
     run("systemctl", "daemon-reload")
     run("systemctl", "reset-failed", SERVICE, check=False)
     return {"start_status": done.returncode, "exit_status": status, "restarts": restarts,
-            "state_while_away": state, "active_after_seconds": lit, "bytes_drawn": drawn,
+            "state_while_away": state, "active_after_seconds": lit, "writes_drawn": drawn,
             "journal": [line for line in journal.splitlines() if "error:" in line][-2:]}
 
 

@@ -325,7 +325,8 @@ def _header_factory() -> PinFactory | None:
     """gpiozero's lgpio factory on the chip whose label is the header's, and the same
     chip for rpi-lgpio (luma's D/C and reset lines on SPI) through RPI_LGPIO_CHIP; None
     where no chip has a label this knows (gpiozero's own choice then)."""
-    chip = gpiochip.header_chip(gpiochip.labels())
+    found = gpiochip.labels()
+    chip = gpiochip.header_chip(found)
     if chip is None:
         return None
     os.environ.setdefault("RPI_LGPIO_CHIP", str(chip))
@@ -340,7 +341,7 @@ def _header_factory() -> PinFactory | None:
         made.close()
         raise HardwareError(
             f"gpiozero {_version('gpiozero')} opened gpiochip{opened}, not the header's "
-            f"gpiochip{chip} ({gpiochip.labels().get(chip, '?')}): that gpiozero ignores "
+            f"gpiochip{chip} ({found[chip]}): that gpiozero ignores "
             "the chip it is asked for; install.sh installs one that does "
             "(gpiozero>=2.0.1.post1, or Raspberry Pi OS's python3-gpiozero)")
     log.info("GPIO: the header is gpiochip%d", chip)

@@ -339,15 +339,37 @@ class Heard:
     """One tune as the kernel's trace of the buzzer's line has it."""
 
     tune: Tune
-    notes: list[float]   # each note's pitch (Hz): the strongest frequency of its part
-    purity: list[float]  # the share of each note's power within 5 % of that pitch
-    seconds: float       # first edge to last
+    notes: list[float]      # each note's pitch (Hz): its edges' commonest spacing (pitch())
+    strongest: list[float]  # each note's strongest frequency, a figure (spectrum())
+    purity: list[float]     # the share of each note's power within 5 % of that frequency
+    seconds: float          # first edge to last
+
+
+def pitch(edges: list[tuple[float, int]], within: float = 0.03) -> float:
+    """The pitch a stretch of the buzzer's line is played at: the commonest time from one
+    edge to the next (the most of them within 3 % of it, their median), a half period.
+    lgpio's PWM thread keeps each edge to its own time and catches up after a late one,
+    so where it plays in time its edges are this far apart. Under TCG a vCPU set aside
+    for a few milliseconds makes one long wait and a catch-up of short ones (seen: 13 %
+    of a note's edges), which move the strongest frequency and a mean or median spacing
+    (by up to 13 %) but not the commonest. A coarse timer slack plays every edge out of
+    time, in bursts: its commonest spacing is the burst's, no pitch of the tune."""
+    spacings = sorted(b[0] - a[0] for a, b in itertools.pairwise(edges))
+    if len(spacings) < 4:
+        return 0.0
+    best, most, end = 0, 0, 0
+    for start, shortest in enumerate(spacings):  # the widest 3 % window, by its start
+        while end < len(spacings) and spacings[end] <= shortest * (1 + 2 * within):
+            end += 1
+        if end - start > most:
+            best, most = start, end - start
+    return 1 / (2 * statistics.median(spacings[best:best + most]))
 
 
 def spectrum(edges: list[tuple[float, int]], rate: int = 200_000) -> tuple[float, float]:
-    """The pitch of a stretch of the buzzer's line (its levels from each edge on, sampled)
-    and the share of its power around that pitch: a clean square wave's is 81 %
-    (8 / pi^2); a tone whose edges come in bursts, a buzz, has little."""
+    """The strongest frequency of a stretch of the buzzer's line (its levels from each
+    edge on, sampled) and the share of its power around it: a clean square wave's is
+    81 % (8 / pi^2); a tone whose edges come in bursts, a buzz, has little."""
     begin, end = edges[0][0], edges[-1][0]
     levels = np.zeros(int((end - begin) * rate) + 1)
     for (at, level), (until, _) in itertools.pairwise(edges):
@@ -356,26 +378,33 @@ def spectrum(edges: list[tuple[float, int]], rate: int = 200_000) -> tuple[float
     power = np.abs(np.fft.rfft(levels * np.hanning(len(levels)))) ** 2
     freqs = np.fft.rfftfreq(len(levels), 1 / rate)
     audible = (freqs > 500) & (freqs < 8000)  # the tunes span C6 to C8: 1-4 kHz
-    pitch = float(freqs[audible][np.argmax(power[audible])])
-    near = (freqs > pitch * 0.95) & (freqs < pitch * 1.05)
-    return pitch, float(power[near].sum() / power[freqs > 20].sum())
+    strongest = float(freqs[audible][np.argmax(power[audible])])
+    near = (freqs > strongest * 0.95) & (freqs < strongest * 1.05)
+    return strongest, float(power[near].sum() / power[freqs > 20].sum())
 
 
-def tunes_heard(trace: Path) -> list[Heard]:
-    """The buzzer's tunes, from every level change of the GPIO lines (the buzzer's line is
-    the one that changes most). A tune is a burst of edges (tunes are a rest apart); its
-    notes are its equal parts in time, each note's pitch the strongest frequency of its
-    part (what the ear hears as its pitch). Which tune: the one of as many notes whose
-    pitches it matches best."""
+def gpio_lines(trace: Path) -> dict[str, list[tuple[float, int]]]:
+    """Every GPIO line's level changes in the kernel's trace: (time, level) by line."""
     levels: dict[str, list[tuple[float, int]]] = {}
     for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
         found = re.search(r"\s(\d+\.\d+): gpio_value: (\d+) set ([01])", line)
         if found:
             levels.setdefault(found.group(2), []).append((float(found.group(1)),
                                                           int(found.group(3))))
-    if not levels:
-        return []
-    edges = max(levels.values(), key=len)
+    return levels
+
+
+def tunes_heard(trace: Path) -> list[Heard]:
+    """The buzzer's tunes, from every level change of the GPIO lines (the buzzer's line is
+    the one that changes most)."""
+    levels = gpio_lines(trace)
+    return tunes(max(levels.values(), key=len)) if levels else []
+
+
+def tunes(edges: list[tuple[float, int]]) -> list[Heard]:
+    """The tunes on one line's edges. A tune is a burst of edges (tunes are a rest apart);
+    its notes are its equal parts in time, each note's pitch its edges' commonest spacing.
+    Which tune: the one of as many notes whose pitches it matches best."""
     bursts: list[list[tuple[float, int]]] = [[edges[0]]]
     for a, b in itertools.pairwise(edges):
         if b[0] - a[0] > NOTE / 2:
@@ -388,14 +417,50 @@ def tunes_heard(trace: Path) -> list[Heard]:
         parts: list[list[tuple[float, int]]] = [[] for _ in range(count)]
         for edge in burst:
             parts[min(count - 1, int((edge[0] - begin) / seconds * count))].append(edge)
-        found_notes = [spectrum(part) if len(part) > 2 else (0.0, 0.0) for part in parts]
-        notes = [pitch for pitch, _ in found_notes]
+        notes = [pitch(part) for part in parts]
+        found = [spectrum(part) if len(part) > 2 else (0.0, 0.0) for part in parts]
         candidates = [tune for tune in Tune if len(tune.value) == count] or list(Tune)
         best = min(candidates, key=lambda tune: max(
-            abs(pitch / Tone(note).frequency - 1)
-            for pitch, note in zip(notes, tune.value, strict=False)))
-        heard.append(Heard(best, notes, [share for _, share in found_notes], seconds))
+            abs(heard / Tone(note).frequency - 1)
+            for heard, note in zip(notes, tune.value, strict=False)))
+        heard.append(Heard(best, notes, [f for f, _ in found], [share for _, share in found],
+                           seconds))
     return heard
+
+
+def square_wave(frequency: float, seconds: float, begin: float = 0.0,
+                ) -> list[tuple[float, int]]:
+    half = 1 / frequency / 2
+    return [(begin + n * half, 1 - n % 2) for n in range(int(seconds / half))]
+
+
+def test_a_notes_pitch_is_the_spacing_its_edges_keep() -> None:
+    """The judge of the buzzer's tunes, on edges made here: a C7 as lgpio plays it is a
+    C7 and a C6 a C6; a C7 as the guest played it, its edges late by up to 4 ms while
+    a vCPU was set aside and caught up after (their median spacing is 13 % short) is
+    still a C7; with
+    every edge held to the next millisecond (a coarse slack: a buzz of bursts) it is no
+    C7 at all."""
+    c7 = Tone("C7").frequency
+    played = tunes(square_wave(c7, NOTE))
+    assert [(h.tune, len(h.notes)) for h in played] == [(Tune.ROLL, 1)]
+    assert abs(played[0].notes[0] / c7 - 1) < 0.01
+    assert abs(played[0].strongest[0] / c7 - 1) < 0.01
+
+    # A C7 as the table's guest played it under TCG (the tenth roll of a run on
+    # 2026-12-03, microseconds and levels from the kernel's trace): 665 edges, 30 of
+    # them late by up to 4 ms, 137 caught up after them within 100 us.
+    guest = json.loads((REFERENCE.parent / "c7-as-a-guest-played-it.json").read_text())
+    jittered = tunes([(at / 1e6, level) for at, level in guest])
+    assert len(guest) == 665
+    assert len(jittered) == 1 and abs(jittered[0].notes[0] / c7 - 1) < 0.02, jittered
+    assert tunes(square_wave(Tone("C6").frequency, NOTE))[0].notes[0] < c7 / 1.9  # a C6
+
+    slack = 0.001  # edges held back to the next millisecond: a buzz, not a C7
+    buzzing = [(round(at / slack + 0.5) * slack + n * 1e-6, level)
+               for n, (at, level) in enumerate(square_wave(c7, NOTE))]
+    buzz = tunes(buzzing)
+    assert len(buzz) == 1 and abs(buzz[0].notes[0] / c7 - 1) > 0.05, buzz
 
 
 IN_TUNE = 0.8
@@ -407,9 +472,11 @@ arm64 image building beside the tier (the tenth a buzz at 5.4 kHz)."""
 
 def test_the_buzzer_plays_each_tune_true_under_the_unit(vpi: vm.Run) -> None:
     """Every tune the game played, as the kernel saw the buzzer's line: each tune's length
-    within 20 %, and its notes' pitches within 5 % (nearly all: IN_TUNE). How pure a note
-    is, the share of its power at its pitch, is a figure only: under TCG it is 0.24-0.68
-    from run to run with any timer slack, so the slack lgpio's threads start with is
+    within 20 %, and its notes' pitches (their edges' commonest spacing) within 5 % (nearly
+    all: IN_TUNE). Each note's strongest frequency and how pure it is, the share of its
+    power there, are figures only: under TCG the purity is 0.24-0.68 from run to run
+    with any timer slack, and a moment's hole in a note moves its strongest frequency
+    (twice in CI, 3 notes of 10 off by it); the slack lgpio's threads start with is
     tested on its own, above."""
     heard = tunes_heard(vpi.results / "lines-1.txt")
     rolls = [h for h in heard if h.tune is Tune.ROLL]
@@ -430,19 +497,26 @@ def test_the_buzzer_plays_each_tune_true_under_the_unit(vpi: vm.Run) -> None:
         for got, want in zip(h.notes, wanted, strict=True):
             notes += 1
             in_tune += abs(got / want - 1) <= 0.05
+    assert notes >= 10
     assert in_tune >= IN_TUNE * notes, (in_tune, notes, heard)
 
 
 def buzzer_figures(vpi: vm.Run) -> dict[str, object]:
     heard = tunes_heard(vpi.results / "lines-1.txt")
-    errors = [abs(got / Tone(note).frequency - 1) * 100
-              for h in heard for got, note in zip(h.notes, h.tune.value, strict=False)]
+    def off(pitches: list[float], h: Heard) -> list[float]:
+        return [abs(got / Tone(note).frequency - 1) * 100
+                for got, note in zip(pitches, h.tune.value, strict=False)]
+
+    errors = [e for h in heard for e in off(h.notes, h)]
+    strongest = [e for h in heard for e in off(h.strongest, h)]
     purity = [share for h in heard for share in h.purity]
     return {"tunes heard": len(heard),
             "notes within 5 % of their pitch": f"{sum(e <= 5 for e in errors)} of {len(errors)}",
             "notes' pitch error, worst (%)": round(max(errors), 1) if errors else None,
-            "notes' power at their pitch, range": [round(min(purity), 2), round(max(purity), 2)]
-            if purity else None,
+            "notes whose strongest frequency is within 5 % of their pitch":
+                f"{sum(e <= 5 for e in strongest)} of {len(strongest)}",
+            "notes' power at their strongest frequency, range":
+                [round(min(purity), 2), round(max(purity), 2)] if purity else None,
             "tunes' length, range (s)": [round(min(h.seconds for h in heard), 3),
                                          round(max(h.seconds for h in heard), 3)]
             if heard else None}

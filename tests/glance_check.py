@@ -13,7 +13,9 @@ readable one by one:
   with a number, whole on that page (the mover by the chips in their own line,
   everybody at once by the line that says all paid alike);
 - **footer**: a page a press only turns says so (the word for "more"), and the
-  page where a press acts shows the prompt.
+  page where a press acts shows the prompt;
+- **ghost**: no page orders an exchange the result does not have (36's "swap with
+  a player on 41" with nobody there, a payment's instruction with no chip moved).
 
 Written against the pages as text (``render.shown``) and the body's lines,
 not against how the render makes them, so it can judge any pager (the one
@@ -29,12 +31,13 @@ from dataclasses import dataclass
 
 from robinson_core import Game
 from robinson_core import events as ev
+from robinson_core.board import BOARD, Effect
 from robinson_core.texts import chip_nouns
 
 MOVE = re.compile(r"[^\s:·]+(?: → [^\s:·]+)+")  # 43 → 45 → 41, start → 4, スタート → 4
 COUNT = re.compile(r"\d+ ?(?:" + "|".join(sorted(map(re.escape, chip_nouns()), key=len,
                                                  reverse=True)) + ")")  # 3 chips, 3枚
-RULES = ("sentence", "number", "fragment", "money", "footer")
+RULES = ("sentence", "number", "fragment", "money", "footer", "ghost")
 
 
 def squash(text: str) -> str:
@@ -68,7 +71,7 @@ class Seen:
     footer); ``essential`` how many of the first lines a press must not skip;
     ``prompt`` the footer rows where a press acts (empty: the panel has no footer);
     ``more`` the footer of a page a press only turns; ``per_page`` the rows a page
-    holds."""
+    holds; ``ghosts`` what no page may say (``ghosts()``)."""
 
     wrapped: tuple[tuple[str, ...], ...]
     pages: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
@@ -76,6 +79,7 @@ class Seen:
     prompt: tuple[str, ...]
     more: str
     per_page: int
+    ghosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,10 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
             for forms in money.others:
                 if not any(squash(form) in first for form in forms):
                     yield "money", f"{forms[0]}'s money not on page 1"
+    shown = squash("".join(row for _, rows, _ in seen.pages for row in rows))
+    for ghost in seen.ghosts:
+        if squash(ghost) in shown:
+            yield "ghost", f"{ghost!r} shown, and the result has no such exchange"
     if seen.prompt:
         last = max((max(pages) for pages in on[:seen.essential] if pages), default=0)
         for n, (_, _, footer) in enumerate(seen.pages):
@@ -169,3 +177,27 @@ def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
     gainer = gainers[0] if gainers else None
     line = covering(gainer, change.get(gainer or 0, 0), -min(lost), unchanged) if alike else ""
     return Money(mover_line, named, line)
+
+
+_PAYS = {Effect.EVERYONE_PAYS, Effect.COLLECT_BANK, Effect.PAY_BANK, Effect.PAY_NEIGHBOUR,
+         Effect.FRIDAY, Effect.COLLECT_EACH, Effect.FATHER}
+"""The squares whose instruction orders chips to move (36's orders places to)."""
+
+
+def ghosts(game: Game, told: Callable[[int], str]) -> tuple[str, ...]:
+    """The instruction of the square the last roll landed on (``told(square)``) where it
+    orders an exchange the result does not have: 36 without a swap, a square that
+    orders a payment where no chip moved. Read from the board and the events, not from
+    how the screens choose their lines."""
+    landed = next((e for e in game.events if isinstance(e, ev.Moved)
+                   and e.cause is ev.Cause.ROLL and e.end), None)
+    if landed is None:
+        return ()
+    effect = BOARD[landed.end].effect
+    if effect is Effect.SWAP:
+        made = any(isinstance(e, ev.Swapped) for e in game.events)
+    elif effect in _PAYS:
+        made = any(isinstance(e, ev.Transfer) and e.amount for e in game.events)
+    else:
+        return ()
+    return () if made else (told(landed.end),)

@@ -20,8 +20,14 @@ from robinson_core import (
     narrate,
 )
 from robinson_core import events as ev
-from robinson_core.narrate import ASK_KEYS, describe, describe_each, friday_masters
-from robinson_core.texts import caption, instruction
+from robinson_core.narrate import (
+    ASK_KEYS,
+    EXCHANGES,
+    describe,
+    describe_each,
+    friday_masters,
+)
+from robinson_core.texts import caption, instruction, instruction_key
 
 
 class FinishedGame(Protocol):
@@ -209,9 +215,9 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
                   None)
     dead = any(isinstance(e, ev.Eliminated) for e in events)
-    told = instruction(w.lang, landed.end, game.rules) if landed and not dead else ""
-    if told and len(body) == 1:  # what the square did, unless said with names and chips
-        body.append(told)
+    key = instruction_key(landed.end, game.rules) if landed and not dead else None
+    if key is not None and key not in EXCHANGES and len(body) == 1:
+        body.append(instruction(w.lang, landed.end, game.rules))  # what the square says
     essential = len(body)
     if summed and not whole:
         body += paid  # who paid whom

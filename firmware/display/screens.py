@@ -215,8 +215,8 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
                   None)
     dead = any(isinstance(e, ev.Eliminated) for e in events)
-    key = instruction_key(landed.end, game.rules) if landed and not dead else None
-    if key is not None and key not in EXCHANGES and len(body) == 1:
+    if (landed is not None and not dead and len(body) == 1
+            and instruction_key(landed.end, game.rules) not in (None, *EXCHANGES)):
         body.append(instruction(w.lang, landed.end, game.rules))  # what the square says
     essential = len(body)
     if summed and not whole:

@@ -15,7 +15,9 @@ readable one by one:
 - **footer**: a page a press only turns says so (the word for "more"), and the
   page where a press acts shows the prompt;
 - **ghost**: no page orders an exchange the result does not have (36's "swap with
-  a player on 41" with nobody there, a payment's instruction with no chip moved).
+  a player on 41" with nobody there, a payment's instruction with no chip moved);
+- **alone**: page 1 never holds only the mover's chips while a press must turn it
+  to reach what the result says (a decision's question, a square's instruction).
 
 Written against the pages as text (``render.shown``) and the body's lines,
 not against how the render makes them, so it can judge any pager (the one
@@ -37,7 +39,7 @@ from robinson_core.texts import chip_nouns
 MOVE = re.compile(r"[^\s:·]+(?: → [^\s:·]+)+")  # 43 → 45 → 41, start → 4, スタート → 4
 COUNT = re.compile(r"\d+ ?(?:" + "|".join(sorted(map(re.escape, chip_nouns()), key=len,
                                                  reverse=True)) + ")")  # 3 chips, 3枚
-RULES = ("sentence", "number", "fragment", "money", "footer", "ghost")
+RULES = ("sentence", "number", "fragment", "money", "footer", "ghost", "alone")
 
 
 def squash(text: str) -> str:
@@ -71,7 +73,8 @@ class Seen:
     footer); ``essential`` how many of the first lines a press must not skip;
     ``prompt`` the footer rows where a press acts (empty: the panel has no footer);
     ``more`` the footer of a page a press only turns; ``per_page`` the rows a page
-    holds; ``ghosts`` what no page may say (``ghosts()``)."""
+    holds; ``ghosts`` what no page may say (``ghosts()``); ``ledger`` the mover's
+    chips line."""
 
     wrapped: tuple[tuple[str, ...], ...]
     pages: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
@@ -80,12 +83,13 @@ class Seen:
     more: str
     per_page: int
     ghosts: tuple[str, ...] = ()
+    ledger: str = ""
 
 
 @dataclass(frozen=True)
 class Money:
-    """Who must be seen on page 1: the players whose chips changed (besides the mover,
-    whose own line says their chips), and the line that says everyone paid alike."""
+    """Who must be seen on page 1: the players whose chips changed (the mover by their
+    own line, "" where theirs did not), and the line that says everyone paid alike."""
 
     mover_line: str
     others: tuple[tuple[str, ...], ...]  # their names, each in the forms it may take
@@ -127,6 +131,10 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
             for forms in money.others:
                 if not any(squash(form) in first for form in forms):
                     yield "money", f"{forms[0]}'s money not on page 1"
+    first_rows, first_footer = seen.pages[0][1], seen.pages[0][2]
+    if (seen.ledger and squash("".join(first_rows)) == squash(seen.ledger)
+            and first_footer == (seen.more,)):
+        yield "alone", f"page 1 holds only {seen.ledger!r}; page 2: {seen.pages[1][1]!r}"
     shown = squash("".join(row for _, rows, _ in seen.pages for row in rows))
     for ghost in seen.ghosts:
         if squash(ghost) in shown:
@@ -166,6 +174,8 @@ def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
     change = {seat: amount for seat, amount in change.items() if amount}
     mover = next(e.seat for e in game.events if isinstance(e, ev.Rolled | ev.Decided
                                                            | ev.SatOut))
+    if mover not in change:  # their chips are no news: not owed to page 1
+        mover_line = ""
     named = tuple(tuple(forms(seat)) for seat in change if seat != mover)
     playing = [p.seat for p in game.state.players if p.position is not None]
     lost = {amount for amount in change.values() if amount < 0}

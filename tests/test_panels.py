@@ -90,8 +90,8 @@ def test_every_size_class_and_language_has_references() -> None:
 
 def test_on_a_strip_the_first_screen_of_a_result_says_the_square_and_the_money() -> None:
     """The title says the square; the first row the mover's chips and the pot, unless
-    no chip moved: then that ledger is no news and the strip, with two rows a page,
-    begins with what happened."""
+    no chip moved: then that ledger is no news, comes after what happened, and the
+    strip, with two rows a page, leaves it out."""
     strip = Layout(128, 32)
     assert strip.size is Size.STRIP
     compared = moved = quiet = 0
@@ -107,14 +107,14 @@ def test_on_a_strip_the_first_screen_of_a_result_says_the_square_and_the_money()
                 p.seat for p in game.state.players if p.position is None] or \
                 game.state.status is not Status.PLAYING
             ledger = w("ledger", chips=player.chips, pot=game.state.pot)
-            assert screen.body[0] == ledger
             if any(isinstance(e, (ev.Transfer, ev.Shared, ev.Won)) and getattr(e, "amount", 1)
                    for e in game.events):
-                assert shown.body[0] == ledger  # the chips moved: the ledger first
+                assert screen.body[0] == shown.body[0] == ledger  # the chips moved: first
                 moved += 1
-            elif screen.essential > 1:
-                assert ledger not in shown.body  # no news, no room: left out
-                assert shown.body[0] == screen.body[1]
+            elif screen.body[0] != ledger:  # no news: after what happened, and not on a strip
+                assert screen.body[screen.essential] == ledger
+                assert ledger not in shown.body
+                assert shown.body[0] == screen.body[0]
                 quiet += 1
             image = render(screen, FONTS, 0, strip)
             assert image.size == (128, 32)

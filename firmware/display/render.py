@@ -80,13 +80,18 @@ def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
         at = max(0, screen.cursor)
         start = max(0, min(at, len(rows) - 2))
         return replace(screen, body=rows[start:start + 2], footer="", cursor=-1)
-    body = screen.body[screen.quiet:screen.essential] if screen.essential else screen.body
+    body = screen.body[:screen.essential] if screen.essential else screen.body
     title = screen.title or screen.big
     die = screen.picture.value if screen.picture and isinstance(screen.picture.value, int) \
         else screen.die  # a tumbling die: small, in the title bar
+    # The footer as the body's last line: a choice's two key hints (what the press would
+    # choose) one line, on one page, and a press acts only once it has been on the
+    # panel; a prompt may be skipped.
+    footer = (screen.footer,) if screen.footer else ()
+    read = len(body) + int(len(footer_rows(screen)) > 1)
     return replace(screen, title=title, big="", picture=None, die=die,
-                   body=(*body, *footer_rows(screen)), footer="", more="", quiet=0,
-                   essential=len(body) if screen.essential else 0)  # the prompt may be skipped
+                   body=(*body, *footer), footer="", more="",
+                   essential=read if screen.essential else 0)
 
 
 def body_rows(screen: Screen, where: Box = Box()) -> int:

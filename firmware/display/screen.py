@@ -40,7 +40,6 @@ class Screen:
     tilt: int = 0  # picture offset, for a tumbling die
     die: int = 0  # a small die showing this face in the title bar (a result)
     essential: int = 0  # the body's first lines a press must not skip (a result's money)
-    quiet: int = 0  # of those, the first that are no news (a ledger no chip moved): not on a strip
     more: str = ""  # the footer while a press only turns the page to those lines
     seat: int = 0  # whose screen it is: the title bar in their colour, their square marked
     board: tuple[tuple[int, int], ...] = ()  # (seat, square) of each token on the board

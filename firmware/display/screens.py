@@ -180,12 +180,14 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     chain or swap). The body begins with their chips and the pot, then all the money
     in one line if more than one purse changed (else the one payment), then what
     changes for the next turns (a death and why, a turn missed, a Friday sworn) or,
-    if nothing did, what the square says to do. Those are the screen's ``essential``
-    lines, all on the first page: a press does not act until they have been on the
-    panel, and until then the footer says there is more (a strip, short of room, leaves
-    out the ledger if no chip moved: ``quiet``). Each payment, the path and
-    the story come after. The footer says who is next (a decision by another player:
-    a press first shows their screen, headed by them)."""
+    if nothing did, what the square says to do (an exchange it orders only as made:
+    ``EXCHANGES``). Those are the screen's ``essential`` lines: a press does not act
+    until they have been on the panel, and until then the footer says there is more.
+    Where no chip moved, the chips are no news: they come after the essential lines,
+    so that a decision's question and its options share page 1 (and a strip, short of
+    room, leaves them out). Each payment, the path and the story come after. The
+    footer says who is next (a decision by another player: a press first shows their
+    screen, headed by them)."""
     state, events = game.state, game.events
     seat = mover(game)
     if seat is None:  # no action yet: whose turn it is
@@ -219,6 +221,9 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             and instruction_key(landed.end, game.rules) not in (None, *EXCHANGES)):
         body.append(instruction(w.lang, landed.end, game.rules))  # what the square says
     essential = len(body)
+    if not paid and essential > 1:  # no chip moved: what the square did comes first, and
+        essential -= 1  # the chips, no news, after it (a decision's question and options
+        body.insert(essential, body.pop(0))  # on page 1; a strip leaves them out)
     if summed and not whole:
         body += paid  # who paid whom
     if landed is not None:  # the path, and any move the square made (25 → 14, to start)
@@ -232,7 +237,7 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     footer = (w("next_decides", name=w.name(next_up)) if next_up is not None and next_up != seat
               else prompt(w, state))
     return Screen(title=title, body=tuple(body), footer=footer, badge=badge, die=face,
-                  essential=essential, quiet=int(not paid and essential > 1), more=w("more"),
+                  essential=essential, more=w("more"),
                   **around(w, state, seat))
 
 

@@ -187,11 +187,14 @@ Each has a test named after it in `tests/`.
 
 The sheet has no undo and no abandoned games; the table has both, and rules them so
 that neither can be used to play again what the die already decided.
-- **Undo keeps the die** (a house rule of the table's, tested in
-  `tests/test_machine_rules.py`): the menu's undo takes back the game, not the die.
-  A roll taken back comes again, with the same face, at the next roll (several taken
-  back come again in their order, even over a restart). Undo mends a wrong choice;
-  it never buys a new throw.
+- **Undo keeps the die** (a ruling of the table's, not a house rule: tested in
+  `tests/test_machine_rules.py` and `tests/test_machine.py`): the menu's undo takes
+  back the game, not the die. A roll taken back is owed to the position it was rolled
+  from: the next roll from there shows the same face, however the game gets back to
+  it (at once, over a restart, after a new game and a bring-back, or in a game begun
+  anew alike); several taken back come again in their order. A choice taken back too
+  and made the other way leads elsewhere, and no face is owed there. Undo mends a
+  wrong choice; it never buys a new throw.
 - **Nothing is thrown away unasked**: putting a game in progress away (a long press
   on the title, or the menu's new game) asks first, and the menu's *bring back*
   puts the last game put away unfinished back in play. A game that is over goes

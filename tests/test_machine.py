@@ -29,7 +29,9 @@ from firmware.display.screen import Screen
 from firmware.table import machine as m
 from firmware.table.buttons import Press
 from firmware.table.faults import Fault
-from robinson_core import Game, Pending
+from firmware.table.menu import MENU, Row
+from firmware.table.prefs import Owed
+from robinson_core import Game, Pending, Roll
 
 FONTS = Fonts()
 CONFIG = Config(timings=Timings(animation=0.24))
@@ -64,7 +66,10 @@ class Moment:
 
 
 class World:
-    """The shell's part: the die, the disk, the timers; every step kept."""
+    """The shell's part: the die, the disk, the timers; every step kept. The disk keeps
+    the games put away unfinished (the newest is brought back) and the preferences (a
+    restart starts with them; they are kept even while the games' writes are refused,
+    as a real store may)."""
 
     def __init__(self, state: m.TableState, faces: random.Random, failing: bool) -> None:
         self.state = state
@@ -72,6 +77,8 @@ class World:
         self.failing = failing  # the disk refuses now and then
         self.moments: list[Moment] = []
         self.disk: Game | None = None  # what the writes it took put in play
+        self.away: list[Game] = []  # games put away unfinished, the newest last
+        self.kept: tuple[tuple[str, str], ...] = ()  # the preferences kept
 
     def take(self, event: m.Input) -> None:
         cause, cause_before = len(self.moments), self.state
@@ -87,14 +94,36 @@ class World:
             return m.Face(self.faces.randint(1, 6))
         if isinstance(effect, m.WRITES):
             ok = not (self.failing and self.faces.random() < 0.2)
-            if ok:
-                self.disk = effect.then if isinstance(effect, m.PutAway) else effect.game
+            if ok and isinstance(effect, m.PutAway):
+                self._put_away(effect.game)
+                self.disk = effect.then
+            elif ok:
+                self.disk = effect.game
             return m.Wrote(ok, None if ok else Fault.DISK_FULL)
+        if isinstance(effect, m.SavePrefs):
+            self.kept = tuple(effect.prefs.as_strings().items())
         if isinstance(effect, m.NeedRecall):
             return m.Recalled(())
         if isinstance(effect, m.BringBack):
-            return m.Brought(None)
+            if not self.away:
+                return m.Brought(None)
+            brought = self.away.pop()
+            if self.disk is not None:
+                self._put_away(self.disk)
+            self.disk = brought
+            return m.Brought(brought)
         return None
+
+    def _put_away(self, game: Game) -> None:
+        if game.actions and game.state.pending is not Pending.OVER:  # as the store does
+            self.away.append(game)
+
+    def restart(self) -> None:
+        """The plug pulled and put back: a new process, from what the disk holds."""
+        seats = self.state.seats  # the switches as they are
+        self.take(m.Stop())
+        self.state = m.initial(self.state.fixed)
+        self.take(m.Start(self.disk, seats, prefs=self.kept))
 
 
 def midgame(rng: random.Random, seats: tuple[int, ...]) -> Game:
@@ -108,7 +137,9 @@ def midgame(rng: random.Random, seats: tuple[int, ...]) -> Game:
 
 
 INPUTS = ("short", "long", "menu", "short", "short", "long", "seat", "timer", "timer",
-          "timer", "down", "held", "pressed", "undo", "stray")
+          "timer", "down", "held", "pressed", "undo", "stray", "undo", "new", "bring back",
+          "restart")
+ROWS = {"undo": Row.UNDO, "new": Row.NEW, "bring back": Row.BRING_BACK}  # the menu's
 STRAYS = (m.Face(6), m.Recalled(()), m.Brought(None))  # answers nobody asked for
 STRAYS_KINDS = (m.Face, m.Recalled, m.Brought)
 
@@ -138,9 +169,15 @@ def play(data: st.DataObject, failing: bool = False, steps: int = 80,
 def _inputs(world: World, data: st.DataObject, rng: random.Random, steps: int) -> None:
     for _ in range(steps):
         kind = data.draw(st.sampled_from(INPUTS), label="input")
-        if kind == "undo":  # the menu, its second row, chosen: the question
-            for press in (Press.MENU, Press.SHORT, Press.LONG):
-                world.take(m.Pressed(press))
+        if kind in ROWS:  # the menu, its row, chosen (undo, new: a question, said yes to)
+            world.take(m.Pressed(Press.MENU))
+            for _ in range(MENU.index(ROWS[kind])):
+                world.take(m.Pressed(Press.SHORT))
+            world.take(m.Pressed(Press.LONG))
+            if kind != "bring back" and data.draw(st.booleans(), label="yes"):
+                world.take(m.Pressed(Press.LONG))
+        elif kind == "restart":
+            world.restart()
         elif kind in ("short", "long", "menu"):  # a whole press, as the button reports it
             press = Press(kind)
             world.take(m.Down())
@@ -180,8 +217,9 @@ def saved_before_shown(world: World) -> tuple[list[str], int]:
     or, while the disk refuses, with the badge that says it is not saved."""
     wrong, compared, on_disk, moved = [], 0, None, None
     for moment in world.moments:
-        if isinstance(moment.event, m.Start):
-            on_disk = moment.event.game  # what the disk gave
+        if isinstance(moment.event, m.Start | m.Brought) and (
+                moment.event.game is not None or isinstance(moment.event, m.Start)):
+            on_disk = moment.event.game  # what the disk gave (or brought back)
         elif (isinstance(moment.event, m.Wrote) and not moment.event.ok
               and moved is not None):
             on_disk = moved.game  # the disk refused to put it away: it is still in play
@@ -240,7 +278,11 @@ def saved_games_are_the_engines(world: World) -> tuple[list[str], int]:
     before it with one or two actions more (a roll after a choice) or one fewer."""
     wrong, compared, before = [], 0, None
     for moment in world.moments:
+        if isinstance(moment.event, m.Start | m.Brought):
+            before = None  # another game in play (a restart, a bring-back)
         for effect in moment.effects:
+            if isinstance(effect, m.PutAway | m.BeginGame):
+                before = None
             if not isinstance(effect, m.Save):
                 continue
             compared += 1
@@ -342,6 +384,49 @@ def answers_only_when_asked(world: World) -> tuple[list[str], int]:
     return wrong, compared
 
 
+def throws(world: World) -> tuple[list[str], int, int]:
+    """An undo never buys a new throw: once a roll is taken back, the next roll from that
+    very position (its game, or one begun alike, whatever came between: a new game, a
+    put-away, a bring-back, a restart) shows the same face. Also how many of those
+    rolls came after another game had been in play, or the table restarted."""
+    wrong, compared, across, switches = [], 0, 0, 0
+    owed: dict[tuple[object, ...], tuple[int, int]] = {}  # a position -> its face, when
+    for moment in world.moments:
+        before, after = moment.before.game, moment.after.game
+        if isinstance(moment.event, m.Start | m.Brought) or (
+                before is not None and after is not None and before.seats != after.seats):
+            switches += 1
+        if (before is None or after is None
+                or (before.seats, before.first, before.rules)
+                != (after.seats, after.first, after.rules)):
+            continue  # no game, or another game: nothing rolled or taken back here
+        setup, was, now = (after.seats, after.first, after.rules), before.actions, after.actions
+        if len(now) < len(was) and was[:len(now)] == now:  # taken back
+            for i in range(len(now), len(was)):
+                if isinstance(undone := was[i], Roll):
+                    owed[(*setup, was[:i])] = (undone.face, switches)
+        elif len(now) > len(was) and now[:len(was)] == was:  # moved on
+            for i in range(len(was), len(now)):
+                if isinstance(roll := now[i], Roll) and (at := (*setup, now[:i])) in owed:
+                    (face, then), compared = owed.pop(at), compared + 1
+                    across += switches > then
+                    if roll.face != face:
+                        wrong.append(f"a {face} taken back at action {i} came again as a "
+                                     f"{roll.face} after {moment.event}")
+    return wrong, compared, across
+
+
+def no_throw_bought(world: World) -> tuple[list[str], int]:
+    wrong, compared, _ = throws(world)
+    return wrong, compared
+
+
+def no_throw_bought_across(world: World) -> tuple[list[str], int]:
+    """The same rolls, counted where another game or a restart came between (their
+    wrongs are no_throw_bought's)."""
+    return [], throws(world)[2]
+
+
 PROPERTIES: dict[str, Callable[[World], tuple[list[str], int]]] = {
     "saved before shown": saved_before_shown,
     "saved means on disk": saved_means_on_disk,
@@ -350,6 +435,8 @@ PROPERTIES: dict[str, Callable[[World], tuple[list[str], int]]] = {
     "undo asked first": undo_asked_first,
     "timers end with their mode": timers_end_with_their_mode,
     "answers only when asked": answers_only_when_asked,
+    "no throw bought": no_throw_bought,
+    "no throw bought, another game or a restart between": no_throw_bought_across,
 }
 COUNTS: dict[str, int] = dict.fromkeys(PROPERTIES, 0)
 
@@ -384,6 +471,8 @@ def test_the_properties_compared_thousands_of_cases() -> None:
     assert COUNTS["undo asked first"] >= 18, COUNTS
     assert COUNTS["timers end with their mode"] >= 20000, COUNTS
     assert COUNTS["answers only when asked"] >= 10000, COUNTS
+    assert COUNTS["no throw bought"] >= 100, COUNTS
+    assert COUNTS["no throw bought, another game or a restart between"] >= 10, COUNTS
 
 
 # -- self-checks: a broken machine is caught -------------------------------------------
@@ -430,6 +519,13 @@ def _wrote_saying_it_at_once(self: m._Moment, ok: bool, reason: str) -> None:
 
 
 BROKEN_REVEAL = m._Moment.reveal
+BROKEN_ABANDON = m._Moment.abandon
+
+
+def _abandon_forgetting_the_owed(self: m._Moment) -> None:
+    """As before issue 38: a game put away took the faces owed to it along."""
+    self.set(prefs=self.state.prefs.but(owed=Owed()))
+    BROKEN_ABANDON(self)
 
 
 @pytest.mark.parametrize("prop,name,replacement", [
@@ -441,6 +537,7 @@ BROKEN_REVEAL = m._Moment.reveal
     ("timers end with their mode", "wrote", _wrote_saying_it_at_once),
     ("answers only when asked", "answered", lambda self, waiting: True),
     ("answers only when asked", "answered", lambda self, waiting: self.state.waiting is waiting),
+    ("no throw bought", "abandon", _abandon_forgetting_the_owed),
     ("saved games are the engine's", "commit",
      lambda self, game: (self.do(m.Save(game.undo() if len(game.actions) > 2 else game)),
                          self.set(game=game))),

@@ -988,7 +988,7 @@ def test_menu_new_game_asks_then_puts_this_one_away() -> None:
     effects = table.press(Press.LONG)
     assert of(m.PutAway, effects) == [m.PutAway(MOVED)]
     assert table.state.mode is m.Mode.SETUP and table.state.game is None
-    assert kept(effects)[-1]["owed"] == ""  # owed to that game only
+    assert kept(effects) == []  # nothing kept changes (a face owed to it stays owed)
 
 
 def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
@@ -997,7 +997,7 @@ def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
     assert of(m.BringBack, effects) == [m.BringBack()]
     effects = table(m.Brought(MOVED))
     assert table.state.game == MOVED and table.state.mode is m.Mode.PLAY
-    assert kept(effects)[-1]["owed"] == ""
+    assert kept(effects) == []
     assert m.After(TimerKind.FLASH, 3.0) in effects
     assert draws(effects)[-1] == m.Draw(screens.message_screen(table.w("notice"),
                                                                table.w("brought_back")))
@@ -1052,13 +1052,13 @@ def test_a_roll_taken_back_comes_again_with_the_same_face() -> None:
     table.press()  # rolls a 6
     menu_at(table, Row.UNDO)
     effects = table.press(Press.LONG)
-    assert table.state.prefs.owed.faces == (6,)
+    assert table.state.prefs.owed == Owed().owe(MOVED, 6)
     assert kept(effects) == [{"language": "en", "contrast": "255", **VOICE_OFF, "names": "{}",
-                              "owed": f"{len(MOVED.actions)}:6"}]
+                              "owed": Owed().owe(MOVED, 6).as_string()}]
     table.fire(TimerKind.FLASH)
     effects = table.press()
     assert of(m.NeedFace, effects) == []  # the die is not asked: the 6 stands
-    assert table.state.game == MOVED.play(Roll(6)) and table.state.prefs.owed.faces == ()
+    assert table.state.game == MOVED.play(Roll(6)) and table.state.prefs.owed == Owed()
     assert kept(effects)[-1]["owed"] == ""
     assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # the next roll is the die's
 
@@ -1070,44 +1070,59 @@ def test_rolls_taken_back_come_again_in_their_order() -> None:
     for _ in range(2):
         menu_at(table, Row.UNDO)
         effects = table.press(Press.LONG)
-    assert table.state.prefs.owed.faces == (4, 1) and table.state.game == MOVED
-    assert kept(effects)[-1]["owed"] == f"{len(MOVED.actions)}:4 1"
+    owed = Owed().owe(MOVED.play(Roll(1)), 4).owe(MOVED, 1)  # each to where it was rolled
+    assert table.state.prefs.owed == owed and table.state.game == MOVED
+    assert kept(effects)[-1]["owed"] == owed.as_string()
     table.fire(TimerKind.FLASH)  # "undone" said its piece: the result under it is out
-    for still in (f"{len(MOVED.actions) + 1}:4", ""):  # each roll says once what is owed
+    for still in (Owed().owe(MOVED.play(Roll(1)), 4).as_string(), ""):  # each roll says once
         assert [k["owed"] for k in kept(table.press())] == [still]
     assert table.state.game == MOVED.play(Roll(1)).play(Roll(4))
 
 
-def test_faces_owed_stay_owed_over_a_restart_after_a_choice() -> None:
-    """A choice to roll and its roll taken back, the other choice made (no roll), then the
-    plug pulled: the face is still owed to the next roll."""
+def test_a_face_owed_to_a_choices_roll_stays_owed_over_a_restart() -> None:
+    """A choice to roll and its roll taken back, then the plug pulled: the same choice
+    again rolls the same face. The other choice rolls nothing, and leaves the face owed
+    to the position it was rolled from."""
     game = game_where(lambda g: len(g.actions) >= 2 and isinstance(g.actions[-1], Roll)
                       and g.actions[-2] in (Choice.ROLL, Choice.AGAIN)
                       and screens.decider(g.undo().undo().state) == screens.mover(g.undo().undo()))
-    roll = game.actions[-1]
+    roll, choice = game.actions[-1], game.actions[-2]
     assert isinstance(roll, Roll)
     table = playing(game, animate=False)
     for _ in range(2):  # the roll, then the choice
         menu_at(table, Row.UNDO)
-        table.press(Press.LONG)
+        effects = table.press(Press.LONG)
         table.fire(TimerKind.FLASH)
-    assert table.state.prefs.owed.faces == (roll.face,) and table.state.game == game.undo().undo()
-    effects = table.press(Press.LONG)  # the other choice: no roll
-    assert of(m.NeedFace, effects) == [] and table.state.prefs.owed.faces == (roll.face,)
-    (prefs,) = of(m.SavePrefs, effects)
-    restarted = Machine()
-    restarted(m.Start(table.state.game, (1, 2), prefs=tuple(prefs.prefs.as_strings().items())))
-    assert restarted.state.prefs.owed.faces == (roll.face,)
+    assert table.state.prefs.owed == Owed().owe(game.undo(), roll.face)
+    assert table.state.game == game.undo().undo()
+    prefs = table.state.prefs.as_strings()  # as the undo of the roll kept them
+    assert kept(effects) == [] or kept(effects)[-1] == prefs
+    for press, rolled in ((Press.SHORT, True), (Press.LONG, False)):
+        restarted = Machine(animate=False)
+        restarted(m.Start(game.undo().undo(), game.seats, prefs=tuple(prefs.items())))
+        restarted.press()  # resume
+        assert restarted.state.prefs.owed.face(game.undo()) == roll.face
+        effects = restarted.press(press)
+        assert of(m.NeedFace, effects) == []
+        if rolled:  # the same choice: the same face
+            assert CHOICES[game.undo().undo().state.pending][0] == choice
+            assert restarted.state.game == game and restarted.state.prefs.owed == Owed()
+        else:
+            assert restarted.state.prefs.owed == Owed().owe(game.undo(), roll.face)
 
 
-@pytest.mark.parametrize("saved,owed", [("2:6 3", (6, 3)), ("2:1 2 3 4 5 6", (1, 2, 3, 4, 5, 6)),
-                                        ("3:6", ()), ("2:7", ()),
-                                        ("x:6", ()), ("", ())])
-def test_faces_owed_are_kept_over_a_restart_for_their_game_only(
-        saved: str, owed: tuple[int, ...]) -> None:
+@pytest.mark.parametrize("saved,face", [
+    (Owed().owe(MOVED, 6).as_string(), 6),
+    (Owed().owe(FRESH, 2).owe(MOVED, 5).as_string(), 5),
+    (Owed().owe(FRESH, 2).as_string(), None),  # owed to another position
+    ("2:6 3", None),  # an older table's faces by the game's length: let go
+    (Owed().owe(MOVED, 6).as_string().replace(":6", ":7"), None),
+    ("x:6", None), ("", None)])
+def test_faces_owed_are_kept_over_a_restart_for_their_position_only(
+        saved: str, face: int | None) -> None:
     table = Machine()
     table(m.Start(MOVED, (1, 2), prefs=(("owed", saved),)))
-    assert table.state.prefs.owed.faces == owed
+    assert table.state.prefs.owed.face(MOVED) == face
 
 
 def test_undo_answered_no_goes_back_to_the_menu() -> None:
@@ -1456,25 +1471,36 @@ def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
         m.Mode.UNDO]
 
 
-def test_faces_owed_to_a_game_are_not_owed_to_the_next_one_begun_or_brought_back() -> None:
-    """The faces an undo owes belong to that game: after it is put away for a new game,
-    or another game is brought back in its place, none is owed (a new game as long as
-    the old one would otherwise take the old one's face)."""
+def test_a_face_owed_follows_its_position_through_a_new_game_and_a_bring_back() -> None:
+    """Undo, then a new game (or another game brought back), then the game brought back:
+    its next roll shows the face taken back, never a new throw. A game begun anew at the
+    very position owes it too; another position owes nothing."""
     for way in ("new", "bring back"):
-        table = playing(MOVED, animate=False)
+        table = playing(MOVED, animate=False, faces=[4, 2, 6])
+        table.press()  # rolls a 4
         menu_at(table, Row.UNDO)
         table.press(Press.LONG)
         table.fire(TimerKind.FLASH)
-        assert table.state.prefs.owed.faces == (4,), way
+        assert table.state.prefs.owed == Owed().owe(MOVED, 4), way
         if way == "new":
-            menu_at(table, Row.NEW)
+            menu_at(table, Row.NEW)  # the question: a long press puts this game away
             effects = table.press(Press.LONG)
-            assert table.state.mode is m.Mode.SETUP
+            assert table.state.mode is m.Mode.SETUP and of(m.PutAway, effects), way
         else:
             menu_at(table, Row.BRING_BACK)
-            effects = table(m.Brought(FRESH.play(Roll(2))))  # as long as MOVED undone
+            table(m.Brought(FRESH.play(Roll(2))))
             assert table.state.mode is m.Mode.PLAY
-        assert table.state.prefs.owed == Owed() and kept(effects)[-1]["owed"] == "", way
+            table.fire(TimerKind.FLASH)
+            effects = table.press()  # another position: the die's own throw
+            assert of(m.NeedFace, effects) == [m.NeedFace()], way
+        assert table.state.prefs.owed == Owed().owe(MOVED, 4), way
+        table.fire(TimerKind.FLASH)
+        menu_at(table, Row.BRING_BACK)
+        table(m.Brought(MOVED))
+        table.fire(TimerKind.FLASH)
+        effects = table.press()
+        assert of(m.NeedFace, effects) == [] and table.state.game == MOVED.play(Roll(4)), way
+        assert table.state.prefs.owed == Owed(), way
 
 
 def test_a_refused_write_without_a_kind_is_logged_as_an_io_error() -> None:

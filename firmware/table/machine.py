@@ -71,7 +71,7 @@ from firmware.table.messages import (
     Write,
     Wrote,
 )
-from firmware.table.prefs import Owed, Prefs, in_force
+from firmware.table.prefs import Prefs, in_force
 from firmware.table.state import (
     Animate,
     Asking,
@@ -287,7 +287,6 @@ class _Moment:
         fixed, game = self.state.fixed, start.game
         prefs, wrong = in_force(dict(start.prefs), fixed.config, lang=fixed.lang,
                                 voice=fixed.voice, contrast=start.contrast)
-        prefs = prefs.but(owed=prefs.owed.to(len(game.actions)) if game is not None else Owed())
         self.set(game=game, disk=game, seats=start.seats, prefs=prefs)
         for why in wrong:
             self.do(Log("warning", f"kept names: {why}"))
@@ -472,11 +471,9 @@ class _Moment:
             self.boot()
 
     def abandon(self) -> None:
-        if self.state.game is not None:
+        if self.state.game is not None:  # (a face owed to it stays owed: Owed)
             self.write(PutAway(self.state.game))
         self.set(game=None)
-        self.owe(())
-        self.save_prefs()
         self.setup()
 
     def setup(self) -> None:
@@ -562,14 +559,15 @@ class _Moment:
             self.reveal()
 
     def roll(self) -> None:
-        """Ask the die (the face comes back as ``Face``), unless a roll taken back is
-        owed: the die's face stands, an undo never buys a new throw."""
-        faces = self.state.prefs.owed.faces
-        if faces:
-            self.owe(faces[:-1])
-            self.rolled(faces[-1])  # its commit says the faces still owed, if any
-            if not faces[:-1]:
-                self.save_prefs()  # none left: say so once
+        """Ask the die (the face comes back as ``Face``), unless a roll taken back from
+        this very position is owed: the die's face stands, an undo never buys a new
+        throw."""
+        prefs, game = self.state.prefs, self.game
+        face = prefs.owed.face(game)
+        if face is not None:
+            self.set(prefs=prefs.but(owed=prefs.owed.paid(game)))
+            self.rolled(face)
+            self.save_prefs()
             return
         self.set(waiting=Waiting.FACE)
         self.do(NeedFace())
@@ -611,15 +609,6 @@ class _Moment:
         """The game moves on: on disk first (if the disk lets us), then in memory."""
         self.write(Save(game))
         self.set(game=game)
-        if self.state.prefs.owed.faces:  # kept by the game's length: said anew as it grows
-            self.owe(self.state.prefs.owed.faces)
-            self.save_prefs()
-
-    def owe(self, faces: tuple[int, ...]) -> None:
-        """``faces`` owed to the game as it now stands."""
-        game = self.state.game
-        owed = Owed(len(game.actions), faces) if faces and game is not None else Owed()
-        self.set(prefs=self.state.prefs.but(owed=owed))
 
     def reveal(self) -> None:
         game = self.game
@@ -747,9 +736,7 @@ class _Moment:
             self.flash(Notice.of("save_failed", reason=fault) if fault
                        else Notice.of("nothing_to_bring_back"), 3.0)
             return
-        self.set(game=game, disk=game)
-        self.owe(())
-        self.save_prefs()
+        self.set(game=game, disk=game)  # (with any face owed to it: Owed)
         self.resume()
         self.speak(self.s.resumed(game))
         self.flash(Notice.of("brought_back"), 3.0)
@@ -774,8 +761,9 @@ class _Moment:
         what = screens.action_said(self.w, game.events)  # no turn number
         last = game.actions[-1]
         self.commit(game.undo())
-        if isinstance(last, Roll):  # its face comes again at the next roll
-            self.owe((*self.state.prefs.owed.faces, last.face))
+        if isinstance(last, Roll):  # its face comes again at the next roll from here
+            prefs = self.state.prefs
+            self.set(prefs=prefs.but(owed=prefs.owed.owe(self.game, last.face)))
             self.save_prefs()
         self.do(Log("info", f"undone: {what}"))
         self.resume()

@@ -16,12 +16,13 @@ back and ``as_strings`` writes them, as ``HouseRules`` does its options.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from firmware.config import Config
 from firmware.table import names as kept_names
-from robinson_core import SEATS
+from robinson_core import SEATS, Game
 from robinson_core.numbers import whole_number
 from robinson_core.texts import LANGUAGES
 
@@ -31,27 +32,65 @@ FACES = ("1", "2", "3", "4", "5", "6")
 
 @dataclass(frozen=True)
 class Owed:
-    """Faces of rolls taken back (the next rolls show them, last first), owed to the game
-    in play while it has ``after`` actions: an undo never buys a new throw."""
+    """Faces of rolls taken back, each owed to the position it was rolled from (a game's
+    seats, first seat, house rules and actions): the next roll from that position shows
+    it, whatever came between (a new game, a put-away and a bring-back, a restart). An
+    undo never buys a new throw; a game begun anew at the same position owes it too.
 
-    after: int = 0
-    faces: tuple[int, ...] = ()
+    >>> game = Game((1, 2))
+    >>> owed = Owed().owe(game, 5)
+    >>> owed.face(game), Owed.from_string(owed.as_string()) == owed
+    (5, True)
+    >>> owed.paid(game).face(game) is None
+    True
+    """
 
-    def to(self, actions: int) -> Owed:
-        """These faces, or none if the game in play is not the one they were owed to."""
-        return self if self.after == actions else Owed()
+    faces: tuple[tuple[str, int], ...] = ()  # (position, face), the newest last
+
+    def face(self, game: Game) -> int | None:
+        """The face owed to ``game`` as it stands, if any."""
+        return dict(self.faces).get(position(game))
+
+    def owe(self, game: Game, face: int) -> Owed:
+        """``face`` owed to ``game`` as it stands (the oldest let go past ``OWED_MOST``)."""
+        at = position(game)
+        kept = tuple(entry for entry in self.faces if entry[0] != at)
+        return Owed((*kept, (at, face))[-OWED_MOST:])
+
+    def paid(self, game: Game) -> Owed:
+        """The face owed to ``game`` as it stands, shown: owed no more."""
+        at = position(game)
+        return Owed(tuple(entry for entry in self.faces if entry[0] != at))
 
     def as_string(self) -> str:
-        return f"{self.after}:{' '.join(map(str, self.faces))}" if self.faces else ""
+        return " ".join(f"{at}:{face}" for at, face in self.faces)
 
     @classmethod
     def from_string(cls, text: str) -> Owed:
-        """``"12:5 3"``: after 12 actions, 5 then 3 were taken back; anything else, none."""
-        count, _, faces = text.partition(":")
-        after, words = whole_number(count), faces.split()
-        if after is None or not words or not all(w in FACES for w in words):
-            return cls()
-        return cls(after, tuple(int(w) for w in words))
+        """``"3f9a0c1e22b4:5 …"``: each position's face; anything unreadable is left
+        out (an older table's ``"12:5 3"``, faces by the game's length, among it)."""
+        faces = []
+        for word in text.split():
+            at, _, face = word.partition(":")
+            if len(at) == POSITION_DIGITS and all(c in HEX for c in at) and face in FACES:
+                faces.append((at, int(face)))
+        return cls(tuple(faces[-OWED_MOST:]))
+
+
+OWED_MOST = 16
+"""Positions a table owes faces to at once (each undo of a roll adds one, each roll
+from one of them pays it): more than a family takes back between two rolls."""
+POSITION_DIGITS = 16
+HEX = frozenset("0123456789abcdef")
+
+
+def position(game: Game) -> str:
+    """A game's position as a short digest: the same for two games alike in seats, first
+    seat, house rules and actions, whichever the store keeps them as."""
+    text = "|".join((" ".join(map(str, game.seats)), str(game.first),
+                     " ".join(f"{k}={v}" for k, v in sorted(game.rules.as_strings().items())),
+                     " ".join(action.token for action in game.actions)))
+    return hashlib.blake2b(text.encode(), digest_size=POSITION_DIGITS // 2).hexdigest()
 
 
 @dataclass(frozen=True)

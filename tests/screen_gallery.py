@@ -77,6 +77,7 @@ def gallery(names: dict[str, dict[int, str]] | None = None) -> Iterator[tuple[st
     for lang in LANGUAGES:
         w = Words(lang, (names or {}).get(lang, NAMES))
         yield f"{lang}-title", screens.title_screen(w, True)
+        yield f"{lang}-title_over", screens.title_screen(w, True, over=True)
         yield f"{lang}-setup", screens.setup_screen(w, (1, 2, 3), 2, HouseRules())
         yield f"{lang}-turn", screens.turn_screen(w, Game((1, 2, 3)).state)
         yield f"{lang}-rolling", screens.rolling_screen(w, 1, 5, 2)

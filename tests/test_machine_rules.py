@@ -243,6 +243,22 @@ def test_a_game_to_resume_keeps_the_title_until_a_press() -> None:
     assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
 
 
+def test_a_game_that_has_ended_is_not_called_in_progress_on_the_title() -> None:
+    """Switched on after a win: the title says the game is over, a short press shows how
+    it ended, a long press begins a new one (no question: nothing is in progress)."""
+    won = game_where(lambda g: g.state.status is Status.WON)
+    table = Machine()
+    effects = table(m.Start(won, (1, 2)))
+    assert draws(effects) == [m.Draw(screens.title_screen(table.w, True, over=True))]
+    assert table.screen.body[0] == table.w("title_over") != table.w("title_resume")
+    table.press()
+    assert table.state.mode is m.Mode.PLAY and table.screen == screens.result_screen(
+        table.w, won)
+    table = started(won)
+    effects = table.press(Press.LONG)
+    assert of(m.PutAway, effects) == [m.PutAway(won)] and table.state.mode is m.Mode.SETUP
+
+
 def abandon_screen(table: Machine) -> Screen:
     w = table.w
     return Screen(title=w("abandon_title"), body=(w("abandon_what"),), footer=w("keys_yes_no"))

@@ -52,10 +52,14 @@ def prompt(w: Words, state: GameState) -> str:
              long=w.option(state.pending, long))
 
 
-def title_screen(w: Words, resume: bool, notes: Sequence[str] = (), badge: str = "") -> Screen:
+def title_screen(w: Words, resume: bool, notes: Sequence[str] = (), badge: str = "",
+                 over: bool = False) -> Screen:
+    """The table switched on: a game to take up (``resume``; ``over``: it has ended, and
+    a short press shows how), or setup on its way."""
     if resume:
-        return Screen(big="ROBINSON", body=(w("title_resume"), *notes), badge=badge,
-                      footer=w("title_keys_resume"))
+        return Screen(big="ROBINSON", body=(w("title_over" if over else "title_resume"),
+                                            *notes), badge=badge,
+                      footer=w("title_keys_over" if over else "title_keys_resume"))
     return Screen(big="ROBINSON", body=(w("title_starting"), *notes), badge=badge)
 
 

@@ -35,7 +35,7 @@ from firmware.table.state import (
     TableState,
     Title,
 )
-from robinson_core import CHOICES, Game
+from robinson_core import CHOICES, Game, Status
 
 BRIGHTNESS = (255, 128, 48, 8)
 TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
@@ -93,7 +93,8 @@ def _mode(state: TableState, w: Words) -> Screen:
             return screens.message_screen("ROBINSON", w("switched_off"))
         case Title(notes):
             resume = game is not None and bool(game.actions)
-            return screens.title_screen(w, resume, [n.said(w) for n in notes], badge)
+            over = game is not None and game.state.status is not Status.PLAYING
+            return screens.title_screen(w, resume, [n.said(w) for n in notes], badge, over)
         case Setup():
             config = fixed.config
             return screens.setup_screen(w, state.seats, state.first, config.rules, badge,

@@ -3,6 +3,8 @@
 PANEL = {
     "title_resume": "A game is in progress",
     "title_keys_resume": "Short: resume\nLong: new game",
+    "title_over": "The last game is over",
+    "title_keys_over": "Short: see it\nLong: new game",
     "title_starting": "Setting up…",
     "setup_title": "New game",
     "setup_players": "Players: {seats}",

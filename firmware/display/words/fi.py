@@ -3,6 +3,8 @@
 PANEL = {
     "title_resume": "Peli on kesken",
     "title_keys_resume": "Lyhyt: jatka\nPitkä: uusi peli",
+    "title_over": "Peli on päättynyt",
+    "title_keys_over": "Lyhyt: katso\nPitkä: uusi peli",
     "title_starting": "Valmistellaan…",
     "setup_title": "Uusi peli",
     "setup_players": "Pelaajat: {seats}",

@@ -3,6 +3,8 @@
 PANEL = {
     "title_resume": "Igra je u tijeku",
     "title_keys_resume": "Kratko: nastavi\nDugo: nova igra",
+    "title_over": "Igra je završena",
+    "title_keys_over": "Kratko: pogledaj\nDugo: nova igra",
     "title_starting": "Priprema…",
     "setup_title": "Nova igra",
     "setup_players": "Igrači: {seats}",

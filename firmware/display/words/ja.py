@@ -3,6 +3,8 @@
 PANEL = {
     "title_resume": "ゲームのとちゅうです",
     "title_keys_resume": "短く: つづき\n長く: 新しく",
+    "title_over": "ゲームはおわりました",
+    "title_keys_over": "短く: みる\n長く: 新しく",
     "title_starting": "じゅんびちゅう…",
     "setup_title": "新しいゲーム",
     "setup_players": "参加: {seats}",

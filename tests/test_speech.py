@@ -249,3 +249,21 @@ def test_every_language_has_the_same_texts_for_speech_with_the_same_placeholders
     assert set(theirs) == set(ours)
     assert [key for key in ours if fields(theirs[key]) != fields(ours[key])] == []
     assert len(ours) == 55
+
+
+@pytest.mark.parametrize("name,injected", [("[[h@'loU]]", "h@l'oU"), ("[[[", None),
+                                           ("]][[", None), ("a[[b", None), ("[][", None)])
+def test_a_name_of_brackets_never_turns_the_sentence_into_phonemes(
+        espeak: None, name: str, injected: str | None) -> None:
+    """espeak-ng reads what follows ``[[`` as phoneme codes, up to ``]]`` or the end: the
+    synthesizer is given no two brackets together, the name is not said as the phonemes
+    it spells, and the rest of the sentence is said as words (its phonemes as espeak-ng
+    shows them with -x: "Player 2's turn")."""
+    w = said.Spoken("en", {1: name})
+    text = w.result(Game((1, 2)).play(Roll(3)))
+    command = synthesizer(text, "en", volume=100, speed=160)
+    assert name in text and not re.search(r"[\[\]]{2}", command[-1]), command[-1]
+    phonemes = subprocess.run(["espeak-ng", "-q", "-x", "-v", "en", "--", command[-1]],
+                              capture_output=True, text=True, check=True).stdout
+    assert "pl'eI3 t'u: t'3:n" in phonemes, phonemes
+    assert injected is None or injected not in phonemes, phonemes

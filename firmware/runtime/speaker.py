@@ -20,6 +20,7 @@ import contextlib
 import io
 import logging
 import os
+import re
 import signal
 import subprocess
 import tempfile
@@ -59,9 +60,12 @@ class Utterance:
 
 def synthesizer(text: str, lang: str, *, volume: int, speed: int) -> list[str]:
     """espeak-ng's command for ``text``: sound on stdout. ``--`` ends the options: a name
-    that begins with a dash is said, not read as one."""
+    that begins with a dash is said, not read as one. Two brackets together are parted
+    (``[[`` is "[ ["): espeak-ng reads what follows ``[[`` as phoneme codes up to ``]]``,
+    so a name of brackets would turn the rest of the sentence into noise. It reads no
+    other markup without ``-m``, which it is not given."""
     return ["espeak-ng", "-v", VOICES[lang], "-a", str(volume), "-s", str(speed), "--stdout",
-            "--", text]
+            "--", re.sub(r"([\[\]])(?=[\[\]])", r"\1 ", text)]
 
 
 def player(device: str) -> list[str]:

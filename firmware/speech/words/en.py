@@ -4,7 +4,7 @@ EXPAND = ((r"\bR\.", "Robinson"),)
 
 SPOKEN = {
     "where": "{name}, {square}.",
-    "square": "{n}",
+    "square": "square {n}",
     "start": "start",
     "and": " and ",
     "comma": ", ",

@@ -5,7 +5,7 @@ EXPAND = ((r"\bR:n\b", "Robinsonin"), (r"\bR:lle\b", "Robinsonille"), (r"\bR\.",
 
 SPOKEN = {
     "where": "{name}, {square}.",
-    "square": "{n}",
+    "square": "ruutu {n}",
     "start": "lähtö",
     "and": " ja ",
     "comma": ", ",

@@ -5,7 +5,7 @@ EXPAND = ((r"bacaju R\. na", "bacaju Robinsona na"), (r"\bR\.-u\b", "Robinsonu")
 
 SPOKEN = {
     "where": "{name}, {square}.",
-    "square": "{n}",
+    "square": "polje {n}",
     "start": "start",
     "and": " i ",
     "comma": ", ",

@@ -17,7 +17,7 @@ from . import events as ev
 from .actions import CHOICES, DECISION_SQUARE, Action, Choice, Pending, Roll
 from .board import BOARD, HOME, START, Effect, Square
 from .errors import IllegalActionError, SetupError
-from .house_rules import DeadChips, HouseRules, ShareWith, Square33
+from .house_rules import DeadChips, HouseRules, ShareWith, Square32, Square33
 from .state import GameState, Player
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -264,10 +264,15 @@ class Play:
 
     def _collect_each(self, seat: int, square: Square) -> None:
         # The sheet says *they* collect: Robinson and his Friday fight side by side,
-        # so the mover's own Friday neither pays nor collects.
-        friday = self.friday[seat]
+        # so the mover's own Friday neither pays nor collects (house rule square_32:
+        # or both collect, each payer paying the mover first; or Friday pays too).
+        friday, rule = self.friday[seat], self.rules.square_32
         for other in self.after(seat):
             if other != friday:
+                self.pay_player(other, seat, square.amount)
+                if rule is Square32.BOTH and friday is not None:
+                    self.pay_player(other, friday, square.amount)
+            elif rule is Square32.EVERYONE:
                 self.pay_player(other, seat, square.amount)
 
     def _father(self, seat: int, square: Square) -> None:

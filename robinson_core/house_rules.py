@@ -33,6 +33,14 @@ class ShareWith(enum.Enum):
     NONE = "none"
 
 
+class Square32(enum.Enum):
+    """Who collects on square 32, where Robinson and Friday free the prisoners."""
+
+    MOVER = "mover"  # the mover, from every other active player but the mover's Friday
+    BOTH = "both"  # the mover and the mover's Friday, each from every other player
+    EVERYONE = "everyone"  # the mover, from every other active player, Friday included
+
+
 class Square33(enum.Enum):
     """Who collects the 3 of square 33, where Friday finds his father."""
 
@@ -52,6 +60,7 @@ class HouseRules:
     dead_chips: DeadChips = DeadChips.KEEP
     share_with: ShareWith = ShareWith.RIGHT
     square_33: Square33 = Square33.MOVER
+    square_32: Square32 = Square32.MOVER
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -89,8 +98,12 @@ class HouseRules:
 
     def as_text(self) -> str:
         """Every rule as ``name=value`` words (``purse=10 debt=false ...``): how a saved
-        game and the database keep the rules."""
-        return " ".join(f"{k}={v}" for k, v in self.as_strings().items())
+        game and the database keep the rules. A rule added later (``LATER``) is written
+        only where it is not its default: a game saved before it existed reads as it was
+        saved, and its checksum still matches."""
+        default = HouseRules().as_strings()
+        return " ".join(f"{k}={v}" for k, v in self.as_strings().items()
+                        if k not in LATER or v != default[k])
 
     def as_strings(self) -> dict[str, str]:
         """Every rule as ``name -> text``, the inverse of ``from_strings``."""
@@ -104,6 +117,8 @@ class HouseRules:
 
 _TYPES: dict[str, type] = typing.get_type_hints(HouseRules)
 NAMES: tuple[str, ...] = tuple(_TYPES)
+LATER = frozenset({"square_32"})
+"""The rules added after games were first saved (their text leaves them out at default)."""
 
 
 def split_rule(text: str) -> tuple[str, str]:

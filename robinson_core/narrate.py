@@ -44,7 +44,8 @@ OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "
 """A decision's option, one word, by its text key: the panel's and the voice's tables
 each word it under the same key."""
 EXCHANGES = frozenset({"swap", "everyone_pays", "collect_bank", "pay_bank", "pay_neighbour",
-                       "friday", "collect_each", "father_friday"})
+                       "friday", "collect_each", "collect_each_both", "collect_each_everyone",
+                       "father_friday"})
 """The squares' instructions (by text key) that order an exchange, of places or chips. A
 result says the exchange made; where none was (nobody on 41, nobody left to collect
 from, no chips to pay, an empty pot) the square's instruction is not true of that

@@ -108,8 +108,13 @@ NOTES = {
         "there is no Friday and the table says so.",
     32: "*Ruling*: the sheet says *they* collect (hr *Dobivaju*, fi *He saavat*): "
         "Robinson and his Friday fight the cannibals together, so the mover's own "
-        "Friday neither pays nor collects. Between players: no Friday rule. With "
-        "nobody else left, nothing is collected.",
+        "Friday neither pays nor collects; the Japanese sheet says only \"1 from each "
+        "participant\". House rule `square_32`: `mover` (default) as above; `both`: the "
+        "mover and the mover's Friday each collect 1 from every other active player "
+        "(each payer pays the mover first, then the Friday; the two do not pay each "
+        "other); `everyone`: the mover collects 1 from every other active player, their "
+        "Friday included. Without a Friday all three are the same. Between players: no "
+        "Friday rule. With nobody else left, nothing is collected.",
     33: "House rule `square_33`: the story is Friday's, and the Finnish sheet says "
         "*he* gets 3 (*Saa*, where every other square says *you* get, *Saat*). "
         "`mover` (default): the mover collects 3, and the Friday rule gives the "
@@ -141,6 +146,9 @@ RULE_NOTES = {
                   "in turn order) or `none`.",
     "square_33": "Who collects the 3 of square 33: `mover`, or the mover's `friday` "
                  "(see square 33).",
+    "square_32": "Who collects on square 32: the `mover` from all but their Friday, "
+                 "`both` the mover and their Friday, or the mover from `everyone` "
+                 "(see square 32).",
 }
 """A sentence or two on each house rule, longer than the one-line text the screens use."""
 

@@ -30,7 +30,7 @@ from firmware.config import (
 from firmware.display.panels import Interface
 from firmware.errors import ConfigError
 from robinson_core import HouseRules
-from robinson_core.house_rules import DeadChips, ShareWith, Square33
+from robinson_core.house_rules import DeadChips, ShareWith, Square32, Square33
 
 
 def refused(raw: dict[str, Any], *said: str) -> str:
@@ -183,7 +183,8 @@ def test_a_switch_is_true_or_false_only(table: str, key: str) -> None:
     ("debt", True, True), ("debt", False, False), ("restart_on_4", False, False),
     ("chain_25_to_14", False, False), ("purse", 99, 99), ("stake", 0, 0),
     ("dead_chips", "pot", DeadChips.POT), ("share_with", "left", ShareWith.LEFT),
-    ("square_33", "friday", Square33.FRIDAY),
+    ("square_33", "friday", Square33.FRIDAY), ("square_32", "both", Square32.BOTH),
+    ("square_32", "everyone", Square32.EVERYONE),
 ])
 def test_each_house_rule_is_kept(name: str, value: object, expected: object) -> None:
     assert getattr(parse({"rules": {name: value}}).rules, name) == expected

@@ -324,6 +324,7 @@ LAYOUTS = {"128x64": CLASSIC, "128x32": Layout(128, 32), "256x64": Layout(256, 6
 MONEY_RULES: tuple[dict[str, str], ...] = (
     {}, {"debt": "true"}, {"dead_chips": "pot"}, {"share_with": "left"},
     {"share_with": "runner_up"}, {"share_with": "none"}, {"square_33": "friday"},
+    {"square_32": "both"}, {"square_32": "everyone"},
     {"restart_on_4": "false", "chain_25_to_14": "false"}, {"purse": "3", "stake": "1"})
 
 

@@ -219,6 +219,19 @@ def test_ruling_32_the_movers_friday_does_not_pay(capsys: pytest.CaptureFixture[
     assert (seats[1]["chips"], seats[2]["chips"], seats[3]["chips"]) == (13, 9, 8)
 
 
+@pytest.mark.parametrize("rule,chips", [("mover", (13, 9, 8)), ("both", (13, 8, 9)),
+                                        ("everyone", (14, 9, 7))])
+def test_house_rule_square_32_through_the_command(capsys: pytest.CaptureFixture[str],
+                                                  rule: str, chips: tuple[int, ...]) -> None:
+    """Seat 1 lands on 32 with seat 3 its Friday: seat 2 pays seat 1, and with ``both``
+    seat 3 too; with ``everyone`` seat 3 pays seat 1 as well."""
+    result = replay_json(capsys, "--players", "3", "--rule", f"square_32={rule}",
+                         "--script", FRIDAY_ON_32)
+    seats = {p["seat"]: p for p in result["players"]}
+    assert (seats[1]["chips"], seats[2]["chips"], seats[3]["chips"]) == chips
+    assert result["rules"]["square_32"] == rule
+
+
 def test_house_rule_square_33_friday_through_the_command(
         capsys: pytest.CaptureFixture[str]) -> None:
     script = FRIDAY_ON_32 + " 2 2 1"  # seats 2 and 3 go 19 -> 21; seat 1 32 -> 33

@@ -15,6 +15,7 @@ from robinson_core import (
     Roll,
     SetupError,
     ShareWith,
+    Square32,
     Status,
     new_game,
 )
@@ -331,3 +332,20 @@ def test_a_game_can_be_started_with_any_house_rule_changed() -> None:
          "chain_25_to_14": "false", "dead_chips": "pot", "share_with": "none",
          "square_33": "friday"}))
     assert game.state.pot == 10 and chips(game.state) == {1: 0, 2: 0}
+
+
+def test_a_game_saved_before_square_32_existed_reads_and_checks_as_saved() -> None:
+    """A rule added later is written only where it is not its default: the rules line of
+    a game with the defaults is the one saved before square_32 existed, so its checksum
+    (the game's and the database's) still matches; a game that reads 32 otherwise says
+    so, and comes back the same."""
+    old = ("rules purse=20 stake=10 debt=false restart_on_4=true chain_25_to_14=true "
+           "dead_chips=keep share_with=right square_33=mover\n")
+    game = Game((1, 2)).play(Roll(3))
+    assert old in game.save() and Game.load(game.save()) == game
+    for rule in Square32:
+        rules = HouseRules(square_32=rule)
+        assert ("square_32" in rules.as_text()) == (rule is not Square32.MOVER)
+        assert HouseRules.from_text(rules.as_text()) == rules
+        kept = Game((1, 2), rules=rules).play(Roll(3))
+        assert Game.load(kept.save()) == kept

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from robinson_core import BOARD, Choice, Effect, HouseRules, Pending, Square33, Status
+from robinson_core import BOARD, Choice, Effect, HouseRules, Pending, Square32, Square33, Status
 from robinson_core import events as ev
 
 from .midgame import chips, play, positions, table
@@ -271,6 +271,45 @@ def test_square_32_alone_collects_nothing() -> None:
     state, events = play(table({1: 31, 2: None}), 1)
     assert chips(state) == {1: 10, 2: 10} and state.pot == 20
     assert [type(e) for e in events] == [ev.Rolled, ev.Moved]
+
+
+def test_house_rule_square_32_both_the_mover_and_the_friday_collect_from_each_other() -> None:
+    """RULES.md: each payer pays the mover first, then the Friday; the two do not pay
+    each other."""
+    rules = HouseRules(square_32=Square32.BOTH)
+    state, events = play(table({1: 31, 2: 0, 3: 5, 4: 9}, friday={1: 3}, rules=rules), 1)
+    assert chips(state) == {1: 12, 2: 8, 3: 12, 4: 8}
+    assert [(e.payer, e.payee) for e in events if isinstance(e, ev.Transfer)] == [
+        (2, 1), (2, 3), (4, 1), (4, 3)]
+
+
+def test_house_rule_square_32_both_a_payer_short_of_chips_pays_the_mover_first() -> None:
+    rules = HouseRules(square_32=Square32.BOTH)
+    state, _ = play(table({1: 31, 2: 0, 3: 5}, chips={2: 1}, friday={1: 3}, rules=rules), 1)
+    assert chips(state) == {1: 11, 2: 0, 3: 10}
+
+
+def test_house_rule_square_32_everyone_the_friday_pays_too() -> None:
+    rules = HouseRules(square_32=Square32.EVERYONE)
+    state, events = play(table({1: 31, 2: 0, 3: 5, 4: 9}, friday={1: 3}, rules=rules), 1)
+    assert chips(state) == {1: 13, 2: 9, 3: 9, 4: 9}
+    assert [e.payer for e in events if isinstance(e, ev.Transfer)] == [2, 3, 4]
+
+
+@pytest.mark.parametrize("rule", list(Square32))
+def test_house_rule_square_32_without_a_friday_all_three_are_the_same(rule: Square32) -> None:
+    state, _ = play(table({1: 31, 2: 0, 3: None, 4: 5},
+                               rules=HouseRules(square_32=rule)), 1)
+    assert chips(state) == {1: 12, 2: 9, 3: 10, 4: 9}
+
+
+@pytest.mark.parametrize("rule", list(Square32))
+def test_house_rule_square_32_is_no_bank_payment_no_friday_rule(rule: Square32) -> None:
+    """The mover is someone's Friday: between players the Friday rule gives the master
+    nothing, whichever way 32 is read."""
+    state, _ = play(table({1: 0, 2: 31, 3: 5}, friday={1: 2}, to_move=2,
+                          rules=HouseRules(square_32=rule)), 1)
+    assert chips(state) == {1: 9, 2: 12, 3: 9}
 
 
 def test_square_36_swap_with_a_player_on_41() -> None:

@@ -225,9 +225,12 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             and instruction_key(landed.end, game.rules) not in (None, *EXCHANGES)):
         body.append(instruction(w.lang, landed.end, game.rules))  # what the square says
     essential = len(body)
-    if not paid and essential > 1:  # no chip moved: what the square did comes first, and
-        essential -= 1  # the chips, no news, after it (a decision's question and options
-        body.insert(essential, body.pop(0))  # on page 1; a strip leaves them out)
+    if not any(narrate.nets(events).values()) and essential > 1:
+        # No chip moved (a payment of nothing is no move): what the square did comes
+        # first, the chips, no news, after it (a decision's question and its options on
+        # page 1; a strip leaves the chips out).
+        essential -= 1
+        body.insert(essential, body.pop(0))
     if summed and not whole:
         body += paid  # who paid whom
     if landed is not None:  # the path, and any move the square made (25 → 14, to start)

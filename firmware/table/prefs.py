@@ -88,7 +88,7 @@ def position(game: Game) -> str:
     """A game's position as a short digest: the same for two games alike in seats, first
     seat, house rules and actions, whichever the store keeps them as."""
     text = "|".join((" ".join(map(str, game.seats)), str(game.first),
-                     " ".join(f"{k}={v}" for k, v in sorted(game.rules.as_strings().items())),
+                     game.rules.as_text(),
                      " ".join(action.token for action in game.actions)))
     return hashlib.blake2b(text.encode(), digest_size=POSITION_DIGITS // 2).hexdigest()
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..board import BOARD, Effect
 from ..errors import LanguageError
-from ..house_rules import HouseRules, Square33
+from ..house_rules import HouseRules, Square32, Square33
 
 LANGUAGES: tuple[str, ...] = ("en", "hr", "fi", "ja")
 """The languages, in the menu's order: each has a module of texts here (the game's)
@@ -55,6 +55,8 @@ def instruction_key(number: int, rules: HouseRules) -> str | None:
         return "shipwreck_off"
     if effect is Effect.GO_BACK and rules.chain_25_to_14:
         return "go_back_chain"
+    if effect is Effect.COLLECT_EACH and rules.square_32 is not Square32.MOVER:
+        return f"collect_each_{rules.square_32.value}"
     if effect is Effect.FATHER:
         return "father_friday" if rules.square_33 is Square33.FRIDAY else "collect_bank"
     return str(effect.value)

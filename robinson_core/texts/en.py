@@ -66,6 +66,8 @@ INSTRUCTIONS = {
     "go_back_chain": "Back to {target}: collect {n} there",
     "friday": "Take {n} from your right-hand neighbour, now your Friday",
     "collect_each": "Collect {n} from every player but your Friday",
+    "collect_each_both": "You and your Friday each collect {n} from every other player",
+    "collect_each_everyone": "Collect {n} from every player, your Friday too",
     "father_friday": "Your Friday collects {n} from the bank; without one, you do",
     "swap": "Swap places with a player on {target}",
     "gallows": "Roll a 6 here and you die",
@@ -137,6 +139,7 @@ UI = {
     "rule_chain_25_to_14": "sent back from 25, collect on 14",
     "rule_dead_chips": "a dead player's chips: keep or pot",
     "rule_share_with": "who shares the win if no Friday",
+    "rule_square_32": "who collects on 32: mover, both or everyone",
     "rule_square_33": "who collects on 33: mover or friday",
 }
 

@@ -66,6 +66,8 @@ INSTRUCTIONS = {
     "go_back_chain": "Takaisin ruutuun {target}: saat siellä {n}",
     "friday": "Saat {n} oikealta naapurilta: hän on Perjantaisi",
     "collect_each": "Saat {n} jokaiselta pelaajalta paitsi Perjantailtasi",
+    "collect_each_both": "Sinä ja Perjantaisi saatte kumpikin {n} jokaiselta muulta pelaajalta",
+    "collect_each_everyone": "Saat {n} jokaiselta pelaajalta, myös Perjantailtasi",
     "father_friday": "Perjantaisi saa kassasta {n}; jos sinulla ei ole Perjantaita, saat sinä",
     "swap": "Vaihda paikkaa ruudun {target} pelaajan kanssa",
     "gallows": "Jos heität tässä 6, kuolet",
@@ -137,6 +139,7 @@ UI = {
     "rule_chain_25_to_14": "25:stä 14:ään: saat siellä 2",
     "rule_dead_chips": "kuolleen merkit: keep tai pot",
     "rule_share_with": "kenen kanssa voitto jaetaan",
+    "rule_square_32": "kuka saa ruudussa 32: mover, both tai everyone",
     "rule_square_33": "kuka saa ruudussa 33: mover tai friday",
 }
 

@@ -66,6 +66,8 @@ INSTRUCTIONS = {
     "go_back_chain": "Natrag na {target}: uzmi ondje {n}",
     "friday": "Uzmi {n} od susjeda zdesna, sad je tvoj Petak",
     "collect_each": "Uzmi {n} od svakog igrača osim svog Petka",
+    "collect_each_both": "Ti i tvoj Petak uzimate po {n} od svakog drugog igrača",
+    "collect_each_everyone": "Uzmi {n} od svakog igrača, i od svog Petka",
     "father_friday": "Tvoj Petak uzima {n} od blagajne; bez Petka uzimaš ti",
     "swap": "Zamijeni mjesto s igračem na {target}",
     "gallows": "Baciš li ovdje 6, ispadaš iz igre",
@@ -137,6 +139,7 @@ UI = {
     "rule_chain_25_to_14": "s 25 natrag na 14: uzmi ondje 2",
     "rule_dead_chips": "žetoni mrtvog igrača: keep ili pot",
     "rule_share_with": "s kim pobjednik bez Petka dijeli",
+    "rule_square_32": "tko uzima na 32: mover, both ili everyone",
     "rule_square_33": "tko uzima na 33: mover ili friday",
 }
 

@@ -66,6 +66,8 @@ INSTRUCTIONS = {
     "go_back_chain": "{target}番にもどり{n}枚もらう",
     "friday": "右どなりから{n}枚もらう。その人があなたのフライデーになる",
     "collect_each": "フライデー以外の全員から{n}枚ずつもらう",
+    "collect_each_both": "自分とフライデーが、ほかの全員から{n}枚ずつもらう",
+    "collect_each_everyone": "フライデーもふくめ全員から{n}枚ずつもらう",
     "father_friday": "フライデーが会計係から{n}枚もらう。フライデーがいなければ自分がもらう",
     "swap": "{target}番の人と入れかわる",
     "gallows": "ここで6を出すと死ぬ",
@@ -137,6 +139,7 @@ UI = {
     "rule_chain_25_to_14": "25番から14番にもどったら2枚もらう",
     "rule_dead_chips": "死んだ人のチップ: keep か pot",
     "rule_share_with": "フライデーがいないとき分ける相手",
+    "rule_square_32": "32番でもらう人: mover か both か everyone",
     "rule_square_33": "33番でもらう人: mover か friday",
 }
 

@@ -12,7 +12,7 @@ from firmware.config import Config
 from firmware.display.layout import CLASSIC
 from firmware.emulate.capture import Capture
 from firmware.emulate.rig import emulate
-from firmware.emulate.terminal import TerminalPanel, half_blocks
+from firmware.emulate.terminal import TerminalPanel, braille, half_blocks
 from firmware.errors import ConfigError
 
 
@@ -79,13 +79,33 @@ def test_a_terminal_too_small_says_how_big_and_a_resize_draws_it_all() -> None:
     image = Image.new("1", (CLASSIC.width, CLASSIC.height), 1)
     terminal.draw(image)
     terminal.draw(image)  # said once, not at every frame
-    assert out.getvalue().count("Make the terminal at least 130×35 to see the panel "
-                                "(it is 60×20).") == 1
+    assert out.getvalue().count("Make the terminal at least 66×19 to see the panel "
+                                "(130×35 to see every pixel; it is 60×20).") == 1
     assert "█" not in out.getvalue()
     size[0] = (140, 45)  # the user widens it; SIGWINCH brings resize()
     terminal.resize()
-    drawn = out.getvalue().split("(it is 60×20).")[1]
+    drawn = out.getvalue().split("it is 60×20).")[1]
     assert drawn.count("█" * CLASSIC.width) == CLASSIC.height // 2 and "┌" in drawn and "└" in drawn
+
+
+def test_an_80_by_24_terminal_shows_the_panel_in_braille_cells() -> None:
+    """2x4 pixels a character: a 128x64 panel is 16 lines of 64 cells, framed, with the
+    keys under it, in a terminal of 80x24; each pixel is its own dot."""
+    out = io.StringIO()
+    terminal = TerminalPanel(out, "space/enter: press", size=lambda: (80, 24))
+    image = Image.new("1", (CLASSIC.width, CLASSIC.height))
+    for x, y in ((0, 0), (1, 3), (127, 63), (64, 32), (65, 33)):
+        image.putpixel((x, y), 1)
+    terminal.draw(image)
+    drawn = out.getvalue()
+    assert "Make the terminal" not in drawn and "┌" + "─" * 64 + "┐" in drawn
+    rows = braille(image)
+    assert len(rows) == 16 and {len(row) for row in rows} == {64}
+    assert rows[0][0] == chr(0x2800 | 0x01 | 0x80)  # dot 1 (0, 0) and dot 8 (1, 3)
+    assert rows[8][32] == chr(0x2800 | 0x01 | 0x10)  # (64, 32): dot 1; (65, 33): dot 5
+    assert rows[15][63] == chr(0x2800 | 0x80) and rows[1][1] == chr(0x2800)
+    assert all(row in drawn for row in rows) and "space/enter: press" in drawn
+    assert sum(bin(ord(c) - 0x2800).count("1") for row in rows for c in row) == 5
 
 
 def test_a_demo_plays_in_a_folder_of_its_own_and_leaves_the_game_in_play(

@@ -2,7 +2,8 @@
 
 Any size; a colour or greyscale panel in the terminal's own colours where it
 has 24-bit colour (COLORTERM), else each pixel lit or not, as a monochrome
-panel shows it.
+panel shows it. A terminal too small for that (an 80x24 one, for a 128x64 panel)
+gets the panel in braille cells, 2x4 pixels a character, each pixel lit or not.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from typing import TextIO
 from PIL import Image
 
 _BLOCKS = {(0, 0): " ", (1, 0): "▀", (0, 1): "▄", (1, 1): "█"}
+_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+"""A braille cell's dot for each pixel of its 2x4: ``_DOTS[row][column]`` (Unicode's
+numbering: dots 1-3 and 7 down the left, 4-6 and 8 down the right)."""
 
 
 def true_colour() -> bool:
@@ -54,6 +58,25 @@ def half_blocks(image: Image.Image) -> list[str]:
             for y in range(0, height, 2)]
 
 
+def braille(image: Image.Image) -> list[str]:
+    """The image as lines of braille cells, 2x4 pixels a character (128x64: 16 lines of
+    64), each pixel lit or not."""
+    width, height = image.size
+    grey = image.convert("L")
+    data = grey.tobytes()
+
+    def cell(x: int, y: int) -> str:
+        bits = 0
+        for row in range(4):
+            for column in range(2):
+                px, py = x + column, y + row
+                if px < width and py < height and data[py * width + px]:
+                    bits |= _DOTS[row][column]
+        return chr(0x2800 + bits)
+
+    return ["".join(cell(x, y) for x in range(0, width, 2)) for y in range(0, height, 4)]
+
+
 def _terminal_size() -> tuple[int, int]:
     columns, lines = shutil.get_terminal_size()
     return columns, lines
@@ -71,11 +94,13 @@ class TerminalPanel:
         self.size = size or _terminal_size
         self._lines: list[str] = []
         self._shown: tuple[Image.Image, bool, bool] | None = None
-        self._too_small: tuple[int, int] | None = None
+        self._too_small: tuple[int, ...] | None = None  # the size said too small, or
+        # (fits,): drawn whole (True) or in braille (False)
         self.out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
 
     def resize(self) -> None:
-        """The terminal changed size (SIGWINCH): clear it and draw the panel again whole."""
+        """The terminal changed size (SIGWINCH): clear it and draw the panel again, whole
+        or in braille as it now fits."""
         self._lines, self._too_small = [], None
         self.out.write("\x1b[2J")
         if self._shown is not None:
@@ -83,20 +108,27 @@ class TerminalPanel:
 
     def draw(self, image: Image.Image, on: bool = True, dim: bool = False) -> None:
         self._shown = (image, on, dim)
-        need = (image.size[0] + 2, image.size[1] // 2 + 3)  # the frame, and the help line
+        width, height = image.size
+        full = (width + 2, height // 2 + 3)  # the frame, and the help line
+        small = ((width + 1) // 2 + 2, (height + 3) // 4 + 3)  # the same in braille
         have = self.size()
-        if have[0] < need[0] or have[1] < need[1]:
+        fits = have[0] >= full[0] and have[1] >= full[1]
+        if not fits and (have[0] < small[0] or have[1] < small[1]):
             if self._too_small != have:  # said once for each size, not at every frame
                 self._too_small, self._lines = have, []
-                self.out.write(f"\x1b[2J\x1b[1;1HMake the terminal at least {need[0]}×{need[1]} "
-                               f"to see the panel (it is {have[0]}×{have[1]}).")
+                self.out.write(f"\x1b[2J\x1b[1;1HMake the terminal at least {small[0]}×"
+                               f"{small[1]} to see the panel ({full[0]}×{full[1]} to see "
+                               f"every pixel; it is {have[0]}×{have[1]}).")
                 self.out.flush()
             return
-        if self._too_small is not None:
-            self._too_small = None
+        if self._too_small != (fits,):  # a size of another kind: start from a clear screen
+            self._too_small, self._lines = (fits,), []
             self.out.write("\x1b[2J")
+        columns = width if fits else small[0] - 2
         if not on:
-            lines = [" " * image.size[0]] * (image.size[1] // 2)
+            lines = [" " * columns] * ((height // 2) if fits else small[1] - 3)
+        elif not fits:
+            lines = braille(image)
         elif self.colour and image.mode != "1":
             lines = colour_blocks(image)
         else:
@@ -104,12 +136,12 @@ class TerminalPanel:
         style = "\x1b[2m" if dim else "\x1b[22m"
         parts = []
         if not self._lines:
-            parts.append("\x1b[1;1H┌" + "─" * image.size[0] + "┐")
+            parts.append("\x1b[1;1H┌" + "─" * columns + "┐")
         for row, line in enumerate(lines):
             if row >= len(self._lines) or self._lines[row] != style + line:
                 parts.append(f"\x1b[{row + 2};1H│{style}{line}\x1b[22m│")
         if not self._lines:
-            parts.append(f"\x1b[{len(lines) + 2};1H└" + "─" * image.size[0] + "┘")
+            parts.append(f"\x1b[{len(lines) + 2};1H└" + "─" * columns + "┘")
             parts.append(f"\x1b[{len(lines) + 3};1H{self.help_line}")
         self._lines = [style + line for line in lines]
         self.out.write("".join(parts))

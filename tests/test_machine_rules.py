@@ -606,10 +606,20 @@ def test_holding_for_a_long_press_says_what_letting_go_will_do() -> None:
     assert table.state.hint is None and table.state.mode is m.Mode.MENU
 
 
-def test_no_long_press_hint_when_a_roll_is_due() -> None:
+def test_a_long_press_when_a_roll_is_due_shows_the_standings_and_a_press_goes_back() -> None:
+    """Everyone's square and chips one press from the game (four deep in the menu before):
+    held, the footer says so; let go, the standings; any press, the game again, nothing
+    rolled."""
     table = playing(MOVED)
-    assert table(m.Down(), m.Held(Press.LONG)) == [m.After(TimerKind.DIM, T.dim_after),
-                                                   m.After(TimerKind.BLANK, T.blank_after)]
+    effects = table(m.Down(), m.Held(Press.LONG))
+    assert draws(effects)[-1].screen.footer == table.w("let_go_standings")
+    effects = table(m.Pressed(Press.LONG))
+    assert table.state.mode is m.Mode.INFO and of(m.NeedFace, effects) == []
+    assert draws(effects) == [m.Draw(screens.standings_screen(table.w, MOVED.state))]
+    effects = table.press()
+    assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
+    assert of(m.NeedFace, effects) == [] and of(m.Save, effects) == []
+    assert draws(effects)[-1].screen == screens.result_screen(table.w, MOVED)
 
 
 def test_another_players_decision_is_shown_first_then_taken() -> None:

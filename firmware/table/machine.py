@@ -352,9 +352,9 @@ class _Moment:
             return
         if kind is Press.MENU:
             self.set(hint=Press.MENU)
-        elif (state.mode is Mode.PLAY and state.game
-              and state.game.state.pending in CHOICES and not state.ask_next):
-            self.set(hint=Press.LONG)
+        elif (state.mode is Mode.PLAY and state.game and not state.ask_next
+              and state.game.state.status is Status.PLAYING):
+            self.set(hint=Press.LONG)  # a decision's other choice, or the standings
 
     def pressed(self, kind: Press) -> None:
         self.set(hint=None)  # let go: the hint has said its piece
@@ -382,7 +382,10 @@ class _Moment:
                 self.asking_press(kind)
             case Mode.INFO:
                 assert isinstance(self.state.now, Info)
-                self.back_to_menu(self.state.now.row)
+                if self.state.now.from_play:
+                    self.resume()
+                else:
+                    self.back_to_menu(self.state.now.row)
 
     def seat_changed(self, seat: int, seats: tuple[int, ...]) -> None:
         self.set(seats=seats)
@@ -549,6 +552,9 @@ class _Moment:
         if state.pending is Pending.ROLL:
             if kind is Press.SHORT:
                 self.roll()
+            else:  # everyone's square and chips, one press from the game
+                self.set(now=Info(Row.STANDINGS, from_play=True))
+                self.fresh()
             return
         short, long = CHOICES[state.pending]
         choice = short if kind is Press.SHORT else long

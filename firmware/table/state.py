@@ -139,11 +139,13 @@ class Asking:
 
 @dataclass(frozen=True)
 class Info:
-    """A page chosen from the menu (standings, recall, about); any press goes back."""
+    """A page chosen from the menu (standings, recall, about), or the standings a long
+    press on the play screen shows (``from_play``); any press goes back."""
 
     MODE: ClassVar[Mode] = Mode.INFO
     row: Row
     finished: tuple[FinishedGame, ...] = ()  # recall: the newest finished games first
+    from_play: bool = False  # a press goes back to the game, not to the menu
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,8 @@ def _hint(state: TableState, w: Words) -> str:
     if state.hint is Press.MENU:
         return w("let_go_menu")
     game = state.game
-    assert game is not None  # a long press's hint is only for a decision in play
+    assert game is not None  # a long press's hint is only for a game in play
     pending = game.state.pending
+    if pending not in CHOICES:  # a roll is next: a long press shows the standings
+        return w("let_go_standings")
     return w("let_go_long", action=w.option(pending, CHOICES[pending][1]))

@@ -81,6 +81,7 @@ PANEL = {
     "seats_locked": "Seat {seat} switched: this game keeps its players. New game: menu",
     "release_button": "Button held down: release it",
     "let_go_long": "Let go: {action}",
+    "let_go_standings": "Let go: standings",
     "let_go_menu": "Let go: menu",
     # the faults that keep the saves from the disk (firmware.table.faults)
     "fault_disk_full": "disk full",

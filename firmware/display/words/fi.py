@@ -81,6 +81,7 @@ PANEL = {
     "seats_locked": "Paikka {seat} muuttui: peli pitää pelaajansa. Uusi peli: valikko",
     "release_button": "Nappi on pohjassa: päästä irti",
     "let_go_long": "Päästä: {action}",
+    "let_go_standings": "Päästä: tilanne",
     "let_go_menu": "Päästä: valikko",
     # the faults that keep the saves from the disk (firmware.table.faults)
     "fault_disk_full": "levy täynnä",

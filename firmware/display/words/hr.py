@@ -81,6 +81,7 @@ PANEL = {
     "seats_locked": "Mjesto {seat} promijenjeno: igra zadržava igrače. Nova igra: izbornik",
     "release_button": "Gumb je pritisnut: pusti ga",
     "let_go_long": "Pusti: {action}",
+    "let_go_standings": "Pusti: stanje",
     "let_go_menu": "Pusti: izbornik",
     # the faults that keep the saves from the disk (firmware.table.faults)
     "fault_disk_full": "disk je pun",

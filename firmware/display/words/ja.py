@@ -81,6 +81,7 @@ PANEL = {
     "seats_locked": "{seat}番席がかわった: このゲームの参加者はそのまま。新しいゲームはメニューで",
     "release_button": "ボタンがおされたまま: はなして",
     "let_go_long": "はなす: {action}",
+    "let_go_standings": "はなす: じょうきょう",
     "let_go_menu": "はなす: メニュー",
     # the faults that keep the saves from the disk (firmware.table.faults)
     "fault_disk_full": "ディスクがいっぱい",

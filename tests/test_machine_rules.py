@@ -360,6 +360,24 @@ def test_a_short_press_in_setup_passes_first_to_the_next_seat_round() -> None:
     assert firsts == [4, 5, 2, 4]
 
 
+def test_a_short_press_in_setup_shows_the_new_starter_on_the_page_it_draws() -> None:
+    """Four long names: the players' line runs over two rows; the starter, what a short
+    press changes, is on the page the press draws (it was on page 2, and the panel
+    seemed not to take the press), and the sheet's youngest is named."""
+    from firmware.display.fonts import Fonts
+    from firmware.display.render import pages
+
+    names = '{"1": "Annabella", "2": "Benedikt", "3": "Cecilija", "4": "Dominika"}'
+    table = Machine()
+    table(m.Start(None, (1, 2, 3, 4), prefs=(("names", names),)))
+    table.fire(TimerKind.BOOT)
+    for starter in ("Benedikt", "Cecilija"):
+        (draw,) = draws(table.press())
+        first = " ".join(pages(draw.screen, Fonts())[draw.page])
+        assert table.w("setup_first", name=starter) in first, first
+        assert "Youngest" in table.w("setup_first", name=starter)
+
+
 @pytest.mark.parametrize("seats", [(3, 6), (1, 2, 3, 4, 5, 6, 7, 8)])
 def test_a_long_press_in_setup_begins_the_game(seats: tuple[int, ...]) -> None:
     table = started(seats=seats)

@@ -65,14 +65,16 @@ def title_screen(w: Words, resume: bool, notes: Sequence[str] = (), badge: str =
 
 def setup_screen(w: Words, seats: Sequence[int], first: int | None, rules: HouseRules,
                  badge: str = "", wired: int = MAX_PLAYERS) -> Screen:
-    """Who plays and who starts; ``wired`` is how many seat switches the table has."""
+    """Who starts (the sheet's youngest: a short press picks who that is, so it comes
+    first, where the change shows), who plays and the stake; ``wired`` is how many seat
+    switches the table has."""
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS or first is None:
         return Screen(title=w("setup_title"), badge=badge,
                       body=(w("setup_need", most=min(wired, MAX_PLAYERS)),
                             w("setup_players", seats=_seats(w, seats))))
     return Screen(title=w("setup_title"), badge=badge, footer=w("setup_keys"), body=(
-        w("setup_players", seats=_seats(w, seats)),
         w("setup_first", name=w.name(first)),
+        w("setup_players", seats=_seats(w, seats)),
         w("setup_stake", stake=rules.stake, pot=rules.stake * len(seats))))
 
 

@@ -8,7 +8,7 @@ PANEL = {
     "title_starting": "Setting up…",
     "setup_title": "New game",
     "setup_players": "Players: {seats}",
-    "setup_first": "Starts: {name}",
+    "setup_first": "Youngest starts: {name}",
     "setup_stake": "{stake} each → pot {pot}",
     "setup_need": "Switch on 2 to {most} seats",
     "setup_keys": "Short: next starter\nLong: start",

@@ -8,7 +8,7 @@ PANEL = {
     "title_starting": "Valmistellaan…",
     "setup_title": "Uusi peli",
     "setup_players": "Pelaajat: {seats}",
-    "setup_first": "Aloittaa: {name}",
+    "setup_first": "Nuorin aloittaa: {name}",
     "setup_stake": "Kukin {stake} → kassa {pot}",
     "setup_need": "Kytke päälle 2–{most} paikkaa",
     "setup_keys": "Lyhyt: uusi aloittaja\nPitkä: aloita",

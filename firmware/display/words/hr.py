@@ -8,7 +8,7 @@ PANEL = {
     "title_starting": "Priprema…",
     "setup_title": "Nova igra",
     "setup_players": "Igrači: {seats}",
-    "setup_first": "Počinje: {name}",
+    "setup_first": "Počinje najmlađi: {name}",
     "setup_stake": "Svatko {stake} → ulog {pot}",
     "setup_need": "Uključi 2 do {most} mjesta",
     "setup_keys": "Kratko: tko počinje\nDugo: kreni",

@@ -8,7 +8,7 @@ PANEL = {
     "title_starting": "じゅんびちゅう…",
     "setup_title": "新しいゲーム",
     "setup_players": "参加: {seats}",
-    "setup_first": "さいしょ: {name}",
+    "setup_first": "いちばん年下から: {name}",
     "setup_stake": "ひとり{stake}枚 → 場{pot}枚",
     "setup_need": "席のスイッチを2〜{most}個オンに",
     "setup_keys": "短く: 順番をかえる\n長く: 開始",

@@ -51,7 +51,8 @@ SPOKEN = {
     "opt_again": "roll again",
     "opt_pass": "pass",
     "opt_jump": "sail on",
-    "setup": "{count} players: {names}. {first} starts. A long press begins the game.",
+    "setup": ("{count} players: {names}. The youngest starts: {first}. "
+              "A long press begins the game."),
     "setup_need": "Switch on the seats of at least two players.",
     "resume": "Welcome back. {names} are playing.",
     "begin": "The game begins.",

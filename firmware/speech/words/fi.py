@@ -52,7 +52,7 @@ SPOKEN = {
     "opt_again": "heitä uudestaan",
     "opt_pass": "älä heitä",
     "opt_jump": "purjehdi",
-    "setup": "{count} pelaajaa: {names}. {first} aloittaa. Pitkä painallus aloittaa pelin.",
+    "setup": "{count} pelaajaa: {names}. Nuorin aloittaa: {first}. Pitkä painallus aloittaa pelin.",
     "setup_need": "Kytke päälle ainakin kahden pelaajan paikat.",
     "resume": "Tervetuloa takaisin. Pelaajat: {names}.",
     "begin": "Peli alkaa.",

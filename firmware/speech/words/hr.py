@@ -52,7 +52,7 @@ SPOKEN = {
     "opt_again": "baci još jednom",
     "opt_pass": "dalje",
     "opt_jump": "plovi",
-    "setup": "Igrača: {count}. {names}. Počinje {first}. Dugi pritisak počinje igru.",
+    "setup": "Igrača: {count}. {names}. Počinje najmlađi: {first}. Dugi pritisak počinje igru.",
     "setup_need": "Uključite sjedala barem dvaju igrača.",
     "resume": "Dobro došli natrag. Igraju {names}.",
     "begin": "Igra počinje.",

@@ -50,7 +50,8 @@ SPOKEN = {
     "opt_again": "もう いっかい ふる",
     "opt_pass": "ふらない",
     "opt_jump": "すすむ",
-    "setup": "{count}にんで あそぶ。{names}。さいしょわ {first}。ながく おすと はじまる。",
+    "setup": ("{count}にんで あそぶ。{names}。いちばん としたの {first}から はじめる。"
+              "ながく おすと はじまる。"),
     "setup_need": "ふたり いじょうの せきの スイッチお いれて。",
     "resume": "おかえりなさい。{names}が あそんで いる。",
     "begin": "ゲーム スタート。",

@@ -70,7 +70,7 @@ INSTRUCTIONS = {
     "collect_each_everyone": "Collect {n} from every player, your Friday too",
     "father_friday": "Your Friday collects {n} from the bank; without one, you do",
     "swap": "Swap places with a player on {target}",
-    "gallows": "Roll a 6 here and you die",
+    "gallows": "Roll a 6 here and you\u00a0die",
     "home": "You win the pot, and share it",
 }
 

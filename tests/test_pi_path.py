@@ -54,7 +54,7 @@ def test_piped_off_a_pi_auto_emulates_and_prints_each_page_as_text(tmp_path: Pat
     assert run.returncode == 0, run.stderr
     pages = run.stdout.split("\n\n")
     assert pages[0] == "┌ ROBINSON\n│ Setting up…"
-    assert "┌ New game   [1/2]\n│ Players: 1 2\n" in run.stdout
+    assert "┌ New game   [1/2]\n│ Youngest starts:\n│ Player 1\n" in run.stdout
     assert "┌ Player 1 rolls…" in pages or "┌ Player 2 rolls…" in pages
     assert all(a != b for a, b in itertools.pairwise(pages))  # a page once, not per frame
 

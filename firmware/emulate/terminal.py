@@ -94,14 +94,14 @@ class TerminalPanel:
         self.size = size or _terminal_size
         self._lines: list[str] = []
         self._shown: tuple[Image.Image, bool, bool] | None = None
-        self._too_small: tuple[int, ...] | None = None  # the size said too small, or
-        # (fits,): drawn whole (True) or in braille (False)
+        self._too_small: tuple[int, int] | None = None  # the size said to be too small
+        self._whole: bool | None = None  # drawn pixel for pixel (True) or in braille
         self.out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
 
     def resize(self) -> None:
         """The terminal changed size (SIGWINCH): clear it and draw the panel again, whole
         or in braille as it now fits."""
-        self._lines, self._too_small = [], None
+        self._lines, self._too_small, self._whole = [], None, None
         self.out.write("\x1b[2J")
         if self._shown is not None:
             self.draw(*self._shown)
@@ -121,8 +121,9 @@ class TerminalPanel:
                                f"every pixel; it is {have[0]}×{have[1]}).")
                 self.out.flush()
             return
-        if self._too_small != (fits,):  # a size of another kind: start from a clear screen
-            self._too_small, self._lines = (fits,), []
+        if self._too_small is not None or self._whole is not fits:
+            # after the note, or drawn the other way: from a clear screen
+            self._too_small, self._whole, self._lines = None, fits, []
             self.out.write("\x1b[2J")
         columns = width if fits else small[0] - 2
         if not on:

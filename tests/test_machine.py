@@ -217,9 +217,10 @@ def saved_before_shown(world: World) -> tuple[list[str], int]:
     or, while the disk refuses, with the badge that says it is not saved."""
     wrong, compared, on_disk, moved = [], 0, None, None
     for moment in world.moments:
-        if isinstance(moment.event, m.Start | m.Brought) and (
-                moment.event.game is not None or isinstance(moment.event, m.Start)):
-            on_disk = moment.event.game  # what the disk gave (or brought back)
+        if isinstance(moment.event, m.Start):
+            on_disk = moment.event.game  # what the disk gave
+        elif isinstance(moment.event, m.Brought) and moment.event.game is not None:
+            on_disk = moment.event.game  # what the store brought back and put in play
         elif (isinstance(moment.event, m.Wrote) and not moment.event.ok
               and moved is not None):
             on_disk = moved.game  # the disk refused to put it away: it is still in play

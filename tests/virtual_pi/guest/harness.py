@@ -157,15 +157,17 @@ def sim_device() -> str:
 
 def press(seconds: float, trace: Trace, label: str = "press", quiet: float = QUIET,
           at_most: float = 20.0) -> bool:
-    """Hold ROLL for ``seconds``; True if the panel changed after it (and has then been
-    ``quiet`` for so long)."""
-    before = trace.count
+    """Hold ROLL for ``seconds``; True if the panel changed after it was let go (and has
+    then been ``quiet`` for so long). Not counted: what the panel drew while it was held
+    (the footer's "let go: menu"), which once let the next press come 70 ms after this
+    one's release, before the table had taken it: the two ran together as one press."""
     mark(f"{label} down")
     pull(BUTTON, True)
     time.sleep(seconds)
     mark(f"{label} up")
+    held = trace.count
     pull(BUTTON, False)
-    return trace.quiet(quiet, at_most, after=before)
+    return trace.quiet(quiet, at_most, after=held)
 
 
 def next_row(trace: Trace) -> None:

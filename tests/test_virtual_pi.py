@@ -444,9 +444,10 @@ clock is the host's, and on a busy host a vCPU set aside plays a note's edges la
 bursts: a buzz, under emulation, of a note a Pi plays clean. Seen: 10 of 10 on a quiet
 host (twelve runs, seven of them on 2026-12-03); 9 of 10 with an arm64 image building
 beside the tier; 8 of 10 with the host's tests on both cores for the first rolls; 7 of
-10 twice in CI, whose host ran both guests at half the speed seen here. A coarse timer slack buzzes every note (none in
-tune), and the slack lgpio's threads start with is tested on its own, above: that is the
-guard for it; this one shows the tunes' pitches as the unit plays them."""
+10 twice in CI, whose host ran both guests at half the speed seen here. A coarse timer
+slack buzzes every note (none in tune), and the slack lgpio's threads start with is
+tested on its own, above: that is the guard for it; this one shows the tunes' pitches
+as the unit plays them."""
 
 
 def test_the_buzzer_plays_each_tune_true_under_the_unit(vpi: vm.Run) -> None:

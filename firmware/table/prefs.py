@@ -85,12 +85,9 @@ HEX = frozenset("0123456789abcdef")
 
 
 def position(game: Game) -> str:
-    """A game's position as a short digest: the same for two games alike in seats, first
-    seat, house rules and actions, whichever the store keeps them as."""
-    text = "|".join((" ".join(map(str, game.seats)), str(game.first),
-                     game.rules.as_text(),
-                     " ".join(action.token for action in game.actions)))
-    return hashlib.blake2b(text.encode(), digest_size=POSITION_DIGITS // 2).hexdigest()
+    """A game's position as a short digest of its saved form (``Game.save``: seats, first
+    seat, house rules and actions): the same for two games alike in those."""
+    return hashlib.blake2b(game.save().encode(), digest_size=POSITION_DIGITS // 2).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -138,7 +138,7 @@ def test_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
         os.umask(old)
     assert folder == 0o700
     assert modes == {"robinson.db": 0o600, "robinson.db-wal": 0o600, "robinson.db-shm": 0o600,
-                     "robinson.ledger": 0o600,
+                     "robinson.ledger": 0o600, "robinson.spare": 0o600,
                      "table.lock": 0o600}
 
 
@@ -421,7 +421,10 @@ def test_each_thing_set_aside_gets_its_own_number(tmp_path: Path) -> None:
     assert (tmp_path / "damaged" / "robinson.db-wal.2").read_bytes() == b"wal 2"
 
 
-def test_a_damaged_finished_row_costs_that_game_only(tmp_path: Path) -> None:
+@pytest.mark.parametrize("spare", ["kept", "lost too"])
+def test_a_damaged_finished_row_costs_that_game_only(tmp_path: Path, spare: str) -> None:
+    """A finished game's row changed on disk: brought back whole from the spare, said; a
+    spare lost too, it costs that game only."""
     store = Store(tmp_path)
     for game in (GAME, WON, GAME.undo()):
         store.save(game)
@@ -431,7 +434,15 @@ def test_a_damaged_finished_row_costs_that_game_only(tmp_path: Path) -> None:
     db.execute("UPDATE action SET token = '1' WHERE game = 2 AND seq = 0")
     db.commit()
     db.close()
+    if spare == "lost too":
+        (tmp_path / "robinson.spare").unlink()
     again = Store(tmp_path)
+    problem = again.load().problem or ""
+    assert "finished game 2 changed on disk" in problem
+    if spare == "kept":
+        assert [f.game for f in again.finished()] == [GAME.undo(), WON, GAME]
+        assert "1 finished game brought back from the spare copy" in problem
+        return
     assert [f.game for f in again.finished()] == [GAME.undo(), GAME]
     assert [f.number for f in again.finished()] == [3, 1]
     assert [f.game for f in again.finished(1)] == [GAME.undo()]
@@ -458,8 +469,8 @@ def test_reading_a_database_no_table_has_open_makes_no_file(tmp_path: Path) -> N
     reader = Store(tmp_path, read_only=True)
     assert reader.load().game == GAME and reader.prefs() == {}
     reader.close()
-    assert sorted(p.name for p in tmp_path.iterdir()) == before == ["robinson.db",
-                                                                    "robinson.ledger"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before == [
+        "robinson.db", "robinson.ledger", "robinson.spare"]
 
 
 def test_a_state_directory_is_made_with_its_parents_and_kept_private(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from firmware.table.rows import (
     our_schema,
     standing,
 )
+from firmware.table.spare import spare_of
 from firmware.table.store import KEEP_FINISHED, Store
 from robinson_core import Game, SaveError
 from robinson_core.errors import quote
@@ -99,8 +100,9 @@ def restore(directory: Path, copy: Path) -> Restored:
             kept = folder.set_aside(store.database, "replaced by robinson restore", keep=True)
             folder.problems.clear()  # said by the command itself
         os.replace(fresh, store.database)
-        with contextlib.suppress(FileNotFoundError):
-            (store.directory / LEDGER).unlink()  # it spoke of the database replaced
+        for stale in (store.directory / LEDGER, spare_of(store.directory)):
+            with contextlib.suppress(FileNotFoundError):  # they spoke of the database
+                stale.unlink()  # replaced (kept in damaged/); opening makes them anew
         fsync_dir(store.directory)
         loaded = store.load()
         finished = len(store.finished(KEEP_FINISHED))

@@ -4,7 +4,9 @@ The public face of the saves: ``Store`` opens (or makes) the database in its sta
 folder, takes the game in play, puts games away and brings them back, keeps the
 preferences, and reads the finished games. Its rooms: ``rows`` (the schema, a game as
 rows), ``folder`` (the folder, its lock, damaged/, fault lines), ``salvage`` (what a
-damaged database still holds), ``faults`` (their kinds, named in each language).
+damaged database still holds), ``ledger`` (what the last save left, outside the
+database), ``spare`` (a copy at each put-away, to bring lost games back), ``faults``
+(their kinds, named in each language).
 
 Why SQLite and not files of our own: a commit is atomic and durable across a pulled plug
 (WAL, ``synchronous=FULL``), so putting a game away and beginning the next is one
@@ -26,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware.table import spare
 from firmware.table.faults import Fault, SaveFailed, StateDirectoryError, TableRunning
 from firmware.table.folder import (
     LOCK_FILE,
@@ -42,7 +45,7 @@ from firmware.table.folder import (
     uri_path,
     volatile,
 )
-from firmware.table.ledger import LEDGER, Ledger, audit
+from firmware.table.ledger import LEDGER, Entry, Ledger, audit
 from firmware.table.prefs import PREF_KEYS
 from firmware.table.rows import (
     APPLICATION_ID,
@@ -156,6 +159,7 @@ class Store:
         if odd(self.directory / LEDGER):
             folder.set_aside(self.directory / LEDGER, f"{LEDGER} is not a file")
         audit(self.folder, self.ledger)  # before anything may checkpoint it
+        written = self.ledger.last  # the last save, as the ledger wrote it down
         if not self.database.exists():
             self._create()
         try:
@@ -176,25 +180,71 @@ class Store:
                                               f"be made ({still})", Fault.CANNOT_START) from None
         self._db = db
         self._identity = identity(self.database)
-        self._settle(db)
+        try:
+            self._settle(db, written)
+        except _Damaged as why:  # a write found damage quick_check had not
+            self.close()
+            self._salvage(str(why))
+            try:
+                db = self._check(self._connect_rw(self.database))
+                self._db = db
+                self._identity = identity(self.database)
+                self._settle(db, written)
+            except (_Damaged, _NotOurs) as still:  # the new file: not a thing that happens
+                self.close()
+                raise StateDirectoryError(f"{self.database}: a new database could not be "
+                                          f"made ({still})", Fault.CANNOT_START) from None
         return db
 
-    def _settle(self, db: sqlite3.Connection) -> None:
+    def _settle(self, db: sqlite3.Connection, written: Entry | None) -> None:
         """Just opened: the log carried into the main file, the finished games checked
         against the ledger's fingerprint of them (a row changed on disk since is found
-        by replaying each, marked damaged and said), and the ledger made to say what the
-        database now holds (what was behind has been said)."""
+        by replaying each, marked damaged and said), those lost since the last save
+        (``written``) brought back from the spare, and the ledger made to say what the
+        database now holds (what was behind has been said). Raises _Damaged if a write
+        finds the file damaged."""
         self._checkpoint(db)
-        kept, last = _fingerprint(db), self.ledger.last
-        if last is not None and last.kept and kept and kept != last.kept:
+        kept = _fingerprint(db)
+        if written is not None and written.kept and kept and kept != written.kept:
             self._find_damaged(db)
+            if self._db is None:  # its write failed: the file is damaged where it wrote
+                raise _Damaged("a damaged page met marking a game damaged")
             kept = _fingerprint(db)
+        if self._from_spare(db, written) or not spare.spare_of(self.directory).exists():
+            kept = _fingerprint(db)
+            self._keep_spare(db)  # a copy of what is now whole (or a first one)
         found = standing(db)
         self._seal = found.seal
         last = self.ledger.last
         if last is None or (last.seal, last.games, last.row, last.actions, last.kept) != (
                 found.seal, found.games, found.row, found.actions, kept):
             self.ledger.write(found, found.seal, kept)
+
+    def _from_spare(self, db: sqlite3.Connection, written: Entry | None) -> bool:
+        """Fewer finished games than the last save wrote down in the ledger (``written``:
+        a salvage, pages cut short, rows marked damaged since): those the spare holds are
+        put back, and said. Whether any was."""
+        if written is None or standing(db).games >= written.games:
+            return False
+        try:
+            with transaction(db):
+                brought = spare.bring_back(db, self.directory, written.games, written.top)
+                if brought.rows:
+                    seal(db, standing(db).seal)
+        except sqlite3.Error as error:
+            if is_fault(error):
+                raise self.folder.sqlite_fault(error) from None
+            raise _Damaged(f"a damaged page met bringing games back ({quote(str(error), 60)})"
+                           ) from None
+        if said := brought.said():
+            self.folder.problems.append(said)
+        return bool(brought.rows)
+
+    def _keep_spare(self, db: sqlite3.Connection) -> None:
+        """The spare made a copy of the database as it now is; a failure leaves the old
+        one (the saves themselves are on the disk: nothing the table showed is lost)."""
+        with contextlib.suppress(OSError, sqlite3.Error):
+            spare.keep(db, self.directory)
 
     def _find_damaged(self, db: sqlite3.Connection) -> None:
         """The finished games differ from the ledger's fingerprint: each replayed (the
@@ -438,9 +488,12 @@ class Store:
             base = self._seal if self._checkpoint(db) else (
                 self.ledger.last.base if self.ledger.last else "")
             found, last = standing(db), self.ledger.last
-            self.ledger.write(found, base, last.kept if last is not None and last.kept and (
-                last.games, last.top) == (found.games, found.top)  # the finished games
-                else _fingerprint(db))  # untouched: so is their fingerprint
+            changed = last is None or (last.games, last.top) != (found.games, found.top)
+            self.ledger.write(found, base, (last.kept if last is not None and not changed
+                                            else "") or _fingerprint(db))
+            if last is None or found.top != last.top or found.games > last.games:
+                self._keep_spare(db)  # put away or brought back: a copy now; not when
+                # fewer (a row marked damaged): the spare keeps it whole to bring back
         except StateDirectoryError as error:  # a fault, or the folder went for good
             self._current = None
             raise SaveFailed(error.kind) from None

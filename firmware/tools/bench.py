@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
 import resource
 import shutil
 import signal
@@ -385,6 +386,36 @@ def save_figures(bench: Bench, saves: int) -> None:
     bench.add("(k) wall time of a save (commit, checkpoint, ledger), median",
               f"{statistics.median(spent):.2f} ms")
     bench.add("(k) the -wal after a save", f"{wal:,} B", "0 B", wal == 0)
+    put_away_figures(bench, max(5, saves // 4))
+
+
+def put_away_figures(bench: Bench, times: int) -> None:
+    """(k) a put-away beside 100 finished games, with the spare's copy (once a game) and
+    without it: what the spare costs (wall, as the save)."""
+    from firmware.table import spare
+
+    rng, won = random.Random(5), Game((1, 2, 3))
+    while won.state.legal_actions():  # a whole game: the rows a put-away keeps
+        won = won.play(rng.choice(won.state.legal_actions()))
+    with tempfile.TemporaryDirectory(dir=Path.home()) as folder:
+        store = Store(Path(folder))
+        for _ in range(100):
+            store.save(won)
+            store.put_away(won, None)
+        keep = spare.keep
+        spent: dict[bool, list[float]] = {True: [], False: []}
+        for n in range(2 * times):
+            copies = n % 2 == 0
+            spare.keep = keep if copies else (lambda db, directory: None)
+            store.save(won)
+            started = time.perf_counter()
+            store.put_away(won, None)
+            spent[copies].append((time.perf_counter() - started) * 1000)
+        spare.keep = keep
+        store.close()
+    bench.add("(k) wall time of a put-away beside 100 games, the spare's copy included",
+              f"{statistics.median(spent[True]):.2f} ms (without it "
+              f"{statistics.median(spent[False]):.2f})")
 
 
 def run(quick: bool = False) -> str:

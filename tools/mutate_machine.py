@@ -22,8 +22,9 @@ runs pytest in-process.
 Equivalent mutants (no test could tell them apart: the program does the same) are
 named with the reason in ``tools/machine_equivalent.txt`` and left out of the score.
 
-Usage: .venv/bin/python tools/mutate_machine.py [--target machine|view|config] [--jobs N]
-       [--only TEXT] [--list]
+Usage: .venv/bin/python tools/mutate_machine.py [--target machine|view|config|folder|ledger|
+       rows|salvage|spare|store|restore] [--jobs N] [--only TEXT] [--list]
+       [--sample SHARE --seed N]
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import copy
 import importlib
 import json
 import os
+import random
 import select
 import sys
 import time
@@ -332,6 +334,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", default="", help="mutants whose name holds this")
     parser.add_argument("--list", action="store_true", help="name the mutants, run none")
+    parser.add_argument("--sample", type=float, default=1.0, help="run this share of the "
+                        "mutants, drawn at random (--seed): a score's estimate, said so")
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--names", type=Path, help="a file of mutant names (one a line, as "
                         "printed; a name without #n also means its #2, #3…): only those")
     args = parser.parse_args()
@@ -345,6 +350,11 @@ def main() -> int:
         wanted = {line.strip() for line in args.names.read_text().splitlines() if line.strip()}
         everything = [m for m in everything if m.name in wanted
                       or m.name.rsplit(" #", 1)[0] in wanted]
+    if args.sample < 1.0:
+        drawn = random.Random(args.seed).sample(range(len(everything)),
+                                                round(args.sample * len(everything)))
+        everything = [everything[i] for i in sorted(drawn)]
+        print(f"a sample: {len(everything)} mutants drawn with seed {args.seed}", flush=True)
     if args.list:
         print("\n".join(m.name for m in everything))
         return 0

@@ -5,8 +5,9 @@ Each mutant is one small change to one function of the machine or to one of its
 module constants: a comparison turned (``==``/``!=``, ``<``/``<=``, ``is``/``is not``,
 ``in``/``not in``), ``and``/``or`` swapped, a ``not`` dropped, an operator turned
 (``+``/``-``, ``|``/``&``, ``%``/``*``), a constant moved (``True``/``False``, a number
-plus one, a string spoiled), an enum member changed to its neighbour (``Mode.PLAY`` →
-``Mode.ANIMATE``), a call statement or an early ``return`` left out. The tests that
+plus one, a string spoiled: reversed, so a test that looks for it inside a longer text
+tells), an enum member changed to its neighbour (``Mode.PLAY`` → ``Mode.ANIMATE``), a
+call statement or an early ``return`` left out. The tests that
 guard the module (``TARGETS``, the fastest first) run on it with ``-x``; a failure or
 a time-out (twice the unmutated run) kills it.
 
@@ -182,7 +183,7 @@ def _sites(home: ast.AST) -> Iterator[tuple[list[object], Callable[[object], Non
             elif isinstance(value, int | float):
                 yield path, _set_attr("value", value + 1), f"{value} -> {value + 1}"
             elif isinstance(value, str) and value:
-                yield path, _set_attr("value", f"XX{value}XX"), f"{value!r} spoiled"
+                yield path, _set_attr("value", f"XX{value[::-1]}"), f"{value!r} spoiled"
         elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
               and node.value.id in TARGET.enums):
             yield path, _next_member(node.value.id), f"{node.value.id}.{node.attr} -> next"

@@ -24,6 +24,7 @@ import pytest
 
 from firmware.table.ledger import LEDGER, Entry, Ledger
 from firmware.table.rows import standing
+from firmware.table.salvage import Salvaged
 from firmware.table.spare import SPARE
 from firmware.table.store import Store
 from robinson_core import Game, Roll
@@ -366,3 +367,62 @@ def test_a_salvage_reads_the_commits_only_in_the_wal(tmp_path: Path) -> None:
     in_play = [game for game, ended, _ in found.games.values() if ended is None]
     assert in_play == [shown] and len(found.games) == FINISHED + 1, len(found.games)
     assert (tmp_path / "frozen" / "robinson.db-wal").stat().st_size > 0  # read, not folded in
+
+
+def table_leaves(path: Path, table: str) -> list[int]:
+    """The page numbers of ``table``'s leaves, left to right (its rows in id order), read
+    from the file's b-tree as SQLite lays it out."""
+    data = path.read_bytes()
+    size = int.from_bytes(data[16:18], "big") or 65536
+    db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    (root,) = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = ?",
+                         (table,)).fetchone()
+    db.close()
+
+    def leaves(page: int) -> list[int]:
+        at = (page - 1) * size + (100 if page == 1 else 0)
+        kind = data[at]
+        if kind == 0x0D:  # a table leaf
+            return [page]
+        assert kind == 0x05, kind  # a table's inner page
+        cells = int.from_bytes(data[at + 3:at + 5], "big")
+        base = (page - 1) * size
+        children = [int.from_bytes(data[base + pointer:base + pointer + 4], "big")
+                    for pointer in (int.from_bytes(data[at + 12 + 2 * i:at + 14 + 2 * i], "big")
+                                    for i in range(cells))]
+        children.append(int.from_bytes(data[at + 8:at + 12], "big"))  # the right-most
+        return [leaf for child in children for leaf in leaves(child)]
+
+    return leaves(root)
+
+
+def test_a_salvage_that_must_walk_row_by_row_recovers_the_newest_row(tmp_path: Path) -> None:
+    """A damaged leaf of the game table in the middle: listing the newest rows stops at
+    it, so the salvage walks the rows one by one up to the highest id, and the game in
+    play (the newest row, on the last leaf) is recovered, with every row the damaged
+    leaf did not hold; the finished games it held come back from the spare."""
+    folder = tmp_path / "state"
+    store = games_store(folder)
+    store.save(SHOWN)
+    store.close()
+    store.unlock()
+    database = folder / "robinson.db"
+    leaves = table_leaves(database, "game")
+    assert len(leaves) >= 3, leaves  # a middle leaf to damage
+    size = int.from_bytes(database.read_bytes()[16:18], "big")
+    damaged = leaves[-2]
+    data = bytearray(database.read_bytes())
+    data[(damaged - 1) * size:damaged * size] = bytes(size)
+    database.write_bytes(bytes(data))
+    db = sqlite3.connect(f"file:{database}?mode=ro&immutable=1", uri=True)
+    with pytest.raises(sqlite3.DatabaseError):  # the listing meets the damaged leaf
+        db.execute("SELECT id FROM game ORDER BY id DESC").fetchall()
+    db.close()
+    found = Salvaged.read(database)
+    in_play = [row for row, (_, ended, _) in found.games.items() if ended is None]
+    assert in_play == [FINISHED + 1], sorted(found.games)  # the newest row: walked to
+    lost = FINISHED + 1 - len(found.games)
+    assert 0 < lost < FINISHED // 2, lost  # the damaged leaf's rows only
+    opened = open_as_the_table(folder)
+    assert opened.game == SHOWN and opened.finished == FINISHED, opened
+    assert f"{lost} finished games brought back from the spare" in opened.problem

@@ -28,6 +28,7 @@ from firmware.table.salvage import Salvaged
 from firmware.table.spare import SPARE
 from firmware.table.store import Store
 from robinson_core import Game, Roll
+from robinson_core.errors import quote
 
 from .test_store_faults import WON, one_line
 
@@ -299,6 +300,83 @@ def test_robinson_restore_refuses_a_file_that_is_not_a_saves_database(tmp_path: 
     code, _, err = one_line(["restore", str(junk), "--state-dir", str(tmp_path / "state")])
     assert code == 2 and err.count("\n") == 1 and "not a database of saved games" in err, err
     assert (tmp_path / "state" / "robinson.db").read_bytes() == before
+
+
+CUT = 60  # characters of a path or of SQLite's words in robinson restore's line
+
+
+def copies(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Copies that are not whole databases of ours, each with the command's exact line
+    (its path and SQLite's words cut as the command cuts them)."""
+    store = games_store(tmp_path / "made", finished=2)
+    store.backup(tmp_path / "copy.db")
+    store.close()
+    store.unlock()
+    data = (tmp_path / "copy.db").read_bytes()
+    size = int.from_bytes(data[16:18], "big")
+    made: dict[str, tuple[Path, str]] = {}
+
+    def copy(name: str, content: bytes, why: str) -> None:
+        path = tmp_path / f"{name}-{'x' * 40}.db"  # a long name: cut in the line
+        path.write_bytes(content)
+        made[name] = (path, f"{quote(str(path), CUT)}{why}")
+
+    copy("junk", b"not a database at all" * 100,
+         " is not a database of saved games (robinson export --database makes one)")
+    copy("garbage", data[:100] + b"\xff" * (len(data) - 100),
+         " cannot be read ('database disk image is malformed')")
+    leaf = (table_leaves(tmp_path / "copy.db", "game")[0] - 1) * size
+    damaged = bytearray(data)
+    damaged[leaf + 8:leaf + 30] = b"\xee" * 22  # the leaf's cell pointers
+    copy("damaged", bytes(damaged), "")
+    check = sqlite3.connect(f"file:{made['damaged'][0]}?mode=ro&immutable=1", uri=True)
+    words = check.execute("PRAGMA quick_check").fetchone()[0]
+    check.close()
+    made["damaged"] = (made["damaged"][0], made["damaged"][1] + (
+        f" is damaged ({quote(words, CUT)}): put back an older copy"))
+    (tmp_path / "missing.db").unlink(missing_ok=True)
+    made["missing"] = (tmp_path / "missing.db",
+                       f"{quote(str(tmp_path / 'missing.db'), CUT)}: no such file")
+    return made
+
+
+@pytest.mark.parametrize("case", ["junk", "garbage", "damaged", "missing"])
+def test_robinson_restore_says_what_is_wrong_with_a_copy_and_changes_nothing(
+        tmp_path: Path, case: str) -> None:
+    store = games_store(tmp_path / "state", finished=2)
+    store.close()
+    store.unlock()
+    before = sorted((p.name, p.read_bytes()) for p in (tmp_path / "state").iterdir()
+                    if p.is_file())
+    copy, why = copies(tmp_path)[case]
+    code, out, err = one_line(["restore", str(copy), "--state-dir", str(tmp_path / "state")])
+    assert (code, out, err) == (2, "", f"robinson restore: error: {why}\n")
+    assert sorted((p.name, p.read_bytes()) for p in (tmp_path / "state").iterdir()
+                  if p.is_file()) == before
+
+
+def test_robinson_restore_after_a_clean_stop_keeps_the_old_database_and_no_planted_link(
+        tmp_path: Path) -> None:
+    """No -wal beside the database (the table stopped cleanly): it is still kept in
+    damaged/; a link planted where the copy is first written is not written through."""
+    folder = tmp_path / "state"
+    store = games_store(folder, finished=3)
+    store.backup(tmp_path / "copy.db")
+    store.save(WON)
+    store.put_away(WON, None)
+    store.close()
+    store.unlock()
+    assert not (folder / "robinson.db-wal").exists()
+    outside = tmp_path / "outside"
+    outside.write_bytes(b"not yours")
+    (folder / "robinson.db.restoring").symlink_to(outside)
+    code, out, err = one_line(["restore", str(tmp_path / "copy.db"), "--state-dir",
+                               str(folder)])
+    assert code == 0 and "3 finished games" in out, (out, err)
+    assert outside.read_bytes() == b"not yours"
+    old = sqlite3.connect(f"file:{folder / 'damaged' / 'robinson.db.1'}?mode=ro", uri=True)
+    assert old.execute("SELECT count(*) FROM game WHERE ended = 'won'").fetchone() == (4,)
+    old.close()
 
 
 def test_a_ledger_entry_torn_or_flipped_is_not_read_the_other_slot_is(tmp_path: Path) -> None:

@@ -33,6 +33,8 @@ from firmware.table.store import KEEP_FINISHED, Store
 from robinson_core import Game, SaveError
 from robinson_core.errors import quote
 
+WIDTH = 60  # characters of a path or of SQLite's words quoted in the command's one line
+
 
 @dataclass(frozen=True)
 class Restored:
@@ -45,17 +47,15 @@ class Restored:
 
 def check_copy(copy: Path) -> None:
     """The copy is a whole database of ours (SaveError says what it is not)."""
-    said = quote(str(copy), 60)
+    said = quote(str(copy), WIDTH)
     if not copy.exists():
         raise SaveError(f"{said}: no such file")
-    if odd(copy) or not sqlite_header(copy) or copy.stat().st_size == 0:
+    if odd(copy) or not sqlite_header(copy):
         raise SaveError(f"{said} is not a database of saved games (robinson export "
                         "--database makes one)")
+    db = None
     try:
         db = connect(f"file:{uri_path(copy)}?mode=ro&immutable=1")
-    except sqlite3.Error as error:
-        raise SaveError(f"cannot open {said} ({quote(str(error), 60)})") from None
-    try:
         app, version, schema = identity_of(db)
         if app != APPLICATION_ID or schema != our_schema():
             raise SaveError(f"{said} is not a database of saved games (robinson export "
@@ -64,13 +64,14 @@ def check_copy(copy: Path) -> None:
             raise SaveError(newer(copy, version))
         found = db.execute("PRAGMA quick_check").fetchone()[0]
         if found != "ok":
-            raise SaveError(f"{said} is damaged ({quote(str(found), 60)}): put back an "
+            raise SaveError(f"{said} is damaged ({quote(str(found), WIDTH)}): put back an "
                             "older copy")
         standing(db)
     except sqlite3.Error as error:
-        raise SaveError(f"{said} cannot be read ({quote(str(error), 60)})") from None
+        raise SaveError(f"{said} cannot be read ({quote(str(error), WIDTH)})") from None
     finally:
-        db.close()
+        if db is not None:
+            db.close()
 
 
 def restore(directory: Path, copy: Path) -> Restored:

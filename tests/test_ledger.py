@@ -26,7 +26,7 @@ from firmware.table.ledger import LEDGER, Entry, Ledger
 from firmware.table.rows import standing
 from firmware.table.salvage import Salvaged
 from firmware.table.spare import SPARE
-from firmware.table.store import Store
+from firmware.table.store import KEEP_FINISHED, Store
 from robinson_core import Game, Roll
 from robinson_core.errors import quote
 
@@ -504,3 +504,32 @@ def test_a_salvage_that_must_walk_row_by_row_recovers_the_newest_row(tmp_path: P
     opened = open_as_the_table(folder)
     assert opened.game == SHOWN and opened.finished == FINISHED, opened
     assert f"{lost} finished games brought back from the spare" in opened.problem
+
+
+def test_the_spare_is_taken_again_over_a_half_made_one_and_never_through_a_link(
+        tmp_path: Path) -> None:
+    """A kill inside the spare's copy leaves robinson.spare.new: the next put-away makes
+    the spare all the same (else no spare would ever be taken again, unsaid); a link
+    planted there or as the spare is replaced, its target untouched."""
+    folder = tmp_path / "state"
+    store = games_store(folder, finished=2)
+    outside = tmp_path / "outside"
+    outside.write_bytes(b"not yours")
+    for planted in ("half made", "a link as the new copy", "a link as the spare"):
+        if planted == "half made":
+            (folder / f"{SPARE}.new").write_bytes(b"SQLite format 3\x00" + bytes(100))
+        elif planted == "a link as the new copy":
+            (folder / f"{SPARE}.new").symlink_to(outside)
+        else:
+            (folder / SPARE).unlink()
+            (folder / SPARE).symlink_to(outside)
+        store.save(WON)
+        store.put_away(WON, None)
+        assert not (folder / f"{SPARE}.new").exists(), planted
+        assert not (folder / SPARE).is_symlink(), planted
+        spare = sqlite3.connect(f"file:{folder / SPARE}?mode=ro", uri=True)
+        won = spare.execute("SELECT count(*) FROM game WHERE ended IS NOT NULL").fetchone()
+        spare.close()
+        assert won == (len(store.finished(KEEP_FINISHED)),), planted
+    assert outside.read_bytes() == b"not yours"
+    store.close()

@@ -40,8 +40,8 @@ def keep(db: sqlite3.Connection, directory: Path) -> None:
     stands then). Private, never through a planted link, on the disk before the rename."""
     spare = spare_of(directory)
     fresh = spare.with_name(SPARE + ".new")
-    if odd(fresh) or fresh.exists():
-        fresh.unlink()
+    with contextlib.suppress(FileNotFoundError):
+        fresh.unlink()  # a copy a kill left half made, or a planted link: never written
     create_private(fresh)
     copy = sqlite3.connect(fresh)
     try:
@@ -72,23 +72,21 @@ class Brought:
                 f"spare copy ({SPARE})")
 
 
-def bring_back(db: sqlite3.Connection, directory: Path, games: int, top: int) -> Brought:
-    """The finished games the database should hold by the ledger (the newest ``games``
-    up to row ``top``) that it lacks (no row, or a row marked damaged) and the spare
-    holds, put back under their own row ids, in the caller's transaction. Games that do
-    not check out in the spare are left out; a row ``db`` holds whole is never replaced;
-    a game put away long enough ago to be dropped (a spare left behind by a failed
-    write) is not brought back."""
+def bring_back(db: sqlite3.Connection, directory: Path, games: int) -> Brought:
+    """The finished games the database should hold by the ledger (the newest ``games``)
+    that it lacks (no row, or a row marked damaged) and the spare holds, put back under
+    their own row ids, in the caller's transaction. Games that do not check out in the
+    spare are left out; a row ``db`` holds whole is never replaced. (The spare is never
+    newer than the ledger: it is taken after the ledger's write, and not if that fails.)"""
     spare = spare_of(directory)
-    if games <= 0 or odd(spare) or not spare.exists():
+    if odd(spare):  # a link planted as the spare is not read
         return Brought(())
     found = Salvaged.read(spare)
     held = dict(db.execute("SELECT id, ended FROM game").fetchall())
     whole = {row for row, ended in held.items() if ended is not None
              and ended != Ended.DAMAGED}
     offered = {row: game for row, game in found.games.items()
-               if game[1] in FINISHED and row <= top and row not in whole
-               and (row not in held or held[row] == Ended.DAMAGED)}
+               if game[1] in FINISHED and (row not in held or held[row] == Ended.DAMAGED)}
     wanted = sorted(whole | set(offered), reverse=True)[:games]
     brought = sorted(row for row in wanted if row in offered)
     for row in brought:
@@ -98,8 +96,3 @@ def bring_back(db: sqlite3.Connection, directory: Path, games: int, top: int) ->
         insert(db, game, ended, finished_at, row)
     return Brought(tuple(brought))
 
-
-def drop(directory: Path) -> None:
-    """No spare (it spoke of a database since replaced)."""
-    with contextlib.suppress(FileNotFoundError):
-        spare_of(directory).unlink()

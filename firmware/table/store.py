@@ -228,7 +228,7 @@ class Store:
             return False
         try:
             with transaction(db):
-                brought = spare.bring_back(db, self.directory, written.games, written.top)
+                brought = spare.bring_back(db, self.directory, written.games)
                 if brought.rows:
                     seal(db, standing(db).seal)
         except sqlite3.Error as error:

@@ -102,3 +102,7 @@ if [ "$installed_metadata" != "$metadata" ] || [ "$missing" = yes ]; then
     }
     printf '%s\n%s\n' "$metadata" "$extras" > "$stamp"
 fi
+# The editable install leaves the project's own modules to be compiled at their first
+# import, and not at all where the checkout is not writable by the one who runs it
+# (every start would compile them again): compiled here, once each change.
+"$VENV/bin/python" -m compileall -q -j 0 "$ROOT/firmware" "$ROOT/robinson_core" >/dev/null 2>&1 || true

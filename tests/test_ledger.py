@@ -533,3 +533,28 @@ def test_the_spare_is_taken_again_over_a_half_made_one_and_never_through_a_link(
         assert won == (len(store.finished(KEEP_FINISHED)),), planted
     assert outside.read_bytes() == b"not yours"
     store.close()
+
+
+def test_a_spare_left_behind_brings_back_only_what_the_ledger_says_is_kept(
+        tmp_path: Path) -> None:
+    """The spare's copy failed since it was taken (here a folder where its new copy is
+    written), and the oldest game has since been dropped (100 are kept): a damaged row
+    is brought back from it, the dropped game is not."""
+    folder = tmp_path / "state"
+    store = games_store(folder)  # 100 finished: rows 1-100, the spare holds them
+    (folder / f"{SPARE}.new").mkdir()  # every copy from now on fails
+    store.save(SHOWN)
+    store.put_away(SHOWN, None)  # row 101 put away, row 1 dropped
+    store.close()
+    store.unlock()
+    rows = [f.number for f in Store(folder, read_only=True).finished(KEEP_FINISHED + 5)]
+    assert rows == list(range(101, 1, -1))
+    db = sqlite3.connect(folder / "robinson.db")
+    db.execute("UPDATE action SET token = '1' WHERE game = 50 AND seq = 0")
+    db.commit()
+    db.close()
+    opened = Store(folder)
+    problem = opened.load().problem or ""
+    assert [f.number for f in opened.finished(KEEP_FINISHED + 5)] == rows, problem
+    assert "1 finished game brought back from the spare copy" in problem, problem
+    opened.close()

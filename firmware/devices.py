@@ -25,7 +25,7 @@ import luma.core.device
 import luma.core.error
 import luma.core.framebuffer
 import luma.core.interface.serial
-from gpiozero import LED, Button, DigitalInputDevice, TonalBuzzer
+from gpiozero import LED, DigitalInputDevice, TonalBuzzer
 from gpiozero.exc import GPIOPinInUse, PinUnknownPi
 from gpiozero.pins.local import get_pi_revision
 from luma.core import cmdline
@@ -258,7 +258,7 @@ class Rigging:
     config: Config
     loop: Loop
     panel: Panel
-    button: Button
+    button: DigitalInputDevice  # not a Button: its hold thread wakes 10 times a second
     seats: list[DigitalInputDevice]
     outputs: Outputs
 
@@ -307,7 +307,9 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
         opened.append(device)
         return device
 
-    button = claim("pins.button", config.pins.button, lambda: Button(
+    # The ROLL button as a plain input: the table times holds itself (buttons.py), and
+    # gpiozero's Button starts a hold thread that wakes ten times a second for ever.
+    button = claim("pins.button", config.pins.button, lambda: DigitalInputDevice(
         config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory))
     seats = [claim(f"pins.seats[{i}]", p, functools.partial(
         DigitalInputDevice, p, pull_up=True, bounce_time=None, pin_factory=factory))

@@ -278,3 +278,22 @@ def test_gpiozeros_own_factory_too_is_made_within_the_buzzers_slack(
     assert not isinstance(made, Exception), made
     made.close()  # type: ignore[attr-defined]
     assert _GpiozeroFactory.slack == [1_000], _GpiozeroFactory.slack
+
+
+def test_the_table_starts_no_thread_that_wakes_while_idle() -> None:
+    """gpiozero's Button starts a hold thread that wakes ten times a second (its
+    ``holding.wait(0.1)``), for a hold the table times itself: the ROLL button is a
+    plain input device, and no such thread runs once the rigging is made."""
+    import threading
+
+    from gpiozero.mixins import HoldThread
+
+    from firmware.config import Config
+    from firmware.emulate.rig import emulate
+
+    rig = emulate(Config(), seats_on=(1, 2))
+    try:
+        holders = [t for t in threading.enumerate() if isinstance(t, HoldThread)]
+        assert holders == [] and rig.button.is_active is False
+    finally:
+        rig.close()

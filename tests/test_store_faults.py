@@ -399,6 +399,7 @@ def flip_campaign(tmp_path: Path, flips: int, seed: int = 23) -> Counter[str]:
             found = (None, [])
         finally:
             store.close()
+        assert not list(folder.glob("*.schema"))  # a salvage's mended copy never stays
         lost = (found[0] != IN_PLAY) + 100 - len(found[1])
         if found[0] is None and not found[1]:
             counts["whole"] += 1

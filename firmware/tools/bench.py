@@ -5,6 +5,7 @@ Benchmarks print; the test suite only checks that they run.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import random
@@ -418,6 +419,44 @@ def put_away_figures(bench: Bench, times: int) -> None:
               f"{statistics.median(spent[False]):.2f})")
 
 
+def idle_figures(bench: Bench, seconds: float) -> None:
+    """(l) the emulated table left alone at its title for ``seconds``: its wake-ups (every
+    thread's voluntary context switches) and CPU (from /proc: Linux only)."""
+    robinson = Path(sys.executable).with_name("robinson")
+    if not Path("/proc/self/task").is_dir():
+        return
+
+    def wakes(pid: int) -> int:
+        total = 0
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                for line in (task / "status").read_text().splitlines():
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        total += int(line.split()[1])
+        return total
+
+    def ticks(pid: int) -> int:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = subprocess.Popen([str(robinson), "table", "--state-dir",
+                                str(Path(folder) / "state")], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:  # stdin held open, never written: nobody presses
+            time.sleep(4.0)  # started, its title drawn
+            woke, spent = wakes(app.pid), ticks(app.pid)
+            time.sleep(seconds)
+            woke, spent = wakes(app.pid) - woke, ticks(app.pid) - spent
+        finally:
+            app.send_signal(signal.SIGTERM)
+            app.wait(timeout=20)
+    per_second = woke / seconds
+    bench.add(f"(l) idle: wake-ups a second, the table at its title for {seconds:.0f} s",
+              f"{per_second:.1f} (CPU {spent / os.sysconf('SC_CLK_TCK') * 1000:.0f} ms)",
+              "< 1", per_second < 1)
+
+
 def run(quick: bool = False) -> str:
     bench = Bench()
     voice_figures(bench, 5 if quick else 40, 6.0 if quick else 8.0)
@@ -425,6 +464,7 @@ def run(quick: bool = False) -> str:
     save_figures(bench, 20 if quick else 200)
     press_path(15 if quick else 120, bench)
     process_figures(bench, 2.0 if quick else 10.0)
+    idle_figures(bench, 5.0 if quick else 60.0)
     sim_figures(bench, 1000 if quick else 10_000)
     replay_figures(bench, 10_000 if quick else 100_000)
     return bench.table() + "\n\nPanel classes (the same turns on each panel's own driver):\n" \

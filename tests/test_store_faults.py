@@ -315,6 +315,7 @@ PLANTED = {
 def test_planted_sql_never_runs_and_the_games_are_recovered(tmp_path: Path,
                                                             planted: str) -> None:
     folder = folder_with_games(tmp_path / "state")
+    plant(folder, "INSERT INTO pref VALUES ('planted', 'x'), ('voice', 'on')")  # one unknown
     plant(folder, PLANTED[planted])
     started = time.monotonic()
     for command in ("state", "history", "export"):  # a reader refuses it, at once
@@ -332,7 +333,12 @@ def test_planted_sql_never_runs_and_the_games_are_recovered(tmp_path: Path,
     if "fired" in tables:
         assert aside.execute("SELECT count(*) FROM fired").fetchone() == (0,)  # never fired
     aside.close()
-    assert Store(folder, read_only=True).load().game == IN_PLAY.play(Roll(2))
+    reader = Store(folder, read_only=True)
+    assert reader.load().game == IN_PLAY.play(Roll(2))
+    assert reader.prefs() == {"language": "fi", "voice": "on"}  # kept: those it knows
+    assert reader._connection().execute("SELECT key FROM pref ORDER BY key").fetchall() == [
+        ("language",), ("voice",)]  # an unknown one is not carried into the new database
+    reader.close()
 
 
 def test_a_dropped_table_is_damage_set_aside_not_a_traceback(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
-"""What a damaged database of ours still holds that checks out: its games, preferences
-and notes, read row by row as data (nothing in the file runs), with a bound on the work.
+"""What a damaged database of ours still holds that checks out: its games and preferences,
+read row by row as data (nothing in the file runs), with a bound on the work.
 The store copies what this finds into a new database and sets the damaged one aside.
 """
 
@@ -37,7 +37,6 @@ class Salvaged:
 
     games: dict[int, tuple[Game, Ended | None, str | None]]
     prefs: dict[str, str]
-    meta: dict[str, str]
     rows: int  # the game rows met, read or not
 
     @classmethod
@@ -66,7 +65,7 @@ class Salvaged:
     def _read_file(cls, path: Path) -> Salvaged:
         wal = holds_frames(path)  # else none is made: immutable
         for mode in ("mode=ro", "mode=ro&immutable=1")[0 if wal else 1:]:
-            found = cls({}, {}, {}, 0)
+            found = cls({}, {}, 0)
             try:
                 db = connect(f"file:{uri_path(path)}?{mode}")
             except sqlite3.Error:
@@ -78,7 +77,7 @@ class Salvaged:
             finally:
                 db.close()
             return found
-        return cls({}, {}, {}, 0)
+        return cls({}, {}, 0)
 
     def _read(self, db: sqlite3.Connection) -> None:
         steps = [0]
@@ -92,13 +91,11 @@ class Salvaged:
                   if kind == "table" and str(sql).startswith("CREATE TABLE")}
         if {"game", "action"} <= tables:
             self._games(db)
-        for table, into in (("pref", self.prefs), ("meta", self.meta)):
-            if table in tables:
-                with contextlib.suppress(sqlite3.Error):
-                    for key, value in db.execute(f"SELECT key, value FROM {table}"):
-                        if isinstance(key, str) and isinstance(value, str) and (
-                                table == "meta" or key in PREF_KEYS):
-                            into[key] = value
+        if "pref" in tables:  # the preferences this version knows (meta's seals are not
+            with contextlib.suppress(sqlite3.Error):  # carried: the ledger is written anew)
+                for key, value in db.execute("SELECT key, value FROM pref"):
+                    if key in PREF_KEYS and isinstance(value, str):
+                        self.prefs[key] = value
 
     def _games(self, db: sqlite3.Connection) -> None:
         ids: list[int] = []

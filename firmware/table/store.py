@@ -364,7 +364,6 @@ class Store:
             for row, (game, ended, finished_at) in found.games.items():
                 insert(db, game, ended, finished_at, row)
             db.executemany("INSERT INTO pref VALUES (?, ?)", found.prefs.items())
-            db.executemany("INSERT INTO meta VALUES (?, ?)", found.meta.items())
             db.execute("COMMIT")
         except sqlite3.Error as error:
             db.close()

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from firmware import cli
-from firmware.table.store import StateDirectoryError, Store, volatile
+from firmware.table.store import Ended, StateDirectoryError, Store, volatile
 from robinson_core import Game, Roll, SaveError, play_script
 from robinson_core.game import MAX_ACTIONS
 
@@ -295,6 +295,22 @@ def test_a_bad_byte_in_a_finished_game_costs_that_game_only(tmp_path: Path, spar
     kept = [3, 2, 1] if spare == "kept" else [3, 1]  # what Recall lists
     assert [f.number for f in store.finished(10)] == kept
     assert (folder / "damaged" / "game-2.txt").is_file()  # the table marked it
+    store.close()
+
+
+def test_two_games_in_play_in_a_damaged_file_keep_the_newest_in_play(tmp_path: Path) -> None:
+    """The index that allows one game in play dropped and an older game set in play again:
+    the salvage keeps the newest in play and puts the other away, never two in play."""
+    folder = folder_with_games(tmp_path / "state")  # rows 1-3 won, 4 in play
+    plant(folder, "DROP INDEX one_game_in_play; UPDATE game SET ended = NULL, "
+                  "finished_at = 'not a time' WHERE id = 2")
+    store = Store(folder)
+    loaded = store.load()
+    assert loaded.game == IN_PLAY and "4 of 4 games recovered" in str(loaded.problem)
+    finished = store.finished(10)
+    assert [(f.number, f.ended) for f in finished] == [
+        (3, Ended.WON), (2, Ended.ABANDONED), (1, Ended.WON)]
+    assert finished[1].finished_at is None  # put away here: no time it was put away
     store.close()
 
 

@@ -20,7 +20,6 @@ from firmware.table.rows import (
     Ended,
     connect,
     game_of,
-    label,
     schema_of,
     transaction,
 )
@@ -133,7 +132,7 @@ class Salvaged:
             except (BadRow, ValueError, sqlite3.Error):
                 continue
             self.games[row] = (game, how, finished_at if isinstance(finished_at, str)
-                               and label(finished_at) else None)
+                               else None)  # a label only: read as one where it is shown
             if how is None:
                 in_play.append(row)
         for row in in_play[:-1]:  # one game in play: the newest; the others put away

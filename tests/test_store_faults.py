@@ -314,6 +314,26 @@ def test_two_games_in_play_in_a_damaged_file_keep_the_newest_in_play(tmp_path: P
     store.close()
 
 
+def test_a_flipped_bit_in_the_schemas_text_is_mended_and_every_game_kept(
+        tmp_path: Path) -> None:
+    """SQLite refuses every table of a file whose schema's text has a bad byte; the
+    salvage writes our schema's text over a copy's (the tables' pages are whole) and
+    reads every game from it."""
+    folder = folder_with_games(tmp_path / "state")
+    database = folder / "robinson.db"
+    data = bytearray(database.read_bytes())
+    at = data.index(b"PRIMARY KEY AUTOINCREMENT")
+    data[at + 6] ^= 0x01  # "PRIMARX KEY": the schema no longer parses
+    database.write_bytes(bytes(data))
+    store = Store(folder)
+    loaded = store.load()
+    assert loaded.game == IN_PLAY and "4 of 4 games recovered" in str(loaded.problem), \
+        loaded.problem
+    assert len(store.finished(10)) == 3
+    store.close()
+    assert not list(folder.glob("*.schema"))
+
+
 PLANTED = {
     "a view that never ends": "CREATE VIEW v AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL "
                               "SELECT x + 1 FROM c) SELECT x FROM c",

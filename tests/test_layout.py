@@ -32,7 +32,7 @@ FORBIDDEN = {
     "firmware.app": ("firmware.cli", "firmware.tools"),
     "firmware.startup": ("firmware.cli", "firmware.tools", "firmware.app"),
     # The store's rooms, each over the ones below it: faults, rows, folder, ledger, salvage,
-    # store, restore; the machine and what it is made of never reach the disk's rooms.
+    # spare, store, restore; the machine and what it is made of never reach the disk's rooms.
     "firmware.table.faults": ("firmware.table.rows", "firmware.table.folder",
                               "firmware.table.ledger", "firmware.table.salvage",
                               "firmware.table.store", "firmware.table.restore"),
@@ -43,11 +43,14 @@ FORBIDDEN = {
                               "firmware.table.store", "firmware.table.restore"),
     "firmware.table.ledger": ("firmware.table.salvage", "firmware.table.store",
                               "firmware.table.restore"),
-    "firmware.table.salvage": ("firmware.table.store", "firmware.table.restore"),
+    "firmware.table.salvage": ("firmware.table.spare", "firmware.table.store",
+                               "firmware.table.restore"),
+    "firmware.table.spare": ("firmware.table.store", "firmware.table.restore"),
     "firmware.table.store": ("firmware.table.restore",),
     "firmware.table.machine": ("firmware.table.store", "firmware.table.rows",
                                "firmware.table.folder", "firmware.table.salvage",
                                "firmware.table.ledger", "firmware.table.restore",
+                               "firmware.table.spare",
                                "firmware.table.table"),
     "firmware.table.view": ("firmware.table.machine", "firmware.table.store",
                             "firmware.table.table"),
@@ -95,6 +98,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.folder": PURE | {"contextlib", "errno", "fcntl", "os", "pathlib", "pwd",
                                      "shutil", "sqlite3", "stat", "urllib"},
     "firmware.table.salvage": PURE | {"contextlib", "pathlib", "shutil", "sqlite3"},
+    "firmware.table.spare": PURE | {"contextlib", "os", "pathlib", "sqlite3"},
     "firmware.table.faults": PURE | {"errno"},  # kinds only: the machine names them
     "firmware.config": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: a file, not a FIFO
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked
@@ -113,8 +117,9 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.timerslack": PURE | {"contextlib", "ctypes", "logging"},  # prctl
     "firmware.emulate": PURE | {"PIL", "gpiozero", "luma", "os", "pathlib", "shutil", "signal",
                                 "sys", "termios", "threading", "time", "tty"},
-    "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "luma", "matplotlib", "os",
-                              "pathlib", "random", "resource", "shutil", "signal", "socket",
+    "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "contextlib", "luma",
+                              "matplotlib", "os", "pathlib", "random", "resource", "shutil",
+                              "signal", "socket",
                               "statistics", "subprocess", "sys", "tempfile", "threading",
                               "time"},
     "firmware.notify": PURE | {"logging", "os", "socket"},

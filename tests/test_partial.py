@@ -93,3 +93,40 @@ def test_the_sh1106s_last_columns_are_addressed_past_128() -> None:
     image.putpixel((0, 0), 0)
     assert writer.display(image) == 1
     assert bus.image().getpixel((127, 63)) == 0 and bus.image().getpixel((0, 63)) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["ssd1306", "sh1106"]), st.sampled_from([0, 2]),
+       st.lists(shapes, min_size=1, max_size=8), st.integers(0, 100), st.integers(0, 40),
+       st.integers(4, 40), st.integers(4, 30), st.integers(40, 400))
+def test_a_frame_sent_in_parts_shows_its_box_first_and_then_all_of_it(
+        chip: str, rotate: int, frames: list[list[tuple[str, int, int, int, int, int]]],
+        left: int, top: int, wide: int, high: int, budget: int) -> None:
+    """The tumbling die's way: ``first`` puts on the panel what changed inside the box and
+    nothing else; then calls with a ``budget`` send no more than it (or one page's span)
+    each, until the panel shows the whole image and the writer is no longer behind."""
+    bus = PanelBus(chip)
+    device = getattr(luma.oled.device, chip)(i2c(bus=bus, address=0x3C), rotate=rotate)
+    writer = PageWriter(device)
+    image = Image.new("1", (128, 64))
+    writer.display(image)
+    box = (left, top, min(127, left + wide), min(63, top + high))
+
+    for strokes in frames:
+        before = bus.image()
+        image = paint(image, strokes)
+        expected = image.rotate(-90 * rotate) if rotate else image
+        writer.display(image, first=box)
+        shown = bus.image()
+        mask = Image.new("1", (128, 64))  # the box's pages, its columns: what may change
+        ImageDraw.Draw(mask).rectangle((box[0], box[1] // 8 * 8, box[2], box[3] // 8 * 8 + 7),
+                                       fill=1)
+        if rotate:
+            mask = mask.rotate(-90 * rotate)
+        inside = Image.composite(expected, before, mask)
+        assert shown.tobytes() == inside.tobytes()  # the box's part, and only it
+        while writer.behind:
+            sent = writer.display(image, budget=budget)
+            assert 0 < sent <= max(budget, 128)
+
+        assert bus.image().tobytes() == expected.tobytes()

@@ -109,11 +109,11 @@ def test_a_tumbling_dies_roll_is_held_but_not_yet_shown(rigs: list[Rig],
     at_first_frame: list[tuple[tuple[Action, ...], tuple[Action, ...]]] = []
     show = rig.table.panel.show
 
-    def watched(image: Image.Image) -> None:  # calls through: the real panel, watched
-        if not at_first_frame:
+    def watched(image: Image.Image, first: tuple[int, int, int, int] | None = None) -> None:
+        if not at_first_frame:  # calls through: the real panel, watched
             game = rig.table.game
             at_first_frame.append((game.actions if game else (), rig.table.shown))
-        show(image)
+        show(image, first)
 
     rig.table.panel.show = watched  # type: ignore[method-assign]
     rig.short()
@@ -523,3 +523,50 @@ def test_a_game_abandoned_by_mistake_comes_back_from_the_menu(rigs: list[Rig],
     again.long()
     assert again.table.mode is Mode.PLAY and again.table.game == game
     assert again.store.load().game == game and again.store.finished() == []
+
+
+WIRE_HZ = 100_000  # I2C's standard mode: the default of a Pi's bus
+BITS = 9  # a byte and its ACK
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_a_press_is_seen_within_15_ms_of_wire_and_no_part_outlasts_a_frame(
+        rigs: list[Rig], tmp_path: Path, chip: str) -> None:
+    """The first thing on the panel after a press is the tumbling die alone (its box of
+    the rolling screen over what was there): 15 ms of wire at 100 kHz at most, where the
+    whole first frame took 80-86 ms; every later part goes out within one tumbling
+    frame's 80 ms there; and the panel ends showing what the table shows."""
+    rig = playing(rigs, tmp_path, faces=[5, 3, 6, 2], chip=chip)
+    writer = rig.table.panel.writer
+    assert writer is not None
+    display = writer.display
+    parts: list[int] = []  # bytes on the bus, each call that sent any while the die tumbled
+
+    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
+                budget: int | None = None) -> int:
+        before = rig.bus.sent
+        sent = display(image, first=first, budget=budget)
+        if sent and rig.table.mode is Mode.ANIMATE:
+            parts.append(rig.bus.sent - before)
+        return sent
+
+    writer.display = counted  # type: ignore[method-assign]
+    firsts, compared = [], 0
+    for _ in range(4):
+        rig.read()
+        parts.clear()
+        rig.button_pin.drive_low()
+        rig.run()
+        rig.wait(0.1)
+        held = len(parts)  # the hint while held: not the press's answer
+        rig.button_pin.drive_high()
+        rig.run()
+        rig.wait(rig.config.timings.debounce)
+        assert rig.table.mode is Mode.ANIMATE
+        firsts.append(parts[held])
+        rig.settle()
+        assert all(part * BITS / WIRE_HZ <= 0.080 for part in parts[held:]), parts
+        compared += len(parts) - held
+        assert rig.showing(rig.table.screen, rig.table.page)  # no part left behind
+    assert all(first * BITS / WIRE_HZ <= 0.015 for first in firsts), firsts
+    assert compared >= 4 * 5, compared  # the tumbles' parts were really counted

@@ -24,6 +24,12 @@ SHIFTS = ((0, 0), (1, 0), (1, 1), (0, 1))  # burn-in: move everything a pixel, i
 RETRY_FIRST, RETRY_MAX = 1.0, 30.0  # seconds between tries of a silent panel, doubling
 LOUD = 3  # faults of an outage logged each; then one line a minute (the SD card)
 QUIET = 60.0
+# The tumbling die goes out first and alone (120 data bytes at 128x64: 14 ms at I2C's
+# standard 100 kHz, where the whole first frame took 80-86 ms), the rest of its frame
+# REST_AFTER later in parts no longer on the wire than a tumbling frame's 80 ms there (9
+# bits a byte, less each page's window command): the loop takes a press between two.
+CHUNK = 780  # data bytes
+REST_AFTER = 0.01  # s
 
 
 class Scheduler(Protocol):
@@ -57,6 +63,7 @@ class Panel:
         self.retry_in = RETRY_FIRST
         self._last_log = -1e9
         self._retrying = False
+        self._resting = False  # the rest of a frame is due (call_later)
         self._connect()
 
     def _connect(self) -> bool:
@@ -102,14 +109,16 @@ class Panel:
         self.outage = 0
         self.retry_in = RETRY_FIRST
 
-    def show(self, image: Image.Image) -> None:
+    def show(self, image: Image.Image, first: tuple[int, int, int, int] | None = None) -> None:
         """Put ``image`` on the panel (nothing is sent if it is already there).
 
-        If the panel does not answer, it is tried again, from every second to every
-        30 seconds, until it does.
+        ``first``: a box (left, top, right, bottom) whose changes go out first and alone
+        (the tumbling die: the first thing seen after a press), the rest REST_AFTER
+        later; no part longer than CHUNK. If the panel does not answer, it is tried
+        again, from every second to every 30 seconds, until it does.
         """
         self.shown = image
-        self._send()
+        self._send(first=first)
         if not self.healthy and not self.blank and not self._retrying:
             self._retry_later()
 
@@ -126,28 +135,42 @@ class Panel:
         if not self.healthy and not self.blank:
             self._retry_later()
 
-    def _send(self) -> None:
+    def _send(self, first: tuple[int, int, int, int] | None = None, rest: bool = False) -> None:
+        """The image shown, or its part: ``first`` (Panel.show), ``rest`` (its next
+        part). Without a scheduler to send the rest, always all of it."""
         if self.shown is None or self.blank:
             return
+        if self.scheduler is None:
+            first, rest = None, False
         if self.device is None and not self._connect():
             return
         image = self.shown
         dx, dy = SHIFTS[self.shift % len(SHIFTS)]
         if dx or dy:
             image = ImageChops.offset(image, dx, dy)
+        if first is not None:
+            first = (first[0] + dx, first[1] + dy, first[2] + dx, first[3] + dy)
         try:
             assert self.writer is not None
-            sent = self.writer.display(image)
+            sent = self.writer.display(image, first=first, budget=CHUNK if rest else None)
         except Exception as error:
             self._fault(error)
             return
         self._answered()
+        if self.writer.behind and self.scheduler is not None and not self._resting:
+            self._resting = True
+            self.scheduler.call_later(REST_AFTER, self._rest)
         if not sent:
             return  # already on the panel: nothing was sent
         if self.on_frame is not None:
             self.on_frame(image)
         if self.on_change is not None:
             self.on_change()
+
+    def _rest(self) -> None:
+        """The rest of the frame shown last (or of a newer one: it is what is shown)."""
+        self._resting = False
+        self._send(rest=True)
 
     def retry(self) -> None:
         """Try again to show the current image (after a fault)."""

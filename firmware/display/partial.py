@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from firmware.display.device import LumaDevice
 
@@ -46,6 +46,9 @@ def changed_span(old: bytes, new: bytes) -> tuple[int, int] | None:
     return first, last
 
 
+Box = tuple[int, int, int, int]  # left, top, right, bottom: pixels, inclusive
+
+
 class Writer(Protocol):
     """Puts frames on a luma device, sending what changed once the panel holds a frame."""
 
@@ -54,9 +57,19 @@ class Writer(Protocol):
         """Whether the panel holds a frame this writer sent (after the first)."""
         ...
 
-    def display(self, image: Image.Image) -> int:
+    @property
+    def behind(self) -> bool:
+        """Whether part of the last frame asked for is still to be sent (``display``'s
+        ``first`` or ``budget`` left it for the next call)."""
+        ...
+
+    def display(self, image: Image.Image, first: Box | None = None,
+                budget: int | None = None) -> int:
         """Show ``image``: 0 if nothing had to be sent, else the data bytes sent (luma's
-        own writer does not say how many: 1)."""
+        own writer does not say how many: 1). ``first``: only what changed inside this
+        box now, the rest at the next call; ``budget``: no more data bytes than this in
+        one call (a page's span is never cut). Writers that cannot part a frame send it
+        whole."""
         ...
 
 
@@ -87,27 +100,54 @@ class PageWriter:
         self.column_offset = (getattr(device, "_page_address_offset", 0) if self.sh110x
                               else getattr(device, "_colstart", 0))
         self.width = device.width
-        self.memory: list[bytes] | None = None  # unknown until the first full frame
+        self.memory: list[bytearray] | None = None  # unknown until the first full frame
+        self.behind = False
 
     @property
     def holds(self) -> bool:
         return self.memory is not None
 
-    def display(self, image: Image.Image) -> int:
-        """Show ``image``; returns how many data bytes were sent."""
+    def display(self, image: Image.Image, first: Box | None = None,
+                budget: int | None = None) -> int:
+        """Show ``image`` (or, with ``first`` or ``budget``, its part: ``Writer``);
+        returns how many data bytes were sent."""
         new = page_bytes(self.device.preprocess(image))
-        old = self.memory
-        sent = 0
-        for page in range(len(new)):
-            span = (0, self.width - 1) if old is None else changed_span(old[page], new[page])
-            if span is None:
-                continue
-            first, last = span
-            self._window(page, first, last)
-            self.device.data(list(new[page][first:last + 1]))
-            sent += last - first + 1
-        self.memory = new
+        if self.memory is None:  # what the panel holds is unknown: all of it, at once
+            self.memory = [bytearray(self.width) for _ in new]
+            for page in range(len(new)):
+                self._send(page, 0, self.width - 1, new)
+            self.behind = False
+            return self.width * len(new)
+        memory, sent = self.memory, 0
+        if first is not None:  # the box's columns of the pages it crosses, and no more
+            mask = Image.new("1", image.size)  # the box where the driver's rotation puts it
+            ImageDraw.Draw(mask).rectangle(first, fill=1)
+            found = self.device.preprocess(mask).getbbox()
+            left, top, right, bottom = (0, 0, -1, -1) if found is None else (
+                found[0], found[1], found[2] - 1, found[3] - 1)
+            for page in range(max(0, top // 8), min(len(new), bottom // 8 + 1)):
+                span = changed_span(bytes(memory[page][left:right + 1]),
+                                    new[page][left:right + 1])
+                if span is not None:
+                    sent += self._send(page, left + span[0], left + span[1], new)
+        else:
+            for page in range(len(new)):
+                span = changed_span(bytes(memory[page]), new[page])
+                if span is None:
+                    continue
+                if budget is not None and sent and sent + span[1] - span[0] + 1 > budget:
+                    break  # the rest at the next call
+                sent += self._send(page, span[0], span[1], new)
+        self.behind = any(bytes(memory[page]) != new[page] for page in range(len(new)))
         return sent
+
+    def _send(self, page: int, first: int, last: int, new: list[bytes]) -> int:
+        """Columns ``first``..``last`` of ``page`` on the panel, and in its memory."""
+        assert self.memory is not None
+        self._window(page, first, last)
+        self.device.data(list(new[page][first:last + 1]))
+        self.memory[page][first:last + 1] = new[page][first:last + 1]
+        return last - first + 1
 
     def _window(self, page: int, first: int, last: int) -> None:
         column = self.column_offset + first
@@ -124,6 +164,7 @@ class _ImageWriter:
     def __init__(self, device: LumaDevice) -> None:
         self.device = device
         self.memory: Image.Image | None = None
+        self.behind = False  # a frame is always sent whole
 
     @property
     def holds(self) -> bool:
@@ -139,7 +180,8 @@ class _ImageWriter:
 class LumaWriter(_ImageWriter):
     """luma's own display(): its framebuffer sends only the segments that changed."""
 
-    def display(self, image: Image.Image) -> int:
+    def display(self, image: Image.Image, first: Box | None = None,
+                budget: int | None = None) -> int:
         rgb = image.convert("RGB")
         if self._changed(rgb) is None:
             return 0
@@ -152,7 +194,8 @@ class WindowWriter(_ImageWriter):
     """For a driver with a window but no change tracking (luma's ST7789): send the box
     that changed, through the driver's own set_window() and data(), in RGB bytes."""
 
-    def display(self, image: Image.Image) -> int:
+    def display(self, image: Image.Image, first: Box | None = None,
+                budget: int | None = None) -> int:
         new = self.device.preprocess(image).convert("RGB")
         box = self._changed(new)
         if box is None:

@@ -10,7 +10,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from firmware.display.board import draw_board
 from firmware.display.breaks import chunks, cut_at
@@ -260,6 +260,19 @@ def drawn(screen: Screen, fonts: Fonts, page: int = 0, layout: Layout = CLASSIC)
     return render(screen, fonts, page, layout)
 
 
+@functools.lru_cache(maxsize=16)
+def picture_box(screen: Screen, fonts: Fonts, page: int = 0,
+                layout: Layout = CLASSIC) -> tuple[int, int, int, int] | None:
+    """Where ``drawn`` puts the screen's picture, in the panel's pixels (left, top, right,
+    bottom, inclusive): where it differs from the same screen without it. None if it has
+    none, or it is not drawn there (a strip's die goes into the title bar)."""
+    if screen.picture is None:
+        return None
+    box = ImageChops.difference(drawn(screen, fonts, page, layout).convert("L"), drawn(
+        replace(screen, picture=None), fonts, page, layout).convert("L")).getbbox()
+    return None if box is None else (box[0], box[1], box[2] - 1, box[3] - 1)
+
+
 def _finish(canvas: Image.Image, layout: Layout) -> Image.Image:
     """The drawn inks as the panel's pixels, at the panel's size."""
     if layout.scale > 1:
@@ -309,8 +322,10 @@ def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: 
         top = LINE + 3 if screen.title else 2
         if screen.body or screen.big:
             _picture(draw, screen.picture, width - PICTURE - 1, top, screen.tilt)
-        else:  # the picture alone: in the middle
-            _picture(draw, screen.picture, (width - PICTURE) // 2, top + 4, screen.tilt)
+        else:  # the picture alone: in the middle, on a page's first row (a page panel
+            # sends it in as few 8-row pages as it spans: the tumbling die's first frame)
+            _picture(draw, screen.picture, (width - PICTURE) // 2, (top + 11) // 8 * 8,
+                     screen.tilt)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from firmware import __version__
 from firmware.display.fonts import Fonts
 from firmware.display.layout import Layout
-from firmware.display.render import drawn, essential_page, page_count
+from firmware.display.render import drawn, essential_page, page_count, picture_box
 from firmware.display.screen import Screen
 from firmware.display.screens import message_screen
 from firmware.display.words import Words
@@ -173,7 +173,9 @@ class Table:
         """Run one effect; the input that answers it, if it has one."""
         match effect:
             case m.Draw(screen, page):
-                self.panel.show(drawn(screen, self.fonts, page, self.layout))
+                self.panel.show(drawn(screen, self.fonts, page, self.layout), first=(
+                    picture_box(screen, self.fonts, page, self.layout)  # the tumbling die
+                    if screen.picture is not None and not screen.body else None))
                 if self.told.on_page is not None:
                     self.told.on_page(screen, page)
             case m.Save(game):

@@ -10,6 +10,8 @@ file cut short, and the folder opened as the table opens it. What the table had
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import random
 import shutil
@@ -17,13 +19,13 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pytest
 
 from firmware.table.ledger import LEDGER, Entry, Ledger
-from firmware.table.rows import standing
+from firmware.table.rows import Standing, standing
 from firmware.table.salvage import Salvaged
 from firmware.table.spare import SPARE
 from firmware.table.store import KEEP_FINISHED, Store
@@ -261,7 +263,7 @@ def test_a_copy_put_back_after_a_crash_never_takes_the_crashed_wal(tmp_path: Pat
     found = open_as_the_table(tmp_path / "crashed")
     assert found.finished == 15 and found.game == SHOWN.undo(), found
     assert "never applied" in found.problem and "behind what was last saved" in found.problem
-    assert "6 finished games and the game in play" in found.problem  # 5, and 1 put away
+    assert "(6 finished games and the game in play missing)" in found.problem  # 5, 1 put away
     assert "5 finished games brought back from the spare copy" in found.problem
 
 
@@ -398,13 +400,38 @@ def test_a_ledger_entry_torn_or_flipped_is_not_read_the_other_slot_is(tmp_path: 
     assert Entry.read(b"x" * 256) is None
 
 
+def test_the_ledgers_words_for_what_is_missing_and_its_two_slots(tmp_path: Path) -> None:
+    entry = Entry(7, "a" * 16, "b" * 16, games=5, row=9, actions=4, top=8, kept="c" * 16)
+    said = {(games, row, actions): entry.behind(Standing("x", "", games, row, actions, 8))
+            for games, row, actions in ((5, 9, 4), (5, 9, 5), (4, 9, 4), (3, 9, 4),
+                                        (5, 9, 3), (5, 9, 1), (5, 0, 0), (4, 1, 4))}
+    assert said == {
+        (5, 9, 4): None, (5, 9, 5): None,
+        (4, 9, 4): "1 finished game", (3, 9, 4): "2 finished games",
+        (5, 9, 3): "the last action of the game in play",
+        (5, 9, 1): "the last 3 actions of the game in play",
+        (5, 0, 0): "the game in play", (4, 1, 4): "1 finished game and the game in play"}
+    ledger = Ledger(tmp_path)  # three writes: two slots, each whole, a file of 512 bytes
+    for games in (1, 2, 3):
+        ledger.write(Standing(f"seal{games}", "", games, 0, 0, games), "base")
+    data = (tmp_path / LEDGER).read_bytes()
+    assert len(data) == 2 * 256 and data[255:256] == data[511:512] == b"\n"
+    slots = [Entry.read(data[:256]), Entry.read(data[256:])]
+    assert [e.games if e else None for e in slots] == [2, 3]  # serial 2 in 0, 3 in 1
+    for wrong in ({"games": "3"}, {"seal": 5}, {"kept": None}):
+        fields = {**asdict(entry), **wrong}
+        body = json.dumps(fields, separators=(",", ":")).encode("ascii")
+        text = hashlib.sha256(body).hexdigest()[:16].encode("ascii") + body
+        assert Entry.read(text.ljust(255) + b"\n") is None, wrong  # its checksum right
+
+
 def test_a_database_removed_is_said_against_the_ledger(tmp_path: Path) -> None:
     store = games_store(tmp_path, finished=3)
     store.close()
     store.unlock()
     (tmp_path / "robinson.db").unlink()
     found = open_as_the_table(tmp_path)
-    assert "3 finished games and the game in play missing" in found.problem, found
+    assert "(3 finished games and the game in play missing)" in found.problem, found
 
 
 def test_another_programs_write_lock_fails_a_save_at_once_and_the_next_catches_up(

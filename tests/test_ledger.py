@@ -589,3 +589,32 @@ def test_a_spare_left_behind_brings_back_only_what_the_ledger_says_is_kept(
     assert [f.number for f in opened.finished(KEEP_FINISHED + 5)] == rows, problem
     assert "1 finished game brought back from the spare copy" in problem, problem
     opened.close()
+
+
+def test_a_power_cut_with_the_last_save_in_the_wal_loses_nothing_and_says_nothing(
+        tmp_path: Path) -> None:
+    """The common cut: the -wal holds the last save (shown), not yet carried into the main
+    file. It is ours: applied, the game as shown, no line on the title."""
+    shown = cut_in_last_save(tmp_path / "built", tmp_path / "frozen", "kept")
+    found = open_as_the_table(tmp_path / "frozen")
+    assert (found.game, found.finished, found.problem) == (shown, FINISHED, "")
+
+
+def test_a_finished_game_gone_from_a_database_at_its_seal_is_said_and_brought_back(
+        tmp_path: Path) -> None:
+    """A finished game's rows gone while the database keeps its last seal (a lost page
+    that held only them): the ledger says what is missing, the spare brings it back."""
+    store = games_store(tmp_path, finished=3)
+    store.close()
+    store.unlock()
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    db.execute("DELETE FROM action WHERE game = 2")
+    db.execute("DELETE FROM game WHERE id = 2")
+    db.commit()
+    db.close()
+    found = open_as_the_table(tmp_path)
+    assert found.problem.startswith("robinson.db is behind what was last saved (1 finished "
+                                    "game missing)"), found.problem
+    assert found.problem.endswith("; 1 finished game brought back from the spare copy "
+                                  "(robinson.spare)"), found.problem
+    assert found.finished == 3 and found.game == SHOWN.undo()

@@ -493,6 +493,27 @@ def buzzer_figures(vpi: vm.Run) -> dict[str, object]:
             if heard else None}
 
 
+PART_GAP = 0.005  # s: writes further apart are two parts (the panel's REST_AFTER is 10 ms)
+
+
+def tumble_parts(panel: vm.PanelLog, pressed: float) -> tuple[int, int]:
+    """The bytes of a press's first part on the panel, and of the longest part until its
+    result (the first part that follows a pause of the tumble's frame and more)."""
+    parts: list[int] = []
+    last = None
+    for at, size in zip(panel.writes, panel.sizes, strict=True):
+        if at <= pressed:
+            continue
+        if last is not None and at - last >= 0.3:  # the result: the tumble is over
+            break
+        if last is None or at - last > PART_GAP:
+            parts.append(0)
+        parts[-1] += size
+        last = at
+    assert parts, pressed
+    return parts[0], max(parts[:-1] or parts)
+
+
 def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
     """Printed for the README: boot to first frame, GPIO edge to panel, press to result."""
     rolled: dict[str, float] = {}  # the press that rolled: the last of each "roll N"
@@ -500,7 +521,7 @@ def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
         found = re.fullmatch(r"roll (\d+)(?: \(\d+\))? up", text)
         if found:
             rolled[found.group(1)] = at
-    edges, results = [], []
+    edges, results, firsts, longest = [], [], [], []
     for at in rolled.values():
         after = [w for w in panel.writes if w > at]
         if not after:
@@ -512,7 +533,14 @@ def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
                 break
             burst.append(w)
         results.append(burst[-1] - at)
+        die, most = tumble_parts(panel, at)
+        firsts.append(die)
+        longest.append(most)
     assert len(edges) == 10
+    # From the trace's own bytes: the press's first part (the die alone) and the longest
+    # part while the die tumbles, as wire time at I2C's standard 100 kHz.
+    assert max(firsts) * 9 / 100_000 <= 0.015, firsts
+    assert max(longest) * 9 / 100_000 <= 0.080, longest
     first = panel.first_write or 0.0
     figures = {
         "image build (s)": round(vpi.build_seconds, 1),
@@ -521,6 +549,10 @@ def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
         "boot to first frame (s)": round(first, 2),
         "GPIO edge to first panel byte, median (ms)": round(statistics.median(edges) * 1000),
         "press to result on the panel, median (ms)": round(statistics.median(results) * 1000),
+        "a press's first part on the panel: bytes, the most; its wire time at 100 kHz (ms)":
+            [max(firsts), round(max(firsts) * 9 / 100, 1)],
+        "the longest part while the die tumbles: bytes; wire at 100 kHz (ms)":
+            [max(longest), round(max(longest) * 9 / 100, 1)],
         "service start to READY (s)": vpi.facts["start_seconds"],
         "watchdog restart (s)": vpi.facts["watchdog_restart_seconds"],
         "an idle table's share of the guest's core, without / with the buzzer":

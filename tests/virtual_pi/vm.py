@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -335,6 +335,7 @@ class PanelLog:
     first_write: float | None
     writes: list[float]
     marks: list[tuple[float, str]]
+    sizes: list[int] = field(default_factory=list)  # each write's bytes on the wire
 
 
 def decode(trace: Path, chip: str = "ssd1306") -> PanelLog:
@@ -343,6 +344,7 @@ def decode(trace: Path, chip: str = "ssd1306") -> PanelLog:
     bus = PanelBus(chip)
     snapshots: dict[str, Image.Image] = {}
     writes: list[float] = []
+    sizes: list[int] = []
     marks: list[tuple[float, str]] = []
     for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
         found = _WRITE.search(line)
@@ -355,12 +357,13 @@ def decode(trace: Path, chip: str = "ssd1306") -> PanelLog:
                 payload = payload[1:]
             bus.write_i2c_block_data(0x3C, int(control, 16), payload)
             writes.append(float(at))
+            sizes.append(2 + len(payload))  # the address and control bytes, the payload
             continue
         marked = _MARK.search(line)
         if marked:
             marks.append((float(marked.group(1)), marked.group(2)))
             snapshots[marked.group(2)] = bus.image()
-    return PanelLog(snapshots, writes[0] if writes else None, writes, marks)
+    return PanelLog(snapshots, writes[0] if writes else None, writes, marks, sizes)
 
 
 def main() -> int:

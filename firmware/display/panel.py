@@ -28,7 +28,7 @@ QUIET = 60.0
 # standard 100 kHz, where the whole first frame took 80-86 ms), the rest of its frame
 # REST_AFTER later in parts no longer on the wire than a tumbling frame's 80 ms there (9
 # bits a byte, less each page's window command): the loop takes a press between two.
-CHUNK = 780  # data bytes
+CHUNK = 700  # data bytes
 REST_AFTER = 0.01  # s
 
 

@@ -265,6 +265,10 @@ def install(mutant: Mutant) -> None:
                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name)
         value = eval(compile(ast.Expression(node.value), str(TARGET.source), "eval"),
                      module.__dict__)
+        old = getattr(module, name)
+        for other in list(sys.modules.values()):  # those that imported it by name too
+            if getattr(other, name, None) is old and other is not module:
+                setattr(other, name, value)
         setattr(module, name, value)
         return
     code = compile(mutant.tree, str(TARGET.source), "exec")

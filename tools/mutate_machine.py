@@ -97,7 +97,8 @@ TARGETS = {
         enums=("Interface",)),
 }
 STORE_STAGES = (  # the store's rooms: the fast tests first, the flip campaigns last
-    ("tests/test_store.py", "tests/test_ledger.py", "-k", "not damage_to"),  # 8 s
+    ("tests/test_rows.py", "tests/test_store.py", "tests/test_ledger.py", "-k",
+     "not damage_to"),  # 9 s
     ("tests/test_store_faults.py", "tests/test_names.py", "-k", "not one_bit_flips"),  # 13 s
     ("tests/test_ledger.py", "tests/test_store_faults.py",
      "-k", "damage_to or one_bit_flips"))  # 12 s (a quarter of the cases: ROBINSON_MUTANT)

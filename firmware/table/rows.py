@@ -164,9 +164,6 @@ def primary(error: sqlite3.Error) -> int:
 
 @contextlib.contextmanager
 def transaction(db: sqlite3.Connection) -> Iterator[None]:
-    if db.in_transaction:  # a script that BEGINs itself
-        yield
-        return
     db.execute("BEGIN IMMEDIATE")
     try:
         yield

@@ -618,3 +618,33 @@ def test_a_finished_game_gone_from_a_database_at_its_seal_is_said_and_brought_ba
     assert found.problem.endswith("; 1 finished game brought back from the spare copy "
                                   "(robinson.spare)"), found.problem
     assert found.finished == 3 and found.game == SHOWN.undo()
+
+
+@pytest.mark.parametrize("when", ["commit", "kept"])
+def test_opening_carries_the_wal_into_the_main_file_before_writing_the_ledger(
+        tmp_path: Path, when: str) -> None:
+    """Opened after a cut that left the last commit in the -wal (shown, or one the ledger
+    never heard of), the table writes down the main file's seal as carried there: cut
+    again before any save (the files as they are while it runs), the next opening finds
+    its own -wal, loses nothing, says nothing."""
+    cut_in_last_save(tmp_path / "built", tmp_path / "frozen", when)
+    store = Store(tmp_path / "frozen")
+    opened = store.load().game
+    assert opened == SHOWN
+    copy_files(tmp_path / "frozen", tmp_path / "again")  # the plug pulled now
+    store.close()
+    found = open_as_the_table(tmp_path / "again")
+    assert (found.game, found.finished, found.problem) == (SHOWN, FINISHED, ""), found
+
+
+def test_the_spare_is_copied_when_games_are_put_away_not_at_every_save(tmp_path: Path) -> None:
+    store = games_store(tmp_path, finished=2)
+    spare = tmp_path / SPARE
+    taken = spare.stat().st_mtime_ns
+    for _ in range(3):
+        store.save(SHOWN)  # a press: the finished games untouched
+        store.save(SHOWN.undo())
+    assert spare.stat().st_mtime_ns == taken
+    store.put_away(SHOWN, None)
+    assert spare.stat().st_mtime_ns != taken
+    store.close()

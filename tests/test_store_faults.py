@@ -724,3 +724,78 @@ def test_a_reader_without_permission_is_told_to_use_sudo(tmp_path: Path, locked:
         assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
         assert f"{target} may not be read by the user root" in run.stderr, run.stderr
         assert "use sudo" in run.stderr
+
+
+def test_several_damaged_finished_games_are_one_line_and_five_written_out(
+        tmp_path: Path) -> None:
+    """Seven finished games changed on disk (six replay wrong, one ends in a way this
+    version does not know), no spare to bring them back: one line, the first named,
+    five written out for a person to look at."""
+    folder = folder_with_games(tmp_path / "state", finished=8)
+    (folder / "robinson.spare").unlink()
+    plant(folder, "UPDATE action SET token = '1' WHERE game BETWEEN 2 AND 7 AND seq = 0; "
+                  "UPDATE game SET ended = 'exploded' WHERE id = 8")
+    store = Store(folder)
+    problem = store.load().problem
+    store.close()
+    assert problem == (
+        "finished game 2 and 6 more changed on disk since saved (the saved game does not "
+        "replay: the game waits for seat 2 to roll the die; 'again' is not possible there): "
+        "marked damaged, written out as damaged/game-2.txt, game-3.txt, game-4.txt, "
+        "game-5.txt, game-6.txt"), problem
+    assert sorted(p.name for p in (folder / "damaged").iterdir()) == [
+        f"game-{n}.txt" for n in range(2, 7)]
+
+
+def test_a_finished_game_that_ends_in_a_way_unknown_is_said_so(tmp_path: Path) -> None:
+    folder = folder_with_games(tmp_path / "state")
+    (folder / "robinson.spare").unlink()
+    plant(folder, "UPDATE game SET ended = 'exploded' WHERE id = 2")
+    store = Store(folder)
+    problem = store.load().problem
+    store.close()
+    assert problem == ("finished game 2 changed on disk since saved (how it ended cannot be "
+                       "read): marked damaged, written out as damaged/game-2.txt"), problem
+
+
+def test_a_header_not_ours_over_our_tables_is_damage_and_a_half_made_salvage_is_no_bar(
+        tmp_path: Path) -> None:
+    """Our tables under another application id: damaged, salvaged whole; a new database
+    a killed salvage left half made is replaced, not a reason to stop; a folder where the
+    ledger goes is set aside in its own words."""
+    folder = folder_with_games(tmp_path / "state")
+    plant(folder, "PRAGMA application_id = 7")
+    (folder / "robinson.db.new").write_bytes(b"half made")
+    (folder / "robinson.ledger").unlink()
+    (folder / "robinson.ledger").mkdir()
+    store = Store(folder)
+    loaded = store.load()
+    store.close()
+    assert loaded.game == IN_PLAY
+    assert loaded.problem is not None
+    assert loaded.problem.startswith(
+        "robinson.ledger: robinson.ledger is not a file (kept in damaged/ as robinson.ledger.1)"
+        "; robinson.db: damaged ('its header is damaged'); 4 of 4 games recovered into a new "
+        "one"), loaded.problem
+    assert not (folder / "robinson.db.new").exists()
+
+
+def test_a_damaged_page_is_said_in_sqlites_words_cut_to_sixty(tmp_path: Path) -> None:
+    from robinson_core.errors import quote
+
+    from .test_ledger import table_leaves
+
+    folder = folder_with_games(tmp_path / "state")
+    database = folder / "robinson.db"
+    data = bytearray(database.read_bytes())
+    size = int.from_bytes(data[16:18], "big")
+    leaf = (table_leaves(database, "game")[0] - 1) * size
+    data[leaf + 8:leaf + 30] = b"\xee" * 22  # the leaf's cell pointers
+    database.write_bytes(bytes(data))
+    check = sqlite3.connect(f"file:{database}?mode=ro&immutable=1", uri=True)
+    words = check.execute("PRAGMA quick_check").fetchone()[0]
+    check.close()
+    store = Store(folder)
+    problem = store.load().problem or ""
+    store.close()
+    assert problem.startswith(f"robinson.db: damaged ({quote(quote(words, 60), 80)}); "), problem

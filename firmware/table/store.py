@@ -412,9 +412,9 @@ class Store:
         """The row in play made to hold ``game``: its missing actions added, those it no
         longer has removed; another game's row is put away first, never overwritten."""
         current = self._in_play(db)
-        keep = 0 if current is None else current[1].shared(game)
         if (current is not None and current[1].same_setup(game)
-                and keep in (len(current[1].actions), len(game.actions))):  # on, or back
+                and (keep := current[1].shared(game)) in (len(current[1].actions),
+                                                          len(game.actions))):  # on, or back
             row = current[0]
             db.execute("DELETE FROM action WHERE game = ? AND seq >= ?", (row, keep))
             db.executemany("INSERT INTO action VALUES (?, ?, ?)",

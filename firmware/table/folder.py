@@ -339,11 +339,7 @@ class Folder:
             aside = self.damaged_dir / f"{path.name}.{number}"
             shutil.copyfile(path, aside, follow_symlinks=False)
             os.chmod(aside, 0o600)
-            descriptor = os.open(aside, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-            try:
-                os.fsync(descriptor)
-            finally:
-                os.close(descriptor)
+            fsync_file(aside)
             kept.append(aside.name)
         fsync_dir(self.damaged_dir)
         return " and ".join(kept) or "nothing (no file was there)"
@@ -396,6 +392,15 @@ class Folder:
             return (f"{path} may not be read by the user {user()} (its owner: "
                     f"{owner(path)}): use sudo")
         return f"{path}: {error.strerror or error}"
+
+
+def fsync_file(path: Path) -> None:
+    """Make the bytes of the file at ``path`` (not through a link) last a power cut."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def fsync_dir(directory: Path) -> None:

@@ -16,7 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.table.folder import fsync_dir, newer, odd, sqlite_header, uri_path
+from firmware.table.folder import fsync_dir, fsync_file, newer, odd, sqlite_header, uri_path
 from firmware.table.ledger import LEDGER
 from firmware.table.rows import (
     APPLICATION_ID,
@@ -88,11 +88,7 @@ def restore(directory: Path, copy: Path) -> Restored:
             fresh.unlink()
         shutil.copyfile(copy, fresh)
         os.chmod(fresh, 0o600)
-        descriptor = os.open(fresh, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
+        fsync_file(fresh)
         kept = None
         if store.database.exists() or any(store.database.with_name(DATABASE + s).exists()
                                           for s in SIDE_FILES):

@@ -23,7 +23,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.table.folder import create_private, fsync_dir, odd
+from firmware.table.folder import create_private, fsync_dir, fsync_file, odd
 from firmware.table.rows import Ended, insert
 from firmware.table.salvage import Salvaged
 
@@ -49,11 +49,7 @@ def keep(db: sqlite3.Connection, directory: Path) -> None:
         copy.execute("PRAGMA journal_mode = DELETE")  # one file: nothing beside it to lose
     finally:
         copy.close()
-    descriptor = os.open(fresh, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
+    fsync_file(fresh)
     os.replace(fresh, spare)  # a link planted as the spare is replaced, not followed
     fsync_dir(Path(directory))
 

@@ -172,29 +172,34 @@ class Store:
             try:
                 db = self._check(self._connect_rw(self.database))
             except _Damaged:
-                self._salvage(str(why))
-                try:
-                    db = self._check(self._connect_rw(self.database))
-                except (_Damaged, _NotOurs) as still:  # the new file: not a thing that happens
-                    raise StateDirectoryError(f"{self.database}: a new database could not "
-                                              f"be made ({still})", Fault.CANNOT_START) from None
+                db = self._salvaged(str(why))
         self._db = db
         self._identity = identity(self.database)
         try:
             self._settle(db, written)
         except _Damaged as why:  # a write found damage quick_check had not
             self.close()
-            self._salvage(str(why))
+            db = self._salvaged(str(why))
+            self._db = db
+            self._identity = identity(self.database)
             try:
-                db = self._check(self._connect_rw(self.database))
-                self._db = db
-                self._identity = identity(self.database)
                 self._settle(db, written)
-            except (_Damaged, _NotOurs) as still:  # the new file: not a thing that happens
+            except _Damaged as still:  # the new file: not a thing that happens
                 self.close()
-                raise StateDirectoryError(f"{self.database}: a new database could not be "
-                                          f"made ({still})", Fault.CANNOT_START) from None
+                raise self._not_made(still) from None
         return db
+
+    def _salvaged(self, why: str) -> sqlite3.Connection:
+        """The damaged database salvaged (``_salvage``) and the new one opened."""
+        self._salvage(why)
+        try:
+            return self._check(self._connect_rw(self.database))
+        except (_Damaged, _NotOurs) as still:  # the new file: not a thing that happens
+            raise self._not_made(still) from None
+
+    def _not_made(self, why: Exception) -> StateDirectoryError:
+        return StateDirectoryError(f"{self.database}: a new database could not be made "
+                                   f"({why})", Fault.CANNOT_START)
 
     def _settle(self, db: sqlite3.Connection, written: Entry | None) -> None:
         """Just opened: the log carried into the main file, the finished games checked
@@ -224,13 +229,14 @@ class Store:
         """Fewer finished games than the last save wrote down in the ledger (``written``:
         a salvage, pages cut short, rows marked damaged since): those the spare holds are
         put back, and said. Whether any was."""
-        if written is None or standing(db).games >= written.games:
+        found = standing(db)
+        if written is None or found.games >= written.games:
             return False
         try:
             with transaction(db):
                 brought = spare.bring_back(db, self.directory, written.games)
                 if brought.rows:
-                    seal(db, standing(db).seal)
+                    seal(db, found.seal)
         except sqlite3.Error as error:
             if is_fault(error):
                 raise self.folder.sqlite_fault(error) from None

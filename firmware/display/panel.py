@@ -16,7 +16,7 @@ from typing import Protocol
 from PIL import Image, ImageChops
 
 from firmware.display.device import LumaDevice
-from firmware.display.partial import Writer, writer_for
+from firmware.display.partial import Box, Writer, writer_for
 
 log = logging.getLogger("robinson.panel")
 
@@ -109,7 +109,7 @@ class Panel:
         self.outage = 0
         self.retry_in = RETRY_FIRST
 
-    def show(self, image: Image.Image, first: tuple[int, int, int, int] | None = None) -> None:
+    def show(self, image: Image.Image, first: Box | None = None) -> None:
         """Put ``image`` on the panel (nothing is sent if it is already there).
 
         ``first``: a box (left, top, right, bottom) whose changes go out first and alone
@@ -135,7 +135,7 @@ class Panel:
         if not self.healthy and not self.blank:
             self._retry_later()
 
-    def _send(self, first: tuple[int, int, int, int] | None = None, rest: bool = False) -> None:
+    def _send(self, first: Box | None = None, rest: bool = False) -> None:
         """The image shown, or its part: ``first`` (Panel.show), ``rest`` (its next
         part). Without a scheduler to send the rest, always all of it."""
         if self.shown is None or self.blank:

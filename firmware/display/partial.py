@@ -130,15 +130,17 @@ class PageWriter:
                                     new[page][left:right + 1])
                 if span is not None:
                     sent += self._send(page, left + span[0], left + span[1], new)
-        else:
-            for page in range(len(new)):
-                span = changed_span(bytes(memory[page]), new[page])
-                if span is None:
-                    continue
-                if budget is not None and sent and sent + span[1] - span[0] + 1 > budget:
-                    break  # the rest at the next call
-                sent += self._send(page, span[0], span[1], new)
-        self.behind = any(bytes(memory[page]) != new[page] for page in range(len(new)))
+            self.behind = any(memory[page] != new[page] for page in range(len(new)))
+            return sent
+        self.behind = False
+        for page in range(len(new)):
+            span = changed_span(bytes(memory[page]), new[page])
+            if span is None:
+                continue
+            if budget is not None and sent and sent + span[1] - span[0] + 1 > budget:
+                self.behind = True  # the rest at the next call
+                break
+            sent += self._send(page, span[0], span[1], new)
         return sent
 
     def _send(self, page: int, first: int, last: int, new: list[bytes]) -> int:

@@ -591,6 +591,25 @@ def test_a_spare_left_behind_brings_back_only_what_the_ledger_says_is_kept(
     opened.close()
 
 
+def test_the_oldest_finished_game_comes_back_beside_a_game_in_play(tmp_path: Path) -> None:
+    """The game in play is no finished game: it takes none of the 100 places the spare
+    fills, so the oldest of 100, damaged, is brought back too."""
+    folder = tmp_path / "state"
+    store = games_store(folder)  # rows 1-100 finished, 101 in play
+    store.close()
+    store.unlock()
+    db = sqlite3.connect(folder / "robinson.db")
+    db.execute("UPDATE action SET token = '1' WHERE game = 1 AND seq = 0")
+    db.commit()
+    db.close()
+    opened = Store(folder)
+    problem = opened.load().problem or ""
+    assert [f.number for f in opened.finished(KEEP_FINISHED)] == list(range(100, 0, -1)), \
+        problem
+    assert "1 finished game brought back from the spare copy" in problem, problem
+    opened.close()
+
+
 def test_a_power_cut_with_the_last_save_in_the_wal_loses_nothing_and_says_nothing(
         tmp_path: Path) -> None:
     """The common cut: the -wal holds the last save (shown), not yet carried into the main

@@ -97,8 +97,8 @@ TARGETS = {
         enums=("Interface",)),
 }
 STORE_STAGES = (  # the store's rooms: the fast tests first, the flip campaigns last
-    ("tests/test_rows.py", "tests/test_store.py", "tests/test_ledger.py", "-k",
-     "not damage_to"),  # 9 s
+    ("tests/test_rows.py", "tests/test_durable.py", "tests/test_store.py",
+     "tests/test_ledger.py", "-k", "not damage_to"),  # 11 s
     ("tests/test_store_faults.py", "tests/test_names.py", "-k", "not one_bit_flips"),  # 13 s
     ("tests/test_ledger.py", "tests/test_store_faults.py",
      "-k", "damage_to or one_bit_flips"))  # 12 s (a quarter of the cases: ROBINSON_MUTANT)
@@ -106,8 +106,8 @@ for room in ("folder", "ledger", "rows", "salvage", "store", "spare"):
     TARGETS[room] = Target(f"firmware.table.{room}", STORE_STAGES,
                            enums=("Ended",) if room in ("rows", "spare") else ())
 TARGETS["restore"] = Target(  # only robinson restore runs it
-    "firmware.table.restore", (("tests/test_ledger.py", "tests/test_store.py",
-                                "-k", "restore or put_back"),))
+    "firmware.table.restore", (("tests/test_durable.py", "tests/test_ledger.py",
+                                "tests/test_store.py", "-k", "restore or put_back"),))
 TARGET = TARGETS["machine"]  # main() sets the one asked for
 TURN_COMPARE = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt,
                 ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Is: ast.IsNot, ast.IsNot: ast.Is,

@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--seed", type=_seed, metavar="N",
                           help="emulated, with --dice: test the seeded demo die instead")
 
-    sim = commands.add_parser("sim", help="play many games with the real engine, report")
+    sim = commands.add_parser("sim", help="play many games by the rules, report")
     who = sim.add_mutually_exclusive_group()
     who.add_argument("--players", type=_players, metavar="N", dest="seats",
                      help="seats 1..N play (default 4)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from pathlib import Path
 from random import Random
@@ -9,9 +10,21 @@ from random import Random
 import pytest
 
 from firmware.cli import main
-from firmware.tools.sim import play_batch, report, simulate
-from robinson_core import CHOICES, Game, HouseRules, Pending, Roll
+from firmware.tools.anchor import play_plainly
+from firmware.tools.sim import kernel_batch, play_batch, report, simulate
+from robinson_core import (
+    CHOICES,
+    DeadChips,
+    Game,
+    HouseRules,
+    Pending,
+    Roll,
+    ShareWith,
+    Square32,
+    Square33,
+)
 from robinson_core import events as ev
+from robinson_core.kernel import Tally
 
 
 def test_a_run_is_reproducible_whatever_the_jobs() -> None:
@@ -21,14 +34,14 @@ def test_a_run_is_reproducible_whatever_the_jobs() -> None:
 
 
 def test_every_game_ends_and_the_books_balance() -> None:
-    tally = play_batch((2, 5, 7), 5, HouseRules(), 400, (3, 0))
-    assert sum(tally.winners.values()) + tally.no_winner == 400
-    assert sum(tally.winner_order.values()) == sum(tally.winners.values())
+    tally = kernel_batch((2, 5, 7), 5, HouseRules(), 400, (3, 0))
+    won = sum(tally.winners.values())
+    assert won + tally.no_winner == 400 == tally.games == tally.rolls.total()
+    assert sum(tally.winner_order.values()) == won
     # Chips never exceed what was issued (3 x 20); after a win the pot is empty, so
     # every won game ends with all 60 chips in the players' hands.
-    totals = [sum(tally.chips[s][game] for s in (2, 5, 7)) for game in range(400)]
-    assert all(total <= 60 for total in totals)
-    assert sum(total == 60 for total in totals) >= sum(tally.winners.values())
+    held = sum(chips * games for seat in (2, 5, 7) for chips, games in tally.chips[seat].items())
+    assert 60 * won <= held <= 60 * 400 and won == 399
 
 
 def test_house_rules_change_the_outcome() -> None:
@@ -108,7 +121,74 @@ def test_the_simulator_counts_what_the_tables_game_records() -> None:
             winners[game.state.winner] += 1
         chips.append(tuple(p.chips for p in game.state.players))
         broke += short
-    assert tally.rolls == rolls and tally.winners == winners
-    assert list(zip(*(tally.chips[s] for s in seats), strict=True)) == chips
+    assert tally.rolls == Counter(rolls) and tally.winners == winners
+    assert tally.chips == {s: Counter(c[i] for c in chips) for i, s in enumerate(seats)}
     assert (tally.fridays, tally.eliminations, tally.broke) == (fridays, deaths, broke)
     assert broke > 0 and fridays > 0  # the comparison saw both
+
+
+SEATINGS = ((1, 2), (3, 7), (1, 2, 3), (2, 5, 8), (1, 2, 3, 4), (2, 4, 6, 8), (1, 3, 4, 6, 7),
+            (1, 2, 3, 4, 5, 6), (2, 3, 4, 5, 6, 7, 8), (1, 2, 3, 4, 5, 6, 7, 8))
+PURSES = ((20, 10), (5, 2), (3, 3), (0, 0), (40, 5), (8, 4))
+
+
+def rule_sets() -> list[HouseRules]:
+    """Every combination of the rules that are a choice (384), each with a purse and
+    stake in turn: the small ones make players go broke, and debt below zero."""
+    combos = itertools.product((False, True), (False, True), (False, True), DeadChips,
+                               ShareWith, Square33, Square32)
+    return [HouseRules(purse=PURSES[i % len(PURSES)][0], stake=PURSES[i % len(PURSES)][1],
+                       debt=debt, restart_on_4=restart, chain_25_to_14=chain,
+                       dead_chips=dead, share_with=share, square_33=s33, square_32=s32)
+            for i, (debt, restart, chain, dead, share, s33, s32) in enumerate(combos)]
+
+
+def test_the_kernel_tallies_what_play_does_over_48000_games() -> None:
+    """``robinson sim``'s kernel against the table's own Play: every rule set, ten
+    seatings of 2 to 8, each seat's turn to start, decisions taken by a coin (both
+    options of 7, 20 and 23) in half the sets and by a short press in the others; every
+    figure of the tally equal, set by set."""
+    picks = Random(48)
+    compared, total, kinds = 0, Tally(), Counter[str]()
+    for i, rules in enumerate(rule_sets()):
+        seats = SEATINGS[i % len(SEATINGS)]
+        first = picks.choice(seats)
+        coin = i % 2 == 0
+        law = play_batch(seats, first, rules, 125, (i, 0), coin=coin)
+        fast = kernel_batch(seats, first, rules, 125, (i, 0), coin=coin)
+        assert fast == law, (i, rules, seats, first, coin)
+        compared += fast.games
+        total.add(fast)
+        kinds.update({"coin": coin, "debt": rules.debt, "first": first != min(seats)})
+    assert compared == 48_000 == total.games
+    assert (kinds["coin"], kinds["debt"]) == (192, 192) and kinds["first"] > 200
+    # the games reached what every rule acts on
+    assert min(total.no_winner, total.fridays, total.eliminations, total.broke,
+               len(total.pots)) > 100 and len(total.winner_order) == 8, total
+
+
+def test_the_benchs_plain_reading_tallies_what_the_kernel_does() -> None:
+    """The bench's anchor (firmware/tools/anchor.py) plays the same games: a ratio to
+    it measures speed, not a different game."""
+    compared = 0
+    for i, rules in enumerate(rule_sets()):
+        seats = SEATINGS[i % len(SEATINGS)]
+        plain = play_plainly(seats, seats[i % len(seats)], rules, 30, Random(f"{i}:1").random)
+        assert plain == kernel_batch(seats, seats[i % len(seats)], rules, 30, (i, 1)), (
+            i, rules, seats)
+        compared += plain.games
+    assert compared == 11_520
+
+
+def test_the_simulators_memory_does_not_grow_with_the_games() -> None:
+    """A tally is counts: 10,000 games take a few kB more than 1,000 (a histogram's tail
+    widens), where the per-game lists it kept grew 75 B a game (675 kB here)."""
+    import tracemalloc
+
+    peaks = []
+    for games in (1_000, 10_000):
+        tracemalloc.start()
+        simulate((1, 2, 3, 4), 1, HouseRules(), games, seed=3)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] < peaks[0] + 20_000, peaks

@@ -423,15 +423,24 @@ def test_the_ledgers_words_for_what_is_missing_and_its_two_slots(tmp_path: Path)
         body = json.dumps(fields, separators=(",", ":")).encode("ascii")
         text = hashlib.sha256(body).hexdigest()[:16].encode("ascii") + body
         assert Entry.read(text.ljust(255) + b"\n") is None, wrong  # its checksum right
+    fits = len(Entry(7, "a" * 16, "b" * 16, 5, 9, 4, 8, "").slot().rstrip())
+    full = Entry(7, "a" * 16, "b" * 16, 5, 9, 4, 8, "c" * (255 - fits))  # 255 bytes and "\n"
+    assert Entry.read(full.slot()) == full and full.slot()[252:] == b'c"}\n'  # no padding
+    with pytest.raises(ValueError, match="longer than its slot"):
+        Entry(7, "a" * 16, "b" * 16, 5, 9, 4, 8, "c" * (256 - fits)).slot()
 
 
-def test_a_database_removed_is_said_against_the_ledger(tmp_path: Path) -> None:
-    store = games_store(tmp_path, finished=3)
+@pytest.mark.parametrize(("finished", "missing"), [
+    (3, "3 finished games and the game in play"),
+    (0, "the game in play")])  # its row the first: 1
+def test_a_database_removed_is_said_against_the_ledger(tmp_path: Path, finished: int,
+                                                       missing: str) -> None:
+    store = games_store(tmp_path, finished=finished)
     store.close()
     store.unlock()
     (tmp_path / "robinson.db").unlink()
     found = open_as_the_table(tmp_path)
-    assert "(3 finished games and the game in play missing)" in found.problem, found
+    assert f"({missing} missing)" in found.problem, found
 
 
 def test_another_programs_write_lock_fails_a_save_at_once_and_the_next_catches_up(

@@ -590,6 +590,10 @@ def test_a_spare_left_behind_brings_back_only_what_the_ledger_says_is_kept(
     rows = [f.number for f in Store(folder, read_only=True).finished(KEEP_FINISHED + 5)]
     assert rows == list(range(101, 1, -1))
     db = sqlite3.connect(folder / "robinson.db")
+    # the dropped game is gone from the file, its actions too: not merely unreadable
+    assert db.execute("SELECT min(id), count(*) FROM game").fetchone() == (2, 100)
+    assert db.execute("SELECT count(*) FROM action WHERE game NOT IN (SELECT id FROM game)"
+                      ).fetchone() == (0,)
     db.execute("UPDATE action SET token = '1' WHERE game = 50 AND seq = 0")
     db.commit()
     db.close()

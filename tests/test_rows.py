@@ -14,6 +14,7 @@ from firmware.table.rows import (
     as_text,
     connect,
     insert,
+    our_schema,
     replayed,
     shown,
     unlike,
@@ -42,6 +43,12 @@ def test_a_schema_not_ours_is_said_in_a_few_words() -> None:
     assert unlike(schema_of(ours.replace("value TEXT NOT NULL);\nCREATE TABLE meta",
                                          "value TEXT);\nCREATE TABLE meta"))) == \
         "table pref changed, a table 'pref' that is not ours"
+    three = ours + "CREATE TABLE a (x); CREATE TABLE b (x); CREATE TABLE c (x);"
+    assert unlike(schema_of(three)) == ("a table 'a' that is not ours, a table 'b' that is not "
+                                        "ours, a table 'c' that is not ours")
+    long = ours + "CREATE TABLE abcdefghijklmnopqrstuvwxyz0123456789 (x);"
+    assert unlike(schema_of(long)) == ("a table 'abcdefghijklmnop…' (36 characters) "
+                                      "that is not ours")
     many = ours + "CREATE TABLE a (x); CREATE TABLE b (x); CREATE TABLE c (x); CREATE TABLE d (x);"
     assert unlike(schema_of(many)) == ("a table 'a' that is not ours, a table 'b' that is not "
                                        "ours, a table 'c' that is not ours and 1 more")
@@ -104,3 +111,12 @@ def test_every_save_seals_with_sixteen_hex_characters_and_a_long_value_is_refuse
     found = reader.prefs()
     reader.close()
     assert found == {"language": "x" * 100_000}  # the longest SQLite hands us, and no more
+
+
+def test_knowing_our_schema_leaves_no_file_behind(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our schema is read from a database in memory: nothing written where the table
+    runs (the service's working directory)."""
+    monkeypatch.chdir(tmp_path)
+    assert {name for _, name, *_ in our_schema()} >= {"game", "action", "pref", "meta"}
+    assert list(tmp_path.iterdir()) == []

@@ -563,6 +563,21 @@ def test_the_file_says_whose_it_is_and_which_schema_in_its_header(tmp_path: Path
     assert header[68:72] == b"Robi" and int.from_bytes(header[60:64], "big") == 1
 
 
+def test_a_file_not_a_database_goes_aside_with_every_side_file(tmp_path: Path) -> None:
+    """Whatever lies beside a file that is not a database under its name goes with it,
+    before SQLite opens anything: a -journal left there would be rolled into ours."""
+    (tmp_path / "robinson.db").write_bytes(b"not a database" * 100)
+    sides = {suffix: f"its {suffix}".encode() * 50 for suffix in ("-wal", "-shm", "-journal")}
+    for suffix, data in sides.items():
+        (tmp_path / f"robinson.db{suffix}").write_bytes(data)
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.close()
+    for suffix, data in sides.items():
+        assert (tmp_path / "damaged" / f"robinson.db{suffix}.1").read_bytes() == data
+    assert not (tmp_path / "robinson.db-journal").exists()
+
+
 def test_a_foreign_sqlite_file_is_set_aside_never_written_into(tmp_path: Path) -> None:
     """Another program's database (application id 0, tables of its own) where ours
     belongs: moved to damaged/ untouched, and a database of ours begun beside it."""

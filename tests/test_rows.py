@@ -13,6 +13,7 @@ from firmware.table.rows import (
     BadRow,
     as_text,
     connect,
+    digest,
     insert,
     our_schema,
     replayed,
@@ -20,7 +21,7 @@ from firmware.table.rows import (
     unlike,
 )
 from firmware.table.store import Store
-from robinson_core import Game, Roll
+from robinson_core import Choice, Game, Roll
 from robinson_core.game import MAX_ACTIONS
 
 GAME = Game((1, 2)).play(Roll(6)).play(Roll(2))
@@ -72,6 +73,12 @@ def test_a_row_of_too_many_or_disordered_actions_says_so() -> None:
     with pytest.raises(BadRow) as raised:
         replayed(3, "1 2", 1, rules, "0" * 64, [(n, "1") for n in range(MAX_ACTIONS + 1)])
     assert raised.value.reason == f"more than {MAX_ACTIONS} actions"
+    stuck = Game((1, 2)).play(Roll(6)).play(Roll(6)).play(Roll(1)).play(Roll(1))  # both on 7
+    for _ in range(MAX_ACTIONS - 4):
+        stuck = stuck.play(Choice.STAY)  # each stays on the tree, turn after turn
+    tokens: list[tuple[object, object]] = [(n, a.token) for n, a in enumerate(stuck.actions)]
+    assert len(tokens) == MAX_ACTIONS
+    assert replayed(3, "1 2", 1, rules, digest(stuck), tokens) == stuck  # the longest kept
     disordered: list[list[tuple[object, object]]] = [[(1, "6"), (0, "2")], [(0, "6"), (1, 2)],
                                                      [(0, "6"), (1, "ß")]]
     for tokens in disordered:

@@ -122,3 +122,36 @@ def test_an_audit_costs_the_same_at_any_length(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(game_module, "apply", counted)
     assert short.audit() is None and long.audit() is None
     assert len(calls) == 2
+
+
+def test_the_digest_kept_as_a_game_goes_on_and_back_is_the_saved_texts() -> None:
+    """SavedDigest (the store's digest of the game in play, hashed a token at a time)
+    against sha256 of the whole saved text after every step of a seeded walk: played on,
+    and undone by up to 130 actions at once, across the states it keeps every 64."""
+    import hashlib
+    import random
+
+    from robinson_core import Choice, Pending
+    from robinson_core.game import SavedDigest
+
+    rng, compared, longest = random.Random(3), 0, 0
+    for _ in range(30):
+        game = Game((1, 2)).play(Roll(6)).play(Roll(6)).play(Roll(1)).play(Roll(1))
+        kept = SavedDigest(game)
+        for _ in range(400):
+            pending = game.state.pending
+            if rng.random() < 0.03:
+                for _ in range(rng.randint(1, 130)):
+                    game = game.undo() if game.actions else game
+            elif pending is Pending.TREE:  # both on the tree: mostly staying, on and on
+                game = game.play(Choice.STAY if rng.random() < 0.97 else Choice.ROLL)
+            elif pending is Pending.OVER:
+                game = game.undo()
+            else:
+                game = game.play(rng.choice(game.state.legal_actions()))
+            assert kept.of(game) == hashlib.sha256(game.save().encode()).hexdigest()
+            compared += 1
+            longest = max(longest, len(game.actions))
+    assert compared == 12_000 and longest > 2 * SavedDigest.EVERY
+    with pytest.raises(ValueError, match="another game"):
+        kept.of(Game((1, 3)))

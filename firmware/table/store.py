@@ -60,7 +60,6 @@ from firmware.table.rows import (
     as_text,
     connect,
     delete,
-    digest,
     end,
     ending,
     finished_of,
@@ -81,6 +80,7 @@ from firmware.table.rows import (
 from firmware.table.salvage import Salvaged
 from robinson_core import Game, SaveError
 from robinson_core.errors import quote
+from robinson_core.game import SavedDigest
 
 __all__ = ["DATABASE", "KEEP_FINISHED", "LOCK_FILE", "SYSTEM_STATE_DIR", "Ended", "Fault",
            "Finished", "Loaded", "SaveFailed", "StateDirectoryError", "Store", "TableRunning",
@@ -127,6 +127,7 @@ class Store:
         self._identity: tuple[int, int] | None = None  # (device, inode) of the open database
         self.ledger = Ledger(self.directory)  # the writer's note of each save (ledger.py)
         self._seal = ""  # the open database's seal, as the last commit left it
+        self._digest: SavedDigest | None = None  # the game in play's, kept as it goes
 
     @property
     def problems(self) -> list[str]:
@@ -426,7 +427,9 @@ class Store:
             db.executemany("INSERT INTO action VALUES (?, ?, ?)",
                            ((row, n, game.actions[n].token)
                             for n in range(keep, len(game.actions))))
-            db.execute("UPDATE game SET digest = ? WHERE id = ?", (digest(game), row))
+            if self._digest is None or not self._digest.fits(game):
+                self._digest = SavedDigest(game)
+            db.execute("UPDATE game SET digest = ? WHERE id = ?", (self._digest.of(game), row))
         else:
             self._retire(db, current)
             row = insert(db, game, None, None)

@@ -99,6 +99,7 @@ def test_a_damaged_row_as_text_names_every_field_and_shows_every_byte(tmp_path: 
     assert text.splitlines()[0] == "seats 1 2" and text.endswith("\nactions 6 2\n")
     assert "finished_at A\\xff\\x01\n" in text
     assert shown("a\x01b") == "a\\x01b" and shown(b"\xff") == "\\xff"
+    assert shown("r" * 2500) == "r" * 2000  # a field is shown to its first 2,000 characters
 
 
 def test_every_save_seals_with_sixteen_hex_characters_and_a_long_value_is_refused(

@@ -335,6 +335,21 @@ def test_a_flipped_bit_in_the_schemas_text_is_mended_and_every_game_kept(
         "robinson.db", "robinson.ledger", "robinson.spare"]  # no copy, no side file left
 
 
+def test_a_database_with_only_the_game_tables_left_keeps_every_game(tmp_path: Path) -> None:
+    """The preferences' and seals' tables gone (dropped by hand, or lost with their pages):
+    the games' two tables are all a salvage needs."""
+    folder = folder_with_games(tmp_path / "state")
+    db = sqlite3.connect(folder / "robinson.db")
+    db.executescript("DROP TABLE pref; DROP TABLE meta;")
+    db.close()
+    store = Store(folder)
+    loaded = store.load()
+    assert loaded.game == IN_PLAY and "4 of 4 games recovered" in str(loaded.problem), \
+        loaded.problem
+    assert len(store.finished(10)) == 3
+    store.close()
+
+
 PLANTED = {
     "a view that never ends": "CREATE VIEW v AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL "
                               "SELECT x + 1 FROM c) SELECT x FROM c",

@@ -207,6 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure the performance targets, print a table")
     bench.add_argument("--quick", action="store_true", help="a shorter run (for the tests)")
+    bench.add_argument("--markdown", metavar="FILE.md",
+                       help="also write the tables into FILE.md, between its bench markers "
+                            "(docs/performance.md)")
 
     state = commands.add_parser("state", help="print the saved game")
     state.add_argument("--state-dir", type=_directory, metavar="DIR", help="where games are saved")
@@ -387,7 +390,16 @@ def _sim(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from firmware.tools import bench
 
-    print(bench.run(quick=args.quick))
+    text = bench.run(quick=args.quick)
+    print(text)
+    if args.markdown:
+        try:
+            bench.write_markdown(Path(args.markdown), text)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.markdown}: {error.strerror}") from None
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        print(f"written into {args.markdown}")
     return 0
 
 

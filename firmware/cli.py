@@ -33,6 +33,7 @@ from robinson_core import (
 )
 from robinson_core.errors import HouseRuleError, quote
 from robinson_core.house_rules import NAMES, allowed_values, format_value, split_rule
+from robinson_core.kernel import ROLLOUTS
 from robinson_core.narrate import account, seat_names
 from robinson_core.numbers import MAX_DIGITS, whole_number
 from robinson_core.texts import DEFAULT, LANGUAGES, caption, instruction, texts, ui
@@ -93,6 +94,13 @@ def _jobs(text: str) -> int:
     return number
 
 
+def _rollouts(text: str) -> int:
+    number = whole_number(text)
+    if number is None or not 1 <= number <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"--rollouts takes 1 to 1000000, not {quote(text)}")
+    return number
+
+
 def _seed(text: str) -> int:
     number = whole_number(text)
     if number is None:
@@ -150,6 +158,21 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"with --pages: this panel ({', '.join(PANELS)}; "
                              "default ssd1306:128x64)")
     _add_lang(replay)
+
+    odds = commands.add_parser("odds", help="a decision's chances to win, by rollouts (JSON)")
+    who = odds.add_mutually_exclusive_group(required=True)
+    who.add_argument("--players", type=_players, metavar="N", dest="seats",
+                     help=f"seats 1..N play ({MIN_PLAYERS}-{MAX_PLAYERS})")
+    who.add_argument("--seats", type=_seats, metavar="1,3,5", help="these seats play")
+    odds.add_argument("--first", type=_seat, metavar="SEAT",
+                      help="who starts (default: the lowest seat)")
+    odds.add_argument("--rule", type=_rule, action="append", default=[], metavar="NAME=VALUE",
+                      help="change a house rule (see robinson rules)")
+    odds.add_argument("--script", metavar="TOKENS", required=True,
+                      help="the game up to the decision: die faces 1-6 and decision words")
+    odds.add_argument("--rollouts", type=_rollouts, default=ROLLOUTS, metavar="N",
+                      help=f"games played out from here per option (default {ROLLOUTS:,})")
+    odds.add_argument("--seed", type=_seed, default=1, metavar="N", help="(default 1)")
 
     rules = commands.add_parser("rules", help="print the board and the house rules")
     rules.add_argument("--format", choices=("text", "markdown"), default="text",
@@ -320,6 +343,26 @@ def _replay(args: argparse.Namespace) -> int:
         print(json.dumps(summary(game), ensure_ascii=False))
     else:
         print("\n".join(account(game, args.lang)))
+    return 0
+
+
+def _odds(args: argparse.Namespace) -> int:
+    from firmware.table.die import rollouts
+    from robinson_core import CHOICES
+    from robinson_core.actions import DECISION_SQUARE
+    from robinson_core.kernel import odds
+
+    game = replay_game(args.seats, args.first, args.rule, args.script)
+    state = game.state
+    if state.pending not in CHOICES:
+        raise UsageError(f"after this script {state.waiting_for()}: odds are for a decision "
+                         "(on 7, 20 or 23)")
+    chances = odds(state, args.rollouts, rollouts(args.seed).random)
+    print(json.dumps({
+        "seat": state.to_move, "square": DECISION_SQUARE[state.pending],
+        "rollouts": args.rollouts, "seed": args.seed,
+        "options": {choice.value: {"win": round(chance.win, 4), "error": round(chance.error, 4)}
+                    for choice, chance in zip(CHOICES[state.pending], chances, strict=True)}}))
     return 0
 
 
@@ -599,9 +642,9 @@ def _names(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"replay": _replay, "rules": _rules, "table": _table, "selftest": _selftest,
-             "state": _state, "history": _history, "export": _export, "import": _import,
-             "sim": _sim, "bench": _bench, "names": _names, "restore": _restore}
+_COMMANDS = {"replay": _replay, "odds": _odds, "rules": _rules, "table": _table,
+             "selftest": _selftest, "state": _state, "history": _history, "export": _export,
+             "import": _import, "sim": _sim, "bench": _bench, "names": _names, "restore": _restore}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -100,6 +100,7 @@ class Tally:
         self.broke += other.broke
 
 
+ROLLOUTS = 2000  # games played out per option of a decision: a chance to within ~1 %
 FIRST, SECOND, COIN = 0, 1, 2  # how a decision is taken: a short press, a long one, or
 # either with a chance of one half (``random() < 0.5``: the first)
 
@@ -327,3 +328,30 @@ def play(state: GameState, games: int, random: Callable[[], float], tally: Tally
     tally.games_with_death += games_with_death
     tally.fridays += fridays
     tally.broke += went_broke
+
+
+@dataclass(frozen=True)
+class Chance:
+    """An option's estimated chance to win for the player deciding, from rollouts."""
+
+    win: float  # the share of rollouts the decider won
+    error: float  # its standard error: sqrt(p (1 - p) / n)
+    rollouts: int
+
+
+def odds(state: GameState, rollouts: int, random: Callable[[], float]) -> tuple[Chance, Chance]:
+    """Each option of the decision ``state`` waits for (first, then second: as
+    ``actions.CHOICES`` lists them), played out ``rollouts`` times from here with the die
+    of ``random`` and every later decision taken with its first option: the deciding
+    player's chance to win. Raises ValueError if ``state`` waits for no decision."""
+    if _PENDING[state.pending] not in (TREE_ASK, AGAIN_ASK, JUMP_ASK):
+        raise ValueError("no decision to weigh: the game waits for a roll, or is over")
+    decider = state.to_move
+    assert decider is not None
+    found = []
+    for option in (FIRST, SECOND):
+        tally = Tally()
+        play(state, rollouts, random, tally, option=option)
+        win = tally.winners[decider] / rollouts
+        found.append(Chance(win, (win * (1 - win) / rollouts) ** 0.5, rollouts))
+    return found[0], found[1]

@@ -1,4 +1,5 @@
-"""The die: the operating system's CSPRNG on the table, a seeded one only for demos."""
+"""The die: the operating system's CSPRNG on the table, a seeded one only for demos; and
+the imagined dice of a decision's odds (``rollouts``)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,10 @@ class SeededDie(Die):
 
     def roll(self) -> int:
         return self._random.randint(1, 6)
+
+
+def rollouts(seed: int | None = None) -> random.Random:
+    """The dice of the games a decision's odds play out (robinson_core.kernel.odds): a
+    generator seeded from ``seed``, or from the operating system. Nothing on the board
+    is rolled with them."""
+    return random.Random(secrets.randbits(64) if seed is None else seed)

@@ -1,0 +1,92 @@
+"""A decision's odds (robinson_core.kernel.odds, robinson odds): each option played out
+from the game as it stands; the same games as the table's own Play, and within their
+stated error of a long run."""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+import pytest
+
+from firmware.cli import main
+from robinson_core import CHOICES, Game, GameState, Pending, RobinsonError, Roll
+from robinson_core.engine import Play
+from robinson_core.kernel import ROLLOUTS, odds
+
+from .test_sim import rule_sets
+
+DECISIONS = {  # a game of four up to a decision on each of the three squares
+    "tree": "4 4 6 2 1 3 1 6 3 4",
+    "again": "5 3 6 3 6 6 6 5 1 4 2 6 1 2 1 3 4 2 4 5 1 5",
+    "jump": "3 4 3 4 1 6 5 3 1 5 5 3 1 3 5 5 3 5 3 3 2 4",
+}
+
+
+def game_at(script: str, seats: tuple[int, ...] = (1, 2, 3, 4),
+            rules: object = None) -> Game:
+    game = Game(seats) if rules is None else Game(seats, rules=rules)  # type: ignore[arg-type]
+    for token in script.split():
+        game = game.play(Roll(int(token)) if token.isdigit() else
+                         next(c for c in CHOICES[game.state.pending] if c.value == token))
+    return game
+
+
+def played_out(state: GameState, option: int, games: int, random: object) -> int:
+    """The decider's wins from ``state`` through the table's Play: ``option`` for this
+    decision, the first option for every later one, the die ``random() * 6``."""
+    decider, wins = state.to_move, 0
+    for _ in range(games):
+        play = Play(state)
+        play.apply(CHOICES[state.pending][option])
+        while (pending := play.pending) is not Pending.OVER:
+            play.apply(Roll(int(random() * 6) + 1) if pending is Pending.ROLL  # type: ignore[operator]
+                       else CHOICES[pending][0])
+        wins += play.winner == decider
+    return wins
+
+
+@pytest.mark.parametrize("square", sorted(DECISIONS))
+def test_the_odds_are_the_games_play_would_play(square: str) -> None:
+    state = game_at(DECISIONS[square]).state
+    assert state.pending is Pending[{"tree": "TREE", "again": "AGAIN", "jump": "JUMP"}[square]]
+    first, second = odds(state, 500, Random(9).random)
+    die = Random(9).random
+    assert (first.win * 500, second.win * 500) == (played_out(state, 0, 500, die),
+                                                   played_out(state, 1, 500, die))
+
+
+def test_the_odds_are_within_their_error_of_a_long_run() -> None:
+    """The table's 2,000 rollouts an option against 16,000 with another die, for every
+    decision here under 8 rule sets: each estimate within four of its combined standard
+    errors (by chance a miss once in some 16,000 options)."""
+    compared = 0
+    for i, rules in enumerate(rule_sets()[::48]):
+        for script in DECISIONS.values():
+            try:
+                game = game_at(script, rules=rules)
+            except RobinsonError:  # these rules asked for a decision before the script's
+                continue
+            if game.state.pending not in CHOICES:  # or took another path
+                continue
+            short = odds(game.state, ROLLOUTS, Random(i).random)
+            long = odds(game.state, 16_000, Random(10_000 + i).random)
+            for estimate, truth in zip(short, long, strict=True):
+                bound = 4 * (estimate.error ** 2 + truth.error ** 2) ** 0.5
+                assert abs(estimate.win - truth.win) <= max(bound, 1e-9), (i, script)
+                compared += 1
+    assert compared == 32, compared  # 16 decisions (8 the rules led elsewhere)
+
+
+def test_robinson_odds_prints_each_options_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "--players", "4", "--script", DECISIONS["tree"], "--rollouts",
+                 "3000", "--seed", "4"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    state = game_at(DECISIONS["tree"]).state
+    roll, stay = odds(state, 3000, Random(4).random)
+    assert found == {"seat": state.to_move, "square": 7, "rollouts": 3000, "seed": 4, "options": {
+        "roll": {"win": round(roll.win, 4), "error": round(roll.error, 4)},
+        "stay": {"win": round(stay.win, 4), "error": round(stay.error, 4)}}}
+    assert main(["odds", "--players", "4", "--script", "6 3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "odds are for a decision (on 7, 20 or 23)" in err

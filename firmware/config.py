@@ -158,6 +158,13 @@ class Voice:
 
 
 @dataclass(frozen=True)
+class TableOptions:
+    """What the table shows beyond the game (``[table]``)."""
+
+    odds: bool = False  # a decision's chances to win, played out (the menu's Odds row)
+
+
+@dataclass(frozen=True)
 class Config:
     """Every setting of the table, validated; the built-in defaults where the file is silent."""
 
@@ -170,6 +177,7 @@ class Config:
     rules: HouseRules = field(default_factory=HouseRules)
     voice: Voice = field(default_factory=Voice)
     source: str = "built-in defaults"
+    table: TableOptions = field(default_factory=TableOptions)
 
     def seat_name(self, seat: int) -> str | None:
         """The configured name of ``seat``, if any."""
@@ -298,7 +306,7 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
     """Validate a decoded TOML table into a Config."""
     reader = _Reader(source)
     top = reader.table(raw, "", {"language", "hardware", "seat_names", "pins", "display",
-                                 "timings", "rules", "voice"})
+                                 "timings", "rules", "voice", "table"})
     language = reader.choice(top, "language", LANGUAGES, Config.language)
     hardware = reader.choice(top, "hardware", HARDWARE, Config.hardware)
     names = reader.strings(top, "seat_names", MAX_PLAYERS)
@@ -309,7 +317,9 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
     rules = _rules(reader, reader.table(top.get("rules", {}), "rules", set(RULE_NAMES)))
     voice = _voice(reader, reader.table(top.get("voice", {}), "voice", _names(Voice)))
     _check_wiring(reader, pins, display, voice)
-    return Config(language, hardware, names, pins, display, timings, rules, voice, source)
+    options = reader.table(top.get("table", {}), "table", _names(TableOptions))
+    table = TableOptions(reader.boolean(options, "odds", TableOptions.odds, "table."))
+    return Config(language, hardware, names, pins, display, timings, rules, voice, source, table)
 
 
 ALSA_DEVICE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -172,7 +172,7 @@ def test_the_menu_press_must_be_longer_than_the_long_press(long: float, menu: fl
 
 
 @pytest.mark.parametrize("table,key", [("display", "bgr"), ("pins", "use_leds"),
-                                       ("pins", "use_buzzer")])
+                                       ("pins", "use_buzzer"), ("table", "odds")])
 def test_a_switch_is_true_or_false_only(table: str, key: str) -> None:
     assert getattr(getattr(parse({table: {key: False}}), table), key) is False
     for value in (1, "true", "yes"):
@@ -531,3 +531,12 @@ def test_the_voice_section_and_its_defaults() -> None:
         assert parse({"voice": {"device": plays}}).voice.device == plays
     refused({"voice": {"volume": 101}}, "voice.volume", "from 10 to 100")  # it would clip
     refused({"voice": {"shout": True}}, "unknown key [voice] 'shout'")
+
+
+def test_the_tables_odds_are_off_unless_the_config_turns_them_on() -> None:
+    from firmware.table.prefs import Prefs
+
+    assert parse({}).table.odds is False and Prefs.defaults(parse({})).odds is False
+    config = parse({"table": {"odds": True}})
+    assert config.table.odds is True and Prefs.defaults(config).odds is True
+    refused({"table": {"chances": True}}, "table", "chances")

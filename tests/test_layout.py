@@ -89,6 +89,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.runtime.soundcards": PURE | {"pathlib"},  # the machine's cards, by name
     "firmware.speech": PURE | {"importlib", "unicodedata"},  # a language's texts, by its code
     "firmware.table.table": PURE | {"logging", "threading"},
+    "firmware.table.weigh": PURE | {"logging", "threading"},  # the odds' worker thread
     # The store's rooms: the public face, the rows, the folder, the salvage, the fault kinds.
     "firmware.table.store": PURE | {"contextlib", "datetime", "errno", "os", "pathlib",
                                     "sqlite3"},

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from firmware.config import Config, Timings
+from firmware.config import Config, TableOptions, Timings
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.runtime.tunes import Tune
+from firmware.speech.said import Spoken
 from firmware.table import machine as m
 from firmware.table.faults import Fault
 from firmware.table.machine import Press, TimerKind
@@ -32,7 +33,7 @@ from robinson_core import events as ev
 
 CONFIG = Config()
 T = CONFIG.timings
-VOICE_OFF = {"voice": "off", "story": "off"}  # the prefs of a table that does not speak
+VOICE_OFF = {"voice": "off", "story": "off", "odds": "off"}  # a table that does not speak
 
 
 def one_page(screen: Screen) -> tuple[int, int]:
@@ -1593,3 +1594,54 @@ def test_a_choice_without_a_roll_is_shown_lit_and_said_as_a_result() -> None:
     assert table.state.game == after
     assert m.Light(after.state.to_move, after.seats) in effects
     assert said(effects) == [Spoken("en").result(after)]
+
+
+# -- a decision's odds ---------------------------------------------------------------
+
+ODDS_ON = Config(table=TableOptions(odds=True))
+
+
+@pytest.mark.parametrize("kind", [Pending.TREE, Pending.AGAIN, Pending.JUMP])
+def test_a_decision_asks_for_its_odds_once_and_shows_them_when_they_come(kind: Pending) -> None:
+    """Odds on: a decision on the screen asks the shell to weigh it (once); the answer,
+    when it comes, is each option's chance beside its press in the footer (page 1);
+    no press waits for it."""
+    game = pending(kind)
+    table = started(game, game.seats, config=ODDS_ON)
+    effects = table.press()  # the game taken up: its decision on the screen
+    assert of(m.NeedOdds, effects) == [m.NeedOdds(game)]
+    before = table.screen
+    assert of(m.NeedOdds, table(m.TimerFired(TimerKind.DIM))) == []  # asked once only
+    effects = table(m.Odds(game, (41, 38)))
+    short, long = CHOICES[kind]
+    footer = table.w("keys_choice_odds", short=table.w.option(kind, short), a=41,
+                     long=table.w.option(kind, long), b=38)
+    assert table.screen == dataclasses.replace(before, footer=footer)
+    assert draws(effects) == [m.Draw(table.screen)] and of(m.Say, effects) == []
+
+
+def test_odds_for_a_game_moved_on_are_dropped_and_the_voice_says_the_odds() -> None:
+    game = pending(Pending.TREE)
+    table = started(game, game.seats, config=ODDS_ON, faces=[3])
+    table.press()
+    table.state = dataclasses.replace(table.state, prefs=table.state.prefs.but(voice=True))
+    effects = table(m.Odds(game.play(Choice.STAY), (50, 50)))  # another game's: dropped
+    assert table.state.odds is None and draws(effects) == [] and of(m.Say, effects) == []
+    effects = table(m.Odds(game, (7, 93)))
+    assert of(m.Say, effects) == [m.Say(Spoken("en").odds(game.state, (7, 93)), "en")]
+    table.press()  # roll from the tree: the odds go with the decision
+    assert "%" not in table.screen.footer
+
+
+def test_no_odds_are_asked_for_while_they_are_off_and_the_menu_switches_them() -> None:
+    game = pending(Pending.TREE)
+    table = started(game, game.seats)
+    assert of(m.NeedOdds, table.press()) == []
+    effects = menu_at(table, Row.ODDS)
+    assert table.state.prefs.odds and kept(effects)[-1]["odds"] == "on"
+    effects = table.press(Press.MENU) + menu_at(table, Row.BACK)
+    assert of(m.NeedOdds, effects) == [m.NeedOdds(game)]
+    effects = menu_at(table, Row.ODDS)
+    assert not table.state.prefs.odds and kept(effects)[-1]["odds"] == "off"
+    effects = table(m.Odds(game, (41, 38)))
+    assert table.state.odds is None

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 from PIL import Image
 
+from firmware.config import Config, TableOptions
 from firmware.display import screens
 from firmware.display.words import Words
 from firmware.table.menu import MENU, Row
@@ -570,3 +573,29 @@ def test_a_press_is_seen_within_15_ms_of_wire_and_no_part_outlasts_a_frame(
         assert rig.showing(rig.table.screen, rig.table.page)  # no part left behind
     assert all(first * BITS / WIRE_HZ <= 0.015 for first in firsts), firsts
     assert compared >= 4 * 5, compared  # the tumbles' parts were really counted
+
+
+def test_a_decisions_odds_come_from_the_weighing_thread_onto_the_panel(
+        rigs: list[Rig], tmp_path: Path) -> None:
+    """[table] odds on: at 20 the weigher's thread plays both options out while the
+    panel already shows the decision; its answer comes to the loop as an input and the
+    panel shows each chance beside its press; the game goes on with a press as ever."""
+    config = Config(table=TableOptions(odds=True))
+    rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 5, 3, 3, 1, 6, 4],
+                  animate=False, config=config)
+    for _ in range(7):
+        rig.short()
+    game = rig.game
+    assert game.state.pending is Pending.AGAIN
+    deadline = time.monotonic() + 10
+    while rig.table.state.odds is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+        rig.run()  # the answer is posted to the loop: taken on its thread
+    odds = rig.table.state.odds
+    assert odds is not None and odds[0] == game and all(0 <= p <= 100 for p in odds[1])
+    footer = screens.odds_prompt(words(rig), game.state, odds[1])
+    assert rig.table.screen.footer == footer and rig.showing(rig.table.screen)
+    rig.short()  # "again": rolled, the odds gone with the decision
+    assert rig.game.actions[-2:] == (Choice.AGAIN, Roll(4)) and rig.table.screen.footer != footer
+    rig.table.stop()  # and the weigher's thread with it
+    assert not any(thread.name == "odds" for thread in threading.enumerate())

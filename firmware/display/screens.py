@@ -52,6 +52,14 @@ def prompt(w: Words, state: GameState) -> str:
              long=w.option(state.pending, long))
 
 
+def odds_prompt(w: Words, state: GameState, win: tuple[int, int]) -> str:
+    """The decision's footer with each option's chance to win for the decider, beside
+    the press that takes it: "Short: again 41%" / "Long: pass 38%"."""
+    short, long = CHOICES[state.pending]
+    return w("keys_choice_odds", short=w.option(state.pending, short), a=win[0],
+             long=w.option(state.pending, long), b=win[1])
+
+
 def title_screen(w: Words, resume: bool, notes: Sequence[str] = (), badge: str = "",
                  over: bool = False) -> Screen:
     """The table switched on: a game to take up (``resume``; ``over``: it has ended, and

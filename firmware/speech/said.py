@@ -186,6 +186,13 @@ class Spoken:
         return self("decide", name=self.name(state.to_move), short=self._option(short),
                     long=self._option(long))
 
+    def odds(self, state: GameState, win: tuple[int, int]) -> str:
+        """A decision's chances to win, option by option: "Chance to win: roll, 41
+        percent; stay, 38 percent."."""
+        short, long = CHOICES[state.pending]
+        return self("odds", short=self._option(short), a=win[0], long=self._option(long),
+                    b=win[1])
+
     def _option(self, choice: Choice) -> str:
         return self(narrate.OPTION_KEYS[choice])
 

@@ -51,7 +51,9 @@ from firmware.table.messages import (
     Light,
     Log,
     NeedFace,
+    NeedOdds,
     NeedRecall,
+    Odds,
     Prefer,
     Press,
     Pressed,
@@ -122,7 +124,9 @@ __all__ = [  # the messages and the state, with the step that takes them
     "Log",
     "Mode",
     "NeedFace",
+    "NeedOdds",
     "NeedRecall",
+    "Odds",
     "Prefer",
     "Press",
     "Pressed",
@@ -275,6 +279,11 @@ class _Moment:
                 self.stop()
             case Prefer(prefs):
                 self.prefer(prefs)
+            case Odds(game, win):
+                if game == self.state.game and self.state.prefs.odds:
+                    self.set(odds=(game, win))
+                    if self.weighed():
+                        self.speak(self.s.odds(game.state, win))
 
     def answered(self, waiting: Waiting) -> bool:
         """Whether this answer was waited for (it is no longer)."""
@@ -736,6 +745,10 @@ class _Moment:
                 self.set(prefs=prefs.but(story=not prefs.story))
                 self.speak(self.s.switched("story_on" if self.state.prefs.story else "story_off"))
                 self.save_prefs()
+            case Row.ODDS:
+                self.set(prefs=prefs.but(odds=not prefs.odds), odds=None, weighing=None)
+                self.speak(self.s.switched("odds_on" if self.state.prefs.odds else "odds_off"))
+                self.save_prefs()
 
     def brought(self, game: Game | None, fault: Fault | None) -> None:
         if game is None:
@@ -825,9 +838,19 @@ class _Moment:
         if self.state.flash is None and self.state.page > self.state.seen:
             self.set(seen=self.state.page)  # on the panel now, not under a message
 
+    def weighed(self) -> bool:
+        """Whether the screen now is one of the game's decision: where odds are shown."""
+        game = self.state.game
+        return (self.state.prefs.odds and game is not None
+                and game.state.pending in CHOICES and isinstance(self.state.now, Play))
+
     def settle(self) -> None:
-        """The step's end: the view drawn if it changed, what it says said, the page timer
-        set for it."""
+        """The step's end: the odds asked for if a decision is on the screen and they are
+        on, the view drawn if it changed, what it says said, the page timer set for it."""
+        game = self.state.game
+        if game is not None and self.weighed() and self.state.weighing != game:
+            self.set(weighing=game)
+            self.do(NeedOdds(game))
         self.draw_now()
         self.do(*self.said)
         if self.paging:

@@ -27,6 +27,7 @@ class Row(enum.Enum):
     BRIGHTNESS = "menu_brightness"
     VOICE = "menu_voice"
     STORY = "menu_story"
+    ODDS = "menu_odds"
     ABOUT = "menu_about"
 
 
@@ -34,14 +35,15 @@ MENU = tuple(Row)
 
 
 def labels(words: Words, *, language: str, level: str, voice: bool = False,
-           story: bool = False) -> list[str]:
+           story: bool = False, odds: bool = False) -> list[str]:
     """The rows' texts now: the language row names the language, brightness its step,
-    the voice and the storyteller whether they are on."""
+    the voice, the storyteller and the odds whether they are on."""
     def state(on: bool) -> str:
         return words("switch_on" if on else "switch_off")
 
     values: dict[Row, dict[str, object]] = {Row.LANGUAGE: {"language": language_name(language)},
                                             Row.BRIGHTNESS: {"level": level},
                                             Row.VOICE: {"state": state(voice)},
-                                            Row.STORY: {"state": state(story)}}
+                                            Row.STORY: {"state": state(story)},
+                                            Row.ODDS: {"state": state(odds)}}
     return [words(row.value, **values.get(row, {})) for row in MENU]

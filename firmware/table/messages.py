@@ -113,6 +113,15 @@ class Wrote:
 
 
 @dataclass(frozen=True)
+class Odds:
+    """The answer to ``NeedOdds``: the decider's chance to win, in whole percent, with
+    each option of the decision ``game`` waits for (the first option's first)."""
+
+    game: Game
+    win: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class Recalled:
     """The store's answer to ``NeedRecall``: the newest finished games first."""
 
@@ -150,7 +159,7 @@ class Prefer:
 
 
 Input = (Start | Down | Held | Unstuck | Pressed | SeatsChanged | TimerFired | Face | Wrote
-         | Recalled | Brought | Begin | Stop | Prefer)
+         | Recalled | Brought | Begin | Stop | Prefer | Odds)
 
 
 # -- effects -------------------------------------------------------------------------
@@ -189,6 +198,14 @@ class PutAway:
 @dataclass(frozen=True)
 class NeedFace:
     """Roll the die; answer with ``Face``."""
+
+
+@dataclass(frozen=True)
+class NeedOdds:
+    """Weigh the decision ``game`` waits for (its options played out, beside the loop);
+    answer with ``Odds``, whenever it is done: nothing waits for it."""
+
+    game: Game
 
 
 @dataclass(frozen=True)
@@ -292,7 +309,8 @@ class Log:
     text: str
 
 
-Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedRecall | BringBack | Chime | Say
+Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedOdds | NeedRecall | BringBack
+          | Chime | Say
           | Hush | Light | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast
           | SavePrefs | Log)
 WRITES = (Save, BeginGame, PutAway)

@@ -98,6 +98,7 @@ class Prefs:
     contrast: int = 255
     voice: bool = False
     story: bool = False
+    odds: bool = False  # a decision's chances to win, shown (and said)
     names: kept_names.Names = ()  # set with robinson names: before the config's
     owed: Owed = Owed()
 
@@ -105,7 +106,8 @@ class Prefs:
     def defaults(cls, config: Config, contrast: int | None = None) -> Prefs:
         """What a table that kept nothing starts with: the config's."""
         return cls(language=config.language, contrast=contrast or config.display.contrast,
-                   voice=config.voice.enabled, story=config.voice.storyteller)
+                   voice=config.voice.enabled, story=config.voice.storyteller,
+                   odds=config.table.odds)
 
     @classmethod
     def from_strings(cls, kept: Mapping[str, str], defaults: Prefs) -> tuple[Prefs, list[str]]:
@@ -121,6 +123,7 @@ class Prefs:
             else defaults.contrast,
             voice=SWITCHED.get(kept.get("voice", ""), defaults.voice),
             story=SWITCHED.get(kept.get("story", ""), defaults.story),
+            odds=SWITCHED.get(kept.get("odds", ""), defaults.odds),
             names=names or defaults.names,
             owed=Owed.from_string(kept.get("owed", "")))
         return prefs, wrong
@@ -129,6 +132,7 @@ class Prefs:
         """The prefs as the store keeps them (``from_strings`` reads them back)."""
         return {"language": self.language, "contrast": str(self.contrast),
                 "voice": "on" if self.voice else "off", "story": "on" if self.story else "off",
+                "odds": "on" if self.odds else "off",
                 kept_names.PREF: kept_names.to_pref(self.names), "owed": self.owed.as_string()}
 
     def but(self, **changes: object) -> Prefs:

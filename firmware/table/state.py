@@ -214,6 +214,8 @@ class TableState:
     unsaved: tuple[Write, ...] = ()  # not on disk yet, oldest first: the first is on its
     # way, or was refused and is tried again on a timer; the rest wait for it
     failing: Fault | None = None  # why the disk refused the last try: said until one passes
+    odds: tuple[Game, tuple[int, int]] | None = None  # a decision's chances, for its game
+    weighing: Game | None = None  # the game whose decision's odds were last asked for
 
     @property
     def mode(self) -> Mode:

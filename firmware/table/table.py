@@ -31,6 +31,7 @@ from firmware.table.faults import Fault, kind_of
 from firmware.table.machine import Mode
 from firmware.table.parts import Devices, Run, Told
 from firmware.table.store import Store, volatile
+from firmware.table.weigh import Weigher
 from robinson_core import Action, Game
 
 log = logging.getLogger("robinson.table")
@@ -76,6 +77,7 @@ class Table:
                         voice=run.voice_on)
         self.state = m.initial(fixed)
         self._inputs: collections.deque[m.Input] = collections.deque()
+        self._weigher: Weigher | None = None  # made at the first decision weighed
 
     def _measure(self, screen: Screen) -> tuple[int, int]:
         return _measure(screen, self.fonts, self.layout)
@@ -138,6 +140,8 @@ class Table:
     def stop(self) -> None:
         """Leave the panel showing 'switched off' (the game is already on disk)."""
         self.take(m.Stop())
+        if self._weigher is not None:
+            self._weigher.close()
 
     def begin(self, game: Game) -> None:
         """Play ``game`` from here (saved at once)."""
@@ -186,6 +190,10 @@ class Table:
                 return self._write(self.store.put_away, game, then)
             case m.NeedFace():
                 return m.Face(self.die.roll())
+            case m.NeedOdds(game):
+                if self._weigher is None:
+                    self._weigher = Weigher(self._weighed, seed=1 if self.die.seeded else None)
+                self._weigher.ask(game)
             case m.NeedRecall():
                 return m.Recalled(tuple(self.store.finished(10)))
             case m.BringBack():
@@ -229,6 +237,10 @@ class Table:
             case m.Log(level, text):
                 getattr(log, level)("%s", text)
         return None
+
+    def _weighed(self, game: Game, win: tuple[int, int]) -> None:
+        """The odds, from the weigher's thread: taken on the loop's."""
+        self.loop.post(lambda: self.take(m.Odds(game, win)))
 
     def _fired(self, kind: m.TimerKind) -> None:
         self.take(m.TimerFired(kind))

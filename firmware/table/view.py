@@ -66,7 +66,7 @@ def menu_labels(state: TableState) -> list[str]:
     prefs = state.prefs
     level = f"{len(BRIGHTNESS) - brightness_step(prefs.contrast)}/{len(BRIGHTNESS)}"
     return labels(words(state), language=prefs.language, level=level, voice=prefs.voice,
-                  story=prefs.story)
+                  story=prefs.story, odds=prefs.odds)
 
 
 def view(state: TableState) -> Screen:
@@ -102,8 +102,10 @@ def _mode(state: TableState, w: Words) -> Screen:
         case Play(showing):
             assert game is not None
             if showing is Showing.TURN:
-                return screens.turn_screen(w, game.state, badge)
-            return screens.result_screen(w, game, badge)
+                screen = screens.turn_screen(w, game.state, badge)
+            else:
+                screen = screens.result_screen(w, game, badge)
+            return _with_odds(state, w, screen)
         case Animate(roller, frame, _):
             face = TUMBLE[(frame - 1) % len(TUMBLE)]
             return screens.rolling_screen(w, roller, face, 0, badge)
@@ -117,6 +119,18 @@ def _mode(state: TableState, w: Words) -> Screen:
         case Info(row, finished):
             return _info(state, w, row, finished)
     raise AssertionError(state.now)  # pragma: no cover (mypy: every mode is matched)
+
+
+def _with_odds(state: TableState, w: Words, screen: Screen) -> Screen:
+    """A decision's screen with its odds, once they are known for this game (and on):
+    each option's chance in the footer beside the press that takes it (page 1, always;
+    the body as it was: a press never waits for the odds)."""
+    game, odds = state.game, state.odds
+    if not state.prefs.odds or odds is None or game is None or odds[0] != game \
+            or game.state.pending not in CHOICES or screen.footer != screens.prompt(
+                w, game.state):
+        return screen
+    return dataclasses.replace(screen, footer=screens.odds_prompt(w, game.state, odds[1]))
 
 
 def _info(state: TableState, w: Words, row: Row,

@@ -352,6 +352,27 @@ def sim_figures(bench: Bench, games: int) -> None:
                   f"{games * jobs / seconds:,.0f} games/s", kind="wall")
 
 
+def odds_figures(bench: Bench) -> None:
+    """(m) a decision's odds as the table weighs them: ROLLOUTS games an option, from a
+    decision early in a game of four (the longest to play out), CPU (the table's worker
+    thread does the same)."""
+    from firmware.table.die import rollouts
+    from robinson_core.kernel import ROLLOUTS, odds
+
+    game = Game((1, 2, 3, 4))
+    for face in (4, 4, 6, 2, 1, 3, 1, 6, 3, 4):  # seat 2 reaches 7 and must decide
+        game = game.play(Roll(face))
+    assert game.state.pending is Pending.TREE
+    spent = []
+    for seed in range(5):
+        started = time.process_time()
+        odds(game.state, ROLLOUTS, rollouts(seed).random)
+        spent.append((time.process_time() - started) * 1000)
+    median = statistics.median(spent)
+    bench.add(f"(m) a decision's odds, {ROLLOUTS:,} games an option (median of 5)",
+              f"{median:.0f} ms", "<= 300 ms", median <= 300, kind="CPU")
+
+
 def replay_figures(bench: Bench, actions: int) -> None:
     """(h) ``robinson replay`` of a long script, in its own process: time and peak memory."""
     robinson = Path(sys.executable).with_name("robinson")
@@ -569,6 +590,7 @@ def run(quick: bool = False) -> str:
     process_figures(bench, 2.0 if quick else 10.0)
     idle_figures(bench, 5.0 if quick else 60.0)
     sim_figures(bench, 1000 if quick else 10_000)
+    odds_figures(bench)
     replay_figures(bench, 10_000 if quick else 100_000)
     kinds = "\n".join(f"  {kind:<6}  {meaning}" for kind, meaning in KINDS.items())
     return (bench.table() + f"\n\nKinds:\n{kinds}\n\nPanel classes (the same {PANEL_TURNS} "

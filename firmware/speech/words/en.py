@@ -59,4 +59,7 @@ SPOKEN = {
     "voice_on": "Voice on.",
     "story_on": "Storyteller on.",
     "story_off": "Storyteller off.",
+    "odds_on": "Odds on.",
+    "odds_off": "Odds off.",
+    "odds": "Chance to win: {short}, {a} percent; {long}, {b} percent.",
 }

@@ -59,4 +59,7 @@ SPOKEN = {
     "voice_on": "Ääni päällä.",
     "story_on": "Tarinankertoja päällä.",
     "story_off": "Tarinankertoja pois.",
+    "odds_on": "Kertoimet päällä.",
+    "odds_off": "Kertoimet pois.",
+    "odds": "Voiton mahdollisuus: {short}, {a} prosenttia; {long}, {b} prosenttia.",
 }

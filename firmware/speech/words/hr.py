@@ -59,4 +59,7 @@ SPOKEN = {
     "voice_on": "Glas uključen.",
     "story_on": "Pripovjedač uključen.",
     "story_off": "Pripovjedač isključen.",
+    "odds_on": "Izgledi uključeni.",
+    "odds_off": "Izgledi isključeni.",
+    "odds": "Izgledi za pobjedu: {short}, {a} posto; {long}, {b} posto.",
 }

@@ -58,6 +58,9 @@ SPOKEN = {
     "voice_on": "こえ オン。",
     "story_on": "ものがたり オン。",
     "story_off": "ものがたり オフ。",
+    "odds_on": "かちめお おしえます。",
+    "odds_off": "かちめお おしえません。",
+    "odds": "かちめわ、{short} なら {a}パーセント、{long} なら {b}パーセント。",
 }
 
 STORY = {

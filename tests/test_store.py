@@ -717,3 +717,106 @@ def test_an_empty_database_of_ours_reads_as_no_games_not_as_someone_elses(
     assert (loaded.game, loaded.problem, reader.finished(10)) == (None, None, [])
     reader.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["robinson.db"]  # nothing made
+
+
+# -- the store's own words and settings, in this process (the mutation runs see them) --
+
+
+def test_a_newer_database_of_ours_is_refused_by_the_writer_here_too(tmp_path: Path) -> None:
+    """Ours, its tables as ours, a schema version past this one's: refused, never played
+    on (tests/test_store_faults.py sees the same through the table's process)."""
+    from firmware.table.faults import Fault, StateDirectoryError
+    from firmware.table.rows import SCHEMA_VERSION
+
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.close()
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    before = (tmp_path / "robinson.db").read_bytes()
+    with pytest.raises(StateDirectoryError) as raised:
+        Store(tmp_path).load()
+    assert raised.value.kind is Fault.NEWER and "newer version" in str(raised.value)
+    assert (tmp_path / "robinson.db").read_bytes() == before
+
+
+def test_every_commit_waits_for_the_disk(tmp_path: Path) -> None:
+    """WAL with synchronous=FULL: a commit is on the disk before save() returns."""
+    store = Store(tmp_path)
+    store.save(GAME)
+    db = store._connection()
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert db.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
+    store.close()
+
+
+def test_the_ledger_keeps_the_finished_games_fingerprint_as_each_put_away_leaves_it(
+        tmp_path: Path) -> None:
+    from firmware.table.rows import kept_digest
+
+    store = Store(tmp_path)
+    for _ in range(3):
+        store.save(GAME)
+        store.put_away(GAME, None)
+        assert store.ledger.last is not None
+        assert store.ledger.last.kept == kept_digest(store._connection())
+    store.close()
+
+
+def test_a_game_in_play_that_does_not_replay_is_said_and_marked_damaged(
+        tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.close()
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    db.execute("UPDATE action SET token = '9' WHERE seq = 1")
+    db.commit()
+    db.close()
+    store = Store(tmp_path)
+    loaded = store.load()
+    assert loaded.game is None and loaded.problem == (
+        "the game in play does not replay (the saved game does not replay: '9' is not a die "
+        "face 1-6 or a decision word (roll, stay, again, pass, jump)): kept in the database, "
+        "marked damaged, written out as damaged/game-1.txt")
+    store.close()
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    assert db.execute("SELECT ended FROM game WHERE id = 1").fetchone() == ("damaged",)
+    db.close()
+
+
+def test_a_reader_says_a_database_it_cannot_read_in_one_line(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.close()
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    page = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'one_game_in_play'"
+                      ).fetchone()[0]
+    db.close()
+    data = bytearray((tmp_path / "robinson.db").read_bytes())
+    data[(root - 1) * page:(root - 1) * page + 12] = b"\xee" * 12  # its page's header
+    (tmp_path / "robinson.db").write_bytes(bytes(data))
+    loaded = Store(tmp_path, read_only=True).load()
+    assert loaded.game is None and loaded.problem == (
+        "robinson.db cannot be read ('database disk image is malformed')"), loaded.problem
+
+
+def test_why_a_database_was_set_aside_is_cut_to_eighty_characters(tmp_path: Path) -> None:
+    from robinson_core.errors import quote
+
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.close()
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    db.executescript("CREATE TABLE a (x); CREATE TABLE b (x); CREATE TABLE c (x); "
+                     "CREATE TABLE d (x);")
+    db.close()
+    store = Store(tmp_path)
+    loaded = store.load()
+    store.close()
+    why = ("its tables are not ours: a table 'a' that is not ours, a table 'b' that is not "
+           "ours, a table 'c' that is not ours and 1 more")
+    assert len(why) > 80 and loaded.game == GAME
+    assert loaded.problem == (f"robinson.db: damaged ({quote(why, 80)}); 1 of 1 games "
+                              "recovered into a new one (kept in damaged/ as robinson.db.1)")

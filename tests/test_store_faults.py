@@ -815,3 +815,65 @@ def test_a_damaged_page_is_said_in_sqlites_words_cut_to_sixty(tmp_path: Path) ->
     problem = store.load().problem or ""
     store.close()
     assert problem.startswith(f"robinson.db: damaged ({quote(quote(words, 60), 80)}); "), problem
+
+
+def test_a_mount_table_with_lines_not_as_linux_writes_them_is_read_past() -> None:
+    """/proc/self/mountinfo as Linux writes it has ten fields or more and " - " before the
+    file system's type; a line short of either is passed over, not a traceback."""
+    odd = "7 8 0:1 / - tmpfs x rw\n9 - tmpfs\nshort line\n" + OVERLAY
+    assert volatile(Path("/media/root-rw/x"), odd) == "tmpfs"
+    assert volatile(Path("/var/lib/robinson-table"), odd) == "overlay"
+
+
+def test_each_fault_of_the_folder_is_one_line_that_says_what_to_do(tmp_path: Path) -> None:
+    """The folder's fault lines, whole (in this process: a mutation run sees them)."""
+    import errno
+
+    from firmware.table.folder import Folder, user
+
+    folder = Folder(tmp_path)
+    where, database = tmp_path, tmp_path / "robinson.db"
+    long = "x" * 100
+    said = {code: str(folder.fault_of(code, error)) for code, error in (
+        (errno.ENOSPC, None), (errno.EROFS, None), (errno.EACCES, None), (errno.ENOLCK, None),
+        (errno.EIO, None), (errno.EFAULT, long))}
+    assert said == {
+        errno.ENOSPC: f"the disk holding {where} is full: free some space (sudo apt clean, or "
+                      "delete files); the saved games are untouched",
+        errno.EROFS: f"{where} is on a read-only file system: remount it read-write (or give "
+                     "--state-dir a writable folder); the saved games are untouched",
+        errno.EACCES: f"{where}: permission denied: sudo chown -R {user()}: {where}",
+        errno.ENOLCK: f"cannot lock {where}: its file system has no locks; give --state-dir a "
+                      "folder on the SD card",
+        errno.EIO: f"cannot read or write {database}: input/output error; the SD card may be "
+                   "failing: copy the folder elsewhere (robinson export --database), then check "
+                   "the card; the saved games are untouched",
+        errno.EFAULT: f"cannot read or write {database}: input/output error ('{'x' * 52}…' "
+                      "(100 characters)); the SD card may be failing: copy the folder elsewhere "
+                      "(robinson export --database), then check the card; the saved games are "
+                      "untouched"}
+
+
+def test_sqlites_refusals_are_the_folders_fault_lines(tmp_path: Path) -> None:
+    """SQLite's own codes, as its errors carry them, read as the folder's faults: a lock,
+    and a database it opened for reading only on a file system that takes writes."""
+    from firmware.table.faults import Fault
+    from firmware.table.folder import Folder
+
+    folder = Folder(tmp_path)
+
+    def refused(code: int) -> sqlite3.Error:
+        error = sqlite3.OperationalError("as SQLite says it")
+        error.sqlite_errorcode = code  # type: ignore[attr-defined]
+        return error
+
+    locked = folder.sqlite_fault(refused(sqlite3.SQLITE_BUSY))
+    assert (str(locked), locked.kind) == (
+        f"{tmp_path / 'robinson.db'} is locked: another program has it open, or its file "
+        "system has no locks (a network share): give --state-dir a folder on the SD card; "
+        "the saved games are untouched", Fault.LOCKED)
+    reading = folder.sqlite_fault(refused(sqlite3.SQLITE_READONLY))
+    assert (str(reading), reading.kind) == (
+        f"{tmp_path / 'robinson.db'} could not be opened for writing: start the table again; "
+        "if this stays, check its owner and the card; the saved games are untouched",
+        Fault.NOT_WRITABLE)

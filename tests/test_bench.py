@@ -19,7 +19,8 @@ FIGURES = ("(a) press -> result on the bus", "(b) bus bytes per turn, partial",
            "(c) the die's tumble as the table draws it", "(c) frames/s the bus could carry",
            "(d) process start -> first frame", "(d) start -> first frame, against python",
            "(e) peak RSS", "(f) CPU over", "(g) sim kernel vs a plain reading",
-           "(g) robinson sim", "(h) replay --script-file", "(i) a press at")
+           "(g) robinson sim", "(h) replay --script-file", "(i) a press at",
+           "(m) a decision's odds")
 COUNTED = ("(b) partial / full per turn", "(b) bus bytes per animation frame (median)",
            "(c) that first part on the wire", "(c) the longest part while the die tumbles",
            "(c) frames/s the bus could carry at 100 kHz")
@@ -44,3 +45,35 @@ def test_bench_prints_every_figure_and_the_bus_targets_are_met() -> None:
         (line,) = [line for name, line in rows.items() if name.startswith(figure)]
         assert line.endswith("  ok"), line
 
+
+def test_the_docs_tables_are_the_benchs_own() -> None:
+    """docs/performance.md's tables are written by ``robinson bench --markdown``: every
+    row of bytes or wire time in it (the same on any machine, for the same turns), and
+    the panel classes' table, are what the bench computes now."""
+    from firmware.tools.bench import (
+        BEGIN,
+        DETERMINISTIC,
+        END,
+        PANEL_TURNS,
+        Bench,
+        panel_classes,
+        press_path,
+    )
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "performance.md").read_text()
+    block = doc.partition(BEGIN)[2].partition(END)[0]
+    assert block, "docs/performance.md has no bench block"
+    table, _, panels = block.partition("Panel classes")
+    rows = {line.split("  ")[0]: line for line in table.splitlines() if line[:1] in "( "}
+    turns = int(rows["    turns measured"].split()[-1])
+    bench = Bench()
+    press_path(turns, bench)
+    compared = 0
+    for figure in bench.figures:
+        if figure.kind in DETERMINISTIC:
+            line = rows[figure.name]
+            assert re.search(rf"  {figure.kind} +{re.escape(figure.value)}(  |$)", line), (
+                figure, line)
+            compared += 1
+    assert compared == 13
+    assert panels.splitlines()[1:-1] == panel_classes(PANEL_TURNS).splitlines()

@@ -864,7 +864,7 @@ def test_sqlites_refusals_are_the_folders_fault_lines(tmp_path: Path) -> None:
 
     def refused(code: int) -> sqlite3.Error:
         error = sqlite3.OperationalError("as SQLite says it")
-        error.sqlite_errorcode = code  # type: ignore[attr-defined]
+        error.sqlite_errorcode = code
         return error
 
     locked = folder.sqlite_fault(refused(sqlite3.SQLITE_BUSY))

@@ -272,6 +272,12 @@ def test_where_the_state_lives(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     assert state_dir("rel", on_pi=False) == tmp_path / "rel"  # absolute: lgpio changes cwd
     assert state_dir(None, on_pi=False) == tmp_path / "xdg" / "robinson-table"
     assert state_dir(None, on_pi=True) == SYSTEM_STATE_DIR
+    # the folder systemd makes for the unit (StateDirectory=, under /var/lib): the one the
+    # commands read on a Pi when run outside the unit
+    unit = (Path(__file__).resolve().parent.parent / "systemd" / "robinson-table.service")
+    made = next(line.partition("=")[2] for line in unit.read_text().splitlines()
+                if line.startswith("StateDirectory="))
+    assert Path(SYSTEM_STATE_DIR) == Path("/var/lib") / made
     monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}/sd:/other")
     assert state_dir(None, on_pi=True) == tmp_path / "sd"
     monkeypatch.delenv("XDG_STATE_HOME")

@@ -877,3 +877,48 @@ def test_sqlites_refusals_are_the_folders_fault_lines(tmp_path: Path) -> None:
         f"{tmp_path / 'robinson.db'} could not be opened for writing: start the table again; "
         "if this stays, check its owner and the card; the saved games are untouched",
         Fault.NOT_WRITABLE)
+
+
+@pytest.mark.parametrize("code", ["EACCES", "EROFS"])
+@pytest.mark.parametrize("lock_owner", ["nobody", "us", "a link"])
+def test_a_lock_this_user_cannot_write_plays_unsaved_and_says_why(
+        tmp_path: Path, code: str, lock_owner: str) -> None:
+    """What the folder does when opening its lock for writing was refused (``_refuse``;
+    as root nothing is refused, so it is called here as lock() calls it: the subprocess
+    tests see the whole path as a user): the fault to tell, the lock held for reading if
+    it can be, never through a link."""
+    import errno
+
+    from firmware.table.folder import LOCK_FILE, Folder, owner, user
+
+    from .test_durable import open_files
+
+    folder = Folder(tmp_path / "state")
+    folder.make()
+    lock = folder.directory / LOCK_FILE
+    outside = tmp_path / "outside"
+    outside.write_text("not a lock")
+    if lock_owner == "a link":
+        lock.symlink_to(outside)
+    else:
+        lock.write_text("")
+        if lock_owner == "nobody":
+            os.chown(lock, 65534, 65534)
+    folder._refuse(getattr(errno, code))
+    refused = folder.refused
+    assert refused is not None
+    if code == "EACCES" and lock_owner == "nobody":
+        assert str(refused) == (f"{lock} belongs to {owner(lock)}, not to the user {user()}: "
+                                f"nothing is saved while it does; sudo chown -R {user()}: "
+                                f"{folder.directory}")
+    else:
+        assert str(refused) == str(folder.fault_of(getattr(errno, code)))
+    assert str(outside) not in open_files(tmp_path)  # a link is never followed
+    if lock_owner != "a link":  # held for reading: a second table stops at it
+        import fcntl
+
+        second = os.open(lock, os.O_RDONLY)
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(second, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.close(second)
+    folder.unlock()

@@ -225,3 +225,37 @@ def test_no_file_of_the_state_folder_stays_open(tmp_path: Path) -> None:
     broken.close()
     restoring.restore(folder, tmp_path / "copy.db")
     assert open_files(tmp_path) == []
+
+
+def test_a_game_written_out_to_damaged_is_private_and_on_the_disk(tmp_path: Path,
+                                                                   disk: Disk) -> None:
+    folder = Folder(tmp_path / "state")
+    folder.make()
+    assert folder.write_out("game-7.txt", "seats 1 2\n") == "game-7.txt"
+    damaged = tmp_path / "state" / "damaged"
+    assert (damaged / "game-7.txt").stat().st_mode & 0o777 == 0o600
+    assert disk.events[-2:] == [("fsync", str(damaged / "game-7.txt"), ""),
+                                ("fsync", str(damaged), "")], disk.events
+    (tmp_path / "state" / "robinson.db").write_bytes(b"x" * 10)
+    (tmp_path / "state" / "robinson.db").chmod(0o644)
+    folder.keep(folder.database)
+    assert (damaged / "robinson.db.1").stat().st_mode & 0o777 == 0o600
+
+
+def test_another_tables_lock_names_its_holder_whatever_it_wrote(tmp_path: Path) -> None:
+    """The lock's holder as it wrote itself (a pid, or bytes that are not: shown, not a
+    traceback), in the one line that stops a second table (flock's lock is one per open
+    file: a second folder in this process is refused as another process would be)."""
+    from firmware.table.faults import TableRunning
+
+    first = Folder(tmp_path / "state")
+    first.lock()
+    lock = tmp_path / "state" / "table.lock"
+    lock.write_bytes(b"\xff12\n")
+    second = Folder(tmp_path / "state")
+    with pytest.raises(TableRunning) as raised:
+        second.lock()
+    assert str(raised.value) == (
+        f"another table is running on {tmp_path / 'state'} (pid \ufffd12): stop it first "
+        "(sudo systemctl stop robinson-table), or give --state-dir")
+    first.unlock()

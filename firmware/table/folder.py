@@ -112,7 +112,7 @@ class Folder:
         if code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY) \
                 and (why := self.permission_problem()):
             return StateDirectoryError(why, Fault.PERMISSIONS)
-        reason = self.why(error)[0]
+        reason = self.why(error)
         if code == sqlite3.SQLITE_READONLY and reason == errno.EROFS and not read_only_mount(
                 self.directory):  # SQLite fell back to reading: the open for writing failed
             return StateDirectoryError(
@@ -366,23 +366,23 @@ class Folder:
         self.problems.append(f"{path.name}: {why} (kept in damaged/ as {path.name}.{number})")
         return f"{path.name}.{number}"
 
-    def why(self, error: sqlite3.Error) -> tuple[int, str]:
-        """The OS's reason behind an SQLite error, as far as it can be told."""
+    def why(self, error: sqlite3.Error) -> int:
+        """The OS's reason (an errno) behind an SQLite error, as far as it can be told."""
         code = primary(error)
         try:  # touching the folder asks the filesystem itself (an ext4 gone read-only
             os.utime(self.directory)  # after an error shows it nowhere else)
         except OSError as refused:
             if refused.errno in (errno.EROFS, errno.ENOSPC, errno.EIO):
-                return refused.errno, os.strerror(refused.errno)
+                return refused.errno
         with contextlib.suppress(OSError):
             disk = os.statvfs(self.directory)
             if disk.f_flag & os.ST_RDONLY:
-                return errno.EROFS, os.strerror(errno.EROFS)
+                return errno.EROFS
             if code == sqlite3.SQLITE_FULL or disk.f_bavail == 0:
-                return errno.ENOSPC, os.strerror(errno.ENOSPC)
+                return errno.ENOSPC
         if code == sqlite3.SQLITE_READONLY:
-            return errno.EROFS, os.strerror(errno.EROFS)
-        return errno.EIO, f"{os.strerror(errno.EIO)} ({error})"
+            return errno.EROFS
+        return errno.EIO
 
     def unreadable(self, error: OSError, path: Path | None = None) -> str:
         """Why a reader could not read the folder (or ``path``), and what to do: the

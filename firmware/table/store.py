@@ -510,7 +510,7 @@ class Store:
             self.close()  # and open afresh next time (the disk may be back)
             if primary(error) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 raise SaveFailed(Fault.LOCKED) from None
-            raise SaveFailed(Fault.of_errno(self.folder.why(error)[0])) from None
+            raise SaveFailed(Fault.of_errno(self.folder.why(error))) from None
         except OSError as error:  # the ledger's write: the commit stands, said as not saved
             self.close()
             raise SaveFailed(Fault.of_errno(error.errno or errno.EIO)) from None

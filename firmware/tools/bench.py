@@ -617,6 +617,6 @@ def write_markdown(path: Path, text: str) -> None:
     _, end, tail = rest.partition(END)
     if not (begin and end):
         raise ValueError(f"{path} has no {BEGIN} ... {END} block to write the tables in")
-    block = (f"{BEGIN}\nWritten by `robinson bench --markdown {path.name}` on {machine()}."
+    block = (f"{BEGIN}\nWritten by `robinson bench --markdown {path}` on {machine()}."
              f"\n\n```\n{text}\n```\n{END}")
     path.write_text(head + block + tail, encoding="utf-8")

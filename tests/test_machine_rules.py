@@ -1628,7 +1628,8 @@ def test_odds_for_a_game_moved_on_are_dropped_and_the_voice_says_the_odds() -> N
     effects = table(m.Odds(game.play(Choice.STAY), (50, 50)))  # another game's: dropped
     assert table.state.odds is None and draws(effects) == [] and of(m.Say, effects) == []
     effects = table(m.Odds(game, (7, 93)))
-    assert of(m.Say, effects) == [m.Say(Spoken("en").odds(game.state, (7, 93)), "en")]
+    assert of(m.Say, effects) == [m.Say(Spoken("en").odds(game.state, (7, 93)), "en",
+                                         after=True)]  # never over the result
     table.press()  # roll from the tree: the odds go with the decision
     assert "%" not in table.screen.footer
 

@@ -66,12 +66,12 @@ class Heard:
         self.asked: list[tuple[Utterance, bool]] = []  # what, and the result was on the panel
         self.hushed = 0
 
-    def say(self, utterance: Utterance) -> None:
+    def say(self, utterance: Utterance, after: bool = False) -> None:
         rig = self.rig
         shown = rig is not None and rig.table.game is not None and rig.table.mode is Mode.PLAY \
             and rig.showing(rig.table.screen, rig.table.page)
         self.asked.append((utterance, shown))
-        self.speaker.say(utterance)
+        self.speaker.say(utterance, after)
 
     def hush(self) -> None:
         self.hushed += 1
@@ -438,3 +438,25 @@ def test_a_process_that_will_not_end_is_left_behind_said_once(
     lines = [r.getMessage() for r in caplog.records if r.name == "robinson.voice"]
     assert lines == ["a sound process (pid 999999) would not end, even killed: left "
                      "behind; the voice goes on with the next text"]
+
+
+@pytest.mark.parametrize("after", [True, False])
+def test_a_text_said_after_waits_for_the_one_being_said(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        after: bool) -> None:
+    """A decision's odds come some 60 ms after its result began to be said: said after
+    it, never over it (a text said now cuts the one being said short, as ever)."""
+    log = tmp_path / "played"
+    play = stand_ins(tmp_path, WAV, f"cat > /dev/null; sleep 0.5; echo done >> {log}")
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    speaker = Speaker(play=lambda device: play)
+    try:
+        speaker.say(Utterance("Ana, 20. Ana decides.", "en"))
+        time.sleep(0.2)  # being said
+        speaker.say(Utterance("Chance to win: again, 41 percent.", "en"), after=after)
+        assert speaker.idle(10.0)
+    finally:
+        speaker.close()
+    played = log.read_text().count("done") if log.exists() else 0
+    assert played == (2 if after else 1)
+    assert [u.text for _, _, u in speaker.said][-1] == "Chance to win: again, 41 percent."

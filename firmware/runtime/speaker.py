@@ -106,12 +106,16 @@ class Speaker:
 
     # -- the loop's side: never waits ----------------------------------------------------
 
-    def say(self, utterance: Utterance) -> None:
-        """Say ``utterance`` now, cutting short whatever is being said."""
+    def say(self, utterance: Utterance, after: bool = False) -> None:
+        """Say ``utterance`` now, cutting short whatever is being said; ``after``: once
+        what is being said is out (it replaces only a text still waiting)."""
         with self._changed:
             self._wanted = utterance
             self._asked = self.clock()
-            self._cut_short()
+            if after:
+                self._changed.notify_all()
+            else:
+                self._cut_short()
 
     def hush(self) -> None:
         """Stop talking."""

@@ -283,7 +283,7 @@ class _Moment:
                 if game == self.state.game and self.state.prefs.odds:
                     self.set(odds=(game, win))
                     if self.weighed():
-                        self.speak(self.s.odds(game.state, win))
+                        self.speak(self.s.odds(game.state, win), after=True)
 
     def answered(self, waiting: Waiting) -> bool:
         """Whether this answer was waited for (it is no longer)."""
@@ -792,10 +792,11 @@ class _Moment:
     def save_prefs(self) -> None:
         self.do(SavePrefs(self.state.prefs))
 
-    def speak(self, text: str) -> None:
-        """Say ``text`` if the voice is on (a text about nothing is not said)."""
+    def speak(self, text: str, after: bool = False) -> None:
+        """Say ``text`` if the voice is on (a text about nothing is not said); ``after``:
+        once what is being said is out, not over it."""
         if self.state.prefs.voice and text:
-            self.said = [Say(text, self.state.prefs.language)]  # the newest cuts the rest
+            self.said = [Say(text, self.state.prefs.language, after)]  # the newest cuts
 
     # -- the panel --------------------------------------------------------------------
 

@@ -228,10 +228,12 @@ class Chime:
 
 @dataclass(frozen=True)
 class Say:
-    """Say ``text`` aloud in ``lang``, cutting short whatever is being said."""
+    """Say ``text`` aloud in ``lang``, cutting short whatever is being said (``after``:
+    once it has been said, instead: a decision's odds never cut its result short)."""
 
     text: str
     lang: str
+    after: bool = False
 
 
 @dataclass(frozen=True)

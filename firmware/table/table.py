@@ -203,10 +203,11 @@ class Table:
                     return m.Brought(None, kind_of(error))
             case m.Chime(tune):
                 self.outputs.chime(tune, self.tune, "note")
-            case m.Say(text, lang):
+            case m.Say(text, lang, after):
                 record, voice = self.told.record, self.told.voice
                 if voice is not None:
-                    voice.say(Utterance(text, lang, record(lang, text) if record else None))
+                    voice.say(Utterance(text, lang, record(lang, text) if record else None),
+                              after=after)
             case m.Hush():
                 if self.told.voice is not None:
                     self.told.voice.hush()

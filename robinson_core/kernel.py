@@ -12,6 +12,11 @@ it happens. ``Play`` stays the law: a test plays tens of thousands of games (eve
 rule, seatings, first seats, decisions taken both ways) through both and compares every
 figure of their tallies.
 
+A payment is written out where it happens (a call a payment costs what a square's
+whole effect does here), each in one form: the payer short of what was asked (in every
+mode: with debt it goes below zero, without it pays less) marks the game as one where
+someone went broke, as the sim counts it.
+
 The die is ``random() * 6``, as ``Random.choices`` picks: the same draws give the same
 faces as the sim's ``Play`` loop, so the two tallies are equal figure for figure.
 """
@@ -170,18 +175,15 @@ def play(state: GameState, games: int, random: Callable[[], float], tally: Tally
                         for payer in ((mover,) if code == _PAY_BANK else
                                       (mover, *[s for s in rings[mover] if pos[s] != _DEAD])):
                             have = chips[payer]
-                            paid = amount if debt or have >= amount else (have if have > 0
-                                                                         else 0)
-                            if paid > have or paid < amount:
-                                broke = True
+                            broke = broke or have < amount
+                            paid = amount if debt or have >= amount else max(have, 0)
                             chips[payer] = have - paid
                             pot += paid
                             friday = fri[payer]
                             if friday != _NONE:
                                 have = chips[friday]
-                                paid = 1 if debt or have >= 1 else 0
-                                if paid > have or paid < 1:
-                                    broke = True
+                                broke = broke or have < 1
+                                paid = 1 if debt or have >= 1 else max(have, 0)
                                 chips[friday] = have - paid
                                 pot += paid
                     elif code == _GO_BACK:
@@ -205,17 +207,9 @@ def play(state: GameState, games: int, random: Callable[[], float], tally: Tally
                         if neighbour != _NONE:
                             payer, payee = ((mover, neighbour) if code == _PAY_NEIGHBOUR
                                             else (neighbour, mover))
-                            amount = amount_of[end]
-                            if debt:
-                                paid = amount
-                                if chips[payer] < amount:
-                                    broke = True
-                            else:
-                                have = chips[payer]
-                                paid = amount if have >= amount else (have if have > 0
-                                                                       else 0)
-                                if paid < amount:
-                                    broke = True
+                            amount, have = amount_of[end], chips[payer]
+                            broke = broke or have < amount
+                            paid = amount if debt or have >= amount else max(have, 0)
                             chips[payer] -= paid
                             chips[payee] += paid
                             if code == _FRIDAY and fri[mover] != neighbour:
@@ -238,16 +232,9 @@ def play(state: GameState, games: int, random: Callable[[], float], tally: Tally
                             else:
                                 continue
                             for taker in takers:
-                                if debt:
-                                    paid = amount
-                                    if chips[other] < amount:
-                                        broke = True
-                                else:
-                                    have = chips[other]
-                                    paid = amount if have >= amount else (have if have > 0
-                                                                           else 0)
-                                    if paid < amount:
-                                        broke = True
+                                have = chips[other]
+                                broke = broke or have < amount
+                                paid = amount if debt or have >= amount else max(have, 0)
                                 chips[other] -= paid
                                 chips[taker] += paid
                     elif code == _SWAP:

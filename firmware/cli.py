@@ -132,20 +132,25 @@ def _rule(text: str) -> tuple[str, str]:
         raise argparse.ArgumentTypeError(f"--rule takes NAME=VALUE, not {quote(text)}") from None
 
 
+def _add_setup(command: argparse.ArgumentParser) -> None:
+    """A game's setup, as replay and odds take it: who plays, who starts, house rules."""
+    who = command.add_mutually_exclusive_group(required=True)
+    who.add_argument("--players", type=_players, metavar="N", dest="seats",
+                     help=f"seats 1..N play ({MIN_PLAYERS}-{MAX_PLAYERS})")
+    who.add_argument("--seats", type=_seats, metavar="1,3,5", help="these seats play")
+    command.add_argument("--first", type=_seat, metavar="SEAT",
+                         help="who starts (default: the lowest seat)")
+    command.add_argument("--rule", type=_rule, action="append", default=[],
+                         metavar="NAME=VALUE", help="change a house rule (see robinson rules)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="robinson", description="Robinson Table: the banker of the dice race.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
     replay = commands.add_parser("replay", help="play a scripted game and print its final state")
-    who = replay.add_mutually_exclusive_group(required=True)
-    who.add_argument("--players", type=_players, metavar="N", dest="seats",
-                     help=f"seats 1..N play ({MIN_PLAYERS}-{MAX_PLAYERS})")
-    who.add_argument("--seats", type=_seats, metavar="1,3,5", help="these seats play")
-    replay.add_argument("--first", type=_seat, metavar="SEAT",
-                        help="who starts (default: the lowest seat)")
-    replay.add_argument("--rule", type=_rule, action="append", default=[], metavar="NAME=VALUE",
-                        help="change a house rule (see robinson rules)")
+    _add_setup(replay)
     script = replay.add_mutually_exclusive_group(required=True)
     script.add_argument("--script", metavar="TOKENS",
                         help="die faces 1-6 and decision words, separated by spaces or commas")
@@ -160,14 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lang(replay)
 
     odds = commands.add_parser("odds", help="a decision's chances to win, by rollouts (JSON)")
-    who = odds.add_mutually_exclusive_group(required=True)
-    who.add_argument("--players", type=_players, metavar="N", dest="seats",
-                     help=f"seats 1..N play ({MIN_PLAYERS}-{MAX_PLAYERS})")
-    who.add_argument("--seats", type=_seats, metavar="1,3,5", help="these seats play")
-    odds.add_argument("--first", type=_seat, metavar="SEAT",
-                      help="who starts (default: the lowest seat)")
-    odds.add_argument("--rule", type=_rule, action="append", default=[], metavar="NAME=VALUE",
-                      help="change a house rule (see robinson rules)")
+    _add_setup(odds)
     odds.add_argument("--script", metavar="TOKENS", required=True,
                       help="the game up to the decision: die faces 1-6 and decision words")
     odds.add_argument("--rollouts", type=_rollouts, default=ROLLOUTS, metavar="N",

@@ -32,7 +32,7 @@ from firmware.table.store import KEEP_FINISHED, Store
 from robinson_core import Game, Roll
 from robinson_core.errors import quote
 
-from .test_store_faults import WON, one_line
+from .test_store_faults import WON, one_line, plant
 
 FINISHED = 100
 BEGUN = Game((1, 2, 3))
@@ -611,10 +611,7 @@ def test_the_oldest_finished_game_comes_back_beside_a_game_in_play(tmp_path: Pat
     store = games_store(folder)  # rows 1-100 finished, 101 in play
     store.close()
     store.unlock()
-    db = sqlite3.connect(folder / "robinson.db")
-    db.execute("UPDATE action SET token = '1' WHERE game = 1 AND seq = 0")
-    db.commit()
-    db.close()
+    plant(folder, "UPDATE action SET token = '1' WHERE game = 1 AND seq = 0")
     opened = Store(folder)
     problem = opened.load().problem or ""
     assert [f.number for f in opened.finished(KEEP_FINISHED)] == list(range(100, 0, -1)), \

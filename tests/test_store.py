@@ -18,6 +18,8 @@ from firmware.table import store as store_module
 from firmware.table.store import KEEP_FINISHED, Store
 from robinson_core import Game, Roll, play_script
 
+from .test_store_faults import plant
+
 GAME = Game((1, 2)).play(Roll(3)).play(Roll(5))
 WON = play_script(Game((1, 2)), "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5")
 ROBINSON = Path(sys.executable).with_name("robinson")
@@ -735,9 +737,7 @@ def test_a_newer_database_of_ours_is_refused_by_the_writer_here_too(tmp_path: Pa
     store = Store(tmp_path)
     store.save(GAME)
     store.close()
-    db = sqlite3.connect(tmp_path / "robinson.db")
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    db.close()
+    plant(tmp_path, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     before = (tmp_path / "robinson.db").read_bytes()
     with pytest.raises(StateDirectoryError) as raised:
         Store(tmp_path).load()
@@ -773,10 +773,7 @@ def test_a_game_in_play_that_does_not_replay_is_said_and_marked_damaged(
     store = Store(tmp_path)
     store.save(GAME)
     store.close()
-    db = sqlite3.connect(tmp_path / "robinson.db")
-    db.execute("UPDATE action SET token = '9' WHERE seq = 1")
-    db.commit()
-    db.close()
+    plant(tmp_path, "UPDATE action SET token = '9' WHERE seq = 1")
     store = Store(tmp_path)
     loaded = store.load()
     assert loaded.game is None and loaded.problem == (
@@ -812,10 +809,8 @@ def test_why_a_database_was_set_aside_is_cut_to_eighty_characters(tmp_path: Path
     store = Store(tmp_path)
     store.save(GAME)
     store.close()
-    db = sqlite3.connect(tmp_path / "robinson.db")
-    db.executescript("CREATE TABLE a (x); CREATE TABLE b (x); CREATE TABLE c (x); "
-                     "CREATE TABLE d (x);")
-    db.close()
+    plant(tmp_path, "CREATE TABLE a (x); CREATE TABLE b (x); CREATE TABLE c (x); "
+                    "CREATE TABLE d (x);")
     store = Store(tmp_path)
     loaded = store.load()
     store.close()

@@ -314,6 +314,16 @@ def test_two_games_in_play_in_a_damaged_file_keep_the_newest_in_play(tmp_path: P
     store.close()
 
 
+def every_game_recovered(folder: Path) -> None:
+    """``folder_with_games``'s folder, salvaged: the game in play and the three put away."""
+    store = Store(folder)
+    loaded = store.load()
+    assert loaded.game == IN_PLAY and "4 of 4 games recovered" in str(loaded.problem), \
+        loaded.problem
+    assert len(store.finished(10)) == 3
+    store.close()
+
+
 def test_a_flipped_bit_in_the_schemas_text_is_mended_and_every_game_kept(
         tmp_path: Path) -> None:
     """SQLite refuses every table of a file whose schema's text has a bad byte; the
@@ -325,12 +335,7 @@ def test_a_flipped_bit_in_the_schemas_text_is_mended_and_every_game_kept(
     at = data.index(b"PRIMARY KEY AUTOINCREMENT")
     data[at + 6] ^= 0x01  # "PRIMARX KEY": the schema no longer parses
     database.write_bytes(bytes(data))
-    store = Store(folder)
-    loaded = store.load()
-    assert loaded.game == IN_PLAY and "4 of 4 games recovered" in str(loaded.problem), \
-        loaded.problem
-    assert len(store.finished(10)) == 3
-    store.close()
+    every_game_recovered(folder)
     assert sorted(p.name for p in folder.iterdir() if p.is_file()) == [
         "robinson.db", "robinson.ledger", "robinson.spare"]  # no copy, no side file left
 
@@ -339,15 +344,8 @@ def test_a_database_with_only_the_game_tables_left_keeps_every_game(tmp_path: Pa
     """The preferences' and seals' tables gone (dropped by hand, or lost with their pages):
     the games' two tables are all a salvage needs."""
     folder = folder_with_games(tmp_path / "state")
-    db = sqlite3.connect(folder / "robinson.db")
-    db.executescript("DROP TABLE pref; DROP TABLE meta;")
-    db.close()
-    store = Store(folder)
-    loaded = store.load()
-    assert loaded.game == IN_PLAY and "4 of 4 games recovered" in str(loaded.problem), \
-        loaded.problem
-    assert len(store.finished(10)) == 3
-    store.close()
+    plant(folder, "DROP TABLE pref; DROP TABLE meta;")
+    every_game_recovered(folder)
 
 
 PLANTED = {

@@ -68,8 +68,8 @@ class Bench:
 
     figures: list[Figure] = field(default_factory=list)
 
-    def add(self, name: str, value: str, target: str = "", met: bool | None = None,
-            kind: str = "") -> None:
+    def add(self, name: str, value: str, target: str = "", met: bool | None = None, *,
+            kind: str) -> None:
         assert kind in KINDS, kind
         self.figures.append(Figure(name, value, target, met, kind))
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.table.menu import MENU
+from firmware.table.rows import Summary, ending
 from robinson_core import Game, HouseRules, play_script
 from robinson_core.texts import LANGUAGES
 
@@ -51,14 +51,6 @@ MOMENTS = {
 }
 
 
-@dataclass(frozen=True)
-class Finished:
-    """A game put away, as the recall screen is given it."""
-
-    game: Game
-    finished_at: datetime.datetime
-
-
 def menu_items(w: Words) -> list[str]:
     """The menu's rows as the table labels them (with the longest values they take)."""
     longest = max((w("switch_on"), w("switch_off")), key=len)
@@ -86,8 +78,9 @@ def gallery(names: dict[str, dict[int, str]] | None = None) -> Iterator[tuple[st
             yield f"{lang}-{name}", screen
             if screens.decider(game.state) not in (None, screens.mover(game)):
                 yield f"{lang}-{name}-asked", screens.turn_screen(w, game.state)
-        put_away = [Finished(played[kind], datetime.datetime(2026, 11, day, 20, 15))
-                    for day, kind in ((29, "won_alone"), (30, "no_winner"))]
+        put_away = [Summary(day, ending(played[kind]), datetime.datetime(2026, 11, day, 20, 15),
+                            played[kind].state.winner)
+                    for day, kind in ((30, "no_winner"), (29, "won_alone"), (28, "bounce"))]
         yield f"{lang}-recall", screens.recall_screen(w, played["bounce"], put_away)
         items = menu_items(w)
         yield f"{lang}-menu", screens.menu_screen(w, items, 0)

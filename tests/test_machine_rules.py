@@ -996,16 +996,18 @@ def test_menu_standings_without_a_game_stays_in_the_menu() -> None:
 
 @dataclasses.dataclass(frozen=True)
 class Old:
-    game: Game
+    ended: str = "abandoned"
     finished_at: datetime.datetime | None = None
+    winner: int | None = None
 
 
 def test_menu_recall_asks_the_store_and_shows_what_it_gives() -> None:
     table = playing(MOVED)
     effects = menu_at(table, Row.RECALL)
-    assert of(m.NeedRecall, effects) == [m.NeedRecall()]
+    # A game in play with actions: its own last turns; the games put away in brief only.
+    assert of(m.NeedRecall, effects) == [m.NeedRecall(last=False)]
     assert table.state.waiting is Waiting.RECALL  # the menu stays until the store answers
-    finished = (Old(FRESH.play(Roll(6))),)
+    finished = (Old(),)
     effects = table(m.Recalled(finished))
     assert draws(effects) == [m.Draw(screens.recall_screen(table.w, MOVED, finished))]
     assert table(m.Recalled(finished)) == []  # not asked for: nothing
@@ -1013,12 +1015,12 @@ def test_menu_recall_asks_the_store_and_shows_what_it_gives() -> None:
 
 def test_recall_without_a_game_in_play_shows_the_newest_put_away() -> None:
     table = started()
-    menu_at(table, Row.RECALL)
-    finished = (Old(MOVED), Old(FRESH.play(Roll(1))))
-    effects = table(m.Recalled(finished))
+    assert of(m.NeedRecall, menu_at(table, Row.RECALL)) == [m.NeedRecall(last=True)]
+    finished = (Old("won", winner=1), Old())
+    effects = table(m.Recalled(finished, MOVED))
     assert draws(effects) == [m.Draw(screens.recall_screen(table.w, MOVED, finished))]
     table = started(FRESH)
-    menu_at(table, Row.RECALL)
+    assert of(m.NeedRecall, menu_at(table, Row.RECALL)) == [m.NeedRecall(last=True)]
     assert draws(table(m.Recalled(()))) == [m.Draw(screens.recall_screen(table.w, None, ()))]
 
 
@@ -1321,7 +1323,7 @@ def _in_every_mode() -> Iterable[tuple[str, Machine]]:
         table = playing(MOVED)
         menu_at(table, row)
         if row is Row.RECALL:
-            table(m.Recalled((Old(FRESH.play(Roll(6))),)))
+            table(m.Recalled((Old(),)))
         yield f"menu: {row.name}", table
     flashed = playing(MOVED)
     flashed(m.SeatsChanged(3, True, (1, 2, 3)))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware.table import rows
 from firmware.table import store as store_module
 from firmware.table.store import KEEP_FINISHED, Store
 from robinson_core import Game, Roll, play_script
@@ -819,3 +820,70 @@ def test_why_a_database_was_set_aside_is_cut_to_eighty_characters(tmp_path: Path
     assert len(why) > 80 and loaded.game == GAME
     assert loaded.problem == (f"robinson.db: damaged ({quote(why, 80)}); 1 of 1 games "
                               "recovered into a new one (kept in damaged/ as robinson.db.1)")
+
+
+def put_away_three(folder: Path) -> Store:
+    """A store with three games put away (won, put away in play, won) and one in play."""
+    store = Store(folder)
+    for game in (WON, GAME, WON):
+        store.save(game)
+        store.put_away(game, Game((1, 2)))
+    store.save(GAME)
+    return store
+
+
+def test_the_games_put_away_are_listed_from_their_summaries_reading_no_action(
+        tmp_path: Path) -> None:
+    store = put_away_three(tmp_path)
+    read: list[str] = []
+    store._connection().set_trace_callback(read.append)
+    listed = store.recent(10)
+    assert [(s.number, s.ended, s.winner) for s in listed] == [
+        (3, "won", WON.state.winner), (2, "abandoned", None), (1, "won", WON.state.winner)]
+    assert all(s.finished_at is not None for s in listed)
+    assert read and not [sql for sql in read if "action" in sql]  # no game replayed
+    assert [f.summary for f in store.finished(10)] == listed  # the same as replayed
+    assert store.recent(2) == listed[:2]
+
+
+@pytest.mark.parametrize(("planted", "replays"), [
+    ("DELETE FROM meta WHERE key = 'summary 3'", 1),  # put away by a version without them
+    ("UPDATE meta SET value = '2' || substr(value, 2) WHERE key = 'summary 3'", 1),  # who won
+    ("UPDATE meta SET value = 'summary' WHERE key = 'summary 3'", 1),
+    ("DELETE FROM meta WHERE key = 'summary 3'; "  # another game's (the same game, won the
+     "UPDATE meta SET key = 'summary 3' WHERE key = 'summary 1'", 2),  # same way): both
+])
+def test_a_summary_that_cannot_be_trusted_is_replayed_instead(tmp_path: Path, planted: str,
+                                                               replays: int) -> None:
+    put_away_three(tmp_path).close()
+    before = Store(tmp_path).recent(10)
+    plant(tmp_path, planted)
+    store = Store(tmp_path)
+    read: list[str] = []
+    store._connection().set_trace_callback(read.append)
+    listed = store.recent(10)
+    replayed = [sql for sql in read if "FROM action WHERE game =" in sql]
+    assert listed == before  # who won read again from the game itself
+    assert len(replayed) == replays  # those games alone
+
+
+def test_a_summary_is_sealed_to_its_rows_digest(tmp_path: Path) -> None:
+    put_away_three(tmp_path).close()
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    assert [getattr(s, "number", s) for s in rows.summaries(db, 10)] == [3, 2, 1]
+    assert all(isinstance(s, rows.Summary) for s in rows.summaries(db, 10))
+    db.execute("UPDATE game SET digest = 'x' || substr(digest, 2) WHERE id = 3")
+    found = rows.summaries(db, 10)
+    assert found[0] == 3 and all(isinstance(s, rows.Summary) for s in found[1:])
+    db.close()
+
+
+def test_only_the_games_kept_keep_a_summary(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    for _ in range(KEEP_FINISHED + 2):
+        store.save(GAME)
+        store.put_away(GAME, Game((1, 2)))
+    keys = [key for (key,) in store._connection().execute(
+        "SELECT key FROM meta WHERE key GLOB 'summary *'")]
+    assert len(keys) == KEEP_FINISHED and "summary 1" not in keys and "summary 2" not in keys
+    assert len(store.recent(1000)) == KEEP_FINISHED

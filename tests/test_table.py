@@ -278,7 +278,7 @@ def test_menu_undo_takes_back_the_last_action(rigs: list[Rig], tmp_path: Path) -
     rig.long()
     assert rig.table.mode is Mode.UNDO
     # The action in words, without its turn number (which read as a square: "2. Player 2 …")
-    assert rig.table.screen.body == ("Take back: Player 2: start → 4",)
+    assert rig.table.screen.body == ("Take back: Player 2: start → 4 → start",)  # wrecked
     rig.long()  # yes
     assert rig.table.game is not None and rig.table.game.actions == (Roll(3),)
     assert rig.store.load().game == rig.table.game

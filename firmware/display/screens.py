@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from firmware.display.screen import Picture, Screen
 from firmware.display.words import Words
 from robinson_core import (
+    BOARD,
     CHOICES,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -30,14 +31,18 @@ from robinson_core.narrate import (
 from robinson_core.texts import caption, instruction, instruction_key
 
 
-class FinishedGame(Protocol):
-    """A finished game as the store gives it back (``firmware.table.store.Finished``)."""
+class PastGame(Protocol):
+    """A game put away, in brief, as the store lists it (``firmware.table.rows.Summary``):
+    how it ended (``won``, ``no_winner``, ``abandoned``), when, and who won."""
 
     @property
-    def game(self) -> Game: ...
+    def ended(self) -> str: ...
 
     @property
     def finished_at(self) -> datetime.datetime | None: ...
+
+    @property
+    def winner(self) -> int | None: ...
 
 
 def prompt(w: Words, state: GameState) -> str:
@@ -305,32 +310,48 @@ def table_rows(w: Words, state: GameState) -> list[str]:
 
 
 def last_turns(w: Words, game: Game, count: int = 10) -> list[str]:
-    """One line per action, newest last: who did what, and where it took them."""
+    """One line per action, the newest first: who did what, and where it took them.
+    The action's number is held to its line's first word (never alone on a row)."""
     first = max(1, len(game.history) - count)
-    return [f"{number}. " + action_said(w, game.history[number][1])
-            for number in range(first, len(game.history))]
+    return [f"{number}.\u00a0" + action_said(w, game.history[number][1])
+            for number in range(len(game.history) - 1, first - 1, -1)]
 
 
 def action_said(w: Words, events: Sequence[ev.Event]) -> str:
-    """What one action did, in a few words: the roll and the move, or the choice."""
-    return "; ".join(describe(e, w.lang, w.name) for e in events
-                     if isinstance(e, ev.Decided)
-                     or (isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL))
+    """What one action did, in a few words: the roll and the move, or the choice; the
+    move's path runs on to where the token ended (25 → 14, 36 → 41, 4 → start)."""
+    said = []
+    for event in events:
+        if isinstance(event, ev.Decided):
+            said.append(describe(event, w.lang, w.name))
+        elif isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL:
+            said.append(describe(event, w.lang, w.name) + _onward(w, events, event))
+    return "; ".join(said)
 
 
-def recall_screen(w: Words, game: Game | None,
-                  finished: Sequence[FinishedGame]) -> Screen:
-    """The last turns (the title says so) and the games put away; the badge RECALL marks
-    it as the past, not the game in play, and is the only place the word appears."""
+def _onward(w: Words, events: Sequence[ev.Event], rolled: ev.Moved) -> str:
+    """Where the square sent the token the roll moved, after the roll: ' → 14'."""
+    later = events[events.index(rolled) + 1:]
+    ends = [e.end for e in later if isinstance(e, ev.Moved) and e.seat == rolled.seat]
+    ends += [BOARD[rolled.end].target or rolled.end for e in later
+             if isinstance(e, ev.Swapped) and e.seat == rolled.seat]
+    return "".join(f" → {w('start') if end == 0 else end}" for end in ends)
+
+
+RECALLED = {"won": "recall_won", "no_winner": "recall_none", "abandoned": "recall_put_away"}
+
+
+def recall_screen(w: Words, game: Game | None, finished: Sequence[PastGame]) -> Screen:
+    """The last turns, the newest first (the title says so), and the games put away; the
+    badge RECALL marks it as the past, not the game in play, and is the only place the
+    word appears."""
     body = last_turns(w, game) if game is not None and game.actions else [w("recall_empty")]
     body.append(w("recall_games") + ":")
     for put_away in finished:
-        old, at = put_away.game, put_away.finished_at
+        at = put_away.finished_at
         when = at.strftime("%d.%m. %H:%M") if at is not None else "–"  # a label only
-        if old.state.winner is not None:
-            body.append(w("recall_won", when=when, name=w.name(old.state.winner)))
-        else:
-            body.append(w("recall_none", when=when))
+        name = w.name(put_away.winner) if put_away.winner is not None else ""
+        body.append(w(RECALLED.get(put_away.ended, "recall_none"), when=when, name=name))
     if not finished:
         body.append(w("recall_empty"))
     return Screen(title=w("recall_turns"), body=tuple(body), badge=w("recall_badge"),

@@ -267,9 +267,9 @@ class _Moment:
                     self.rolled(face)
             case Wrote(ok, fault):
                 self.wrote(ok, fault)
-            case Recalled(finished):
+            case Recalled(finished, last):
                 if self.answered(Waiting.RECALL):
-                    self.recalled(finished)
+                    self.recalled(finished, last)
             case Brought(game, fault):
                 if self.answered(Waiting.BACK):
                     self.brought(game, fault)
@@ -716,7 +716,8 @@ class _Moment:
                     self.fresh()
             case Row.RECALL:
                 self.set(waiting=Waiting.RECALL)
-                self.do(NeedRecall())
+                game = self.state.game  # none in play: the last turns of the newest put away
+                self.do(NeedRecall(last=game is None or not game.actions))
             case Row.NEW:
                 self.new_game(Mode.MENU)
             case Row.BRING_BACK:
@@ -760,8 +761,8 @@ class _Moment:
         self.speak(self.s.resumed(game))
         self.flash(Notice.of("brought_back"), 3.0)
 
-    def recalled(self, finished: Sequence[screens.FinishedGame]) -> None:
-        self.set(now=Info(Row.RECALL, tuple(finished)))
+    def recalled(self, finished: Sequence[screens.PastGame], last: Game | None) -> None:
+        self.set(now=Info(Row.RECALL, tuple(finished), last=last))
         self.fresh()
 
     def ask_undo(self) -> None:

@@ -8,7 +8,7 @@ import enum
 from dataclasses import dataclass
 
 from firmware.display.screen import Screen
-from firmware.display.screens import FinishedGame
+from firmware.display.screens import PastGame
 from firmware.runtime.tunes import Tune
 from firmware.table.faults import Fault
 from firmware.table.prefs import Prefs
@@ -123,9 +123,11 @@ class Odds:
 
 @dataclass(frozen=True)
 class Recalled:
-    """The store's answer to ``NeedRecall``: the newest finished games first."""
+    """The store's answer to ``NeedRecall``: the newest games put away first, in brief,
+    and the newest of them in full if it was asked for (its last turns are shown)."""
 
-    finished: tuple[FinishedGame, ...]
+    finished: tuple[PastGame, ...]
+    last: Game | None = None
 
 
 @dataclass(frozen=True)
@@ -210,7 +212,10 @@ class NeedOdds:
 
 @dataclass(frozen=True)
 class NeedRecall:
-    """Read the finished games; answer with ``Recalled``."""
+    """Read the games put away (``last``: the newest in full as well, replayed); answer
+    with ``Recalled``."""
+
+    last: bool = False
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from firmware.config import Config
 from firmware.display.screen import Screen
-from firmware.display.screens import FinishedGame
+from firmware.display.screens import PastGame
 from firmware.display.words import Words
 from firmware.table.faults import Fault
 from firmware.table.menu import Row
@@ -144,7 +144,8 @@ class Info:
 
     MODE: ClassVar[Mode] = Mode.INFO
     row: Row
-    finished: tuple[FinishedGame, ...] = ()  # recall: the newest finished games first
+    finished: tuple[PastGame, ...] = ()  # recall: the newest games put away first
+    last: Game | None = None  # recall with no game in play: the newest put away, whole
     from_play: bool = False  # a press goes back to the game, not to the menu
 
 

@@ -27,6 +27,7 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal, overload
 
 from firmware.table import spare
 from firmware.table.faults import Fault, SaveFailed, StateDirectoryError, TableRunning
@@ -57,6 +58,7 @@ from firmware.table.rows import (
     WRITER_WAIT,
     BadRow,
     Ended,
+    Summary,
     as_text,
     connect,
     delete,
@@ -74,6 +76,7 @@ from firmware.table.rows import (
     row_in_play,
     seal,
     standing,
+    summaries,
     transaction,
     unlike,
 )
@@ -99,6 +102,10 @@ class Finished:
     @property
     def winner(self) -> int | None:
         return self.game.state.winner
+
+    @property
+    def summary(self) -> Summary:
+        return Summary(self.number, self.ended, self.finished_at, self.winner)
 
 
 @dataclass(frozen=True)
@@ -599,6 +606,21 @@ class Store:
     def finished(self, count: int = 10) -> list[Finished]:
         """The newest games put away, newest first; rows that do not replay are skipped
         (and, by the table, marked damaged). Reads no more rows than it lists, and a few."""
+        return self._put_away(count, whole=True)
+
+    def recent(self, count: int = 10) -> list[Summary]:
+        """The newest games put away, newest first, in brief (how each ended, when, who
+        won), as ``finished`` lists them but from their summaries: only a game without
+        one to trust is replayed."""
+        return self._put_away(count, whole=False)
+
+    @overload
+    def _put_away(self, count: int, whole: Literal[True]) -> list[Finished]: ...
+
+    @overload
+    def _put_away(self, count: int, whole: Literal[False]) -> list[Summary]: ...
+
+    def _put_away(self, count: int, whole: bool) -> list[Finished] | list[Summary]:
         try:
             db = self._connection()
         except Absent:
@@ -609,29 +631,40 @@ class Store:
             if self.read_only:
                 return []
             with self._reader() as reader:
-                return reader.finished(count)
-        games: list[Finished] = []
+                return reader.finished(count) if whole else reader.recent(count)
+        games: list[Any] = []
         try:
-            rows = db.execute("SELECT id FROM game WHERE ended IS NOT NULL AND ended != ? "
-                              "ORDER BY id DESC LIMIT ?", (Ended.DAMAGED, count + 20))
-            for (row,) in rows.fetchall():
-                try:
-                    game, how, when = finished_of(db, row)
-                except BadRow as bad:
-                    self._mark_damaged(db, bad.row)  # by the table; a reader only skips it
-                    continue
-                except (ValueError, TypeError):  # a kind this version does not know
-                    continue
-                except sqlite3.Error as error:
-                    if is_fault(error):
-                        raise
-                    continue
-                games.append(Finished(game, how, label(when), row))
+            found = ([row for (row,) in db.execute(
+                "SELECT id FROM game WHERE ended IS NOT NULL AND ended != ? ORDER BY id DESC "
+                "LIMIT ?", (Ended.DAMAGED, count + 20))] if whole else summaries(db, count + 20))
+            for entry in found:
+                if isinstance(entry, Summary):
+                    games.append(entry)
+                else:
+                    replayed = self._replayed(db, entry)
+                    if replayed is not None:
+                        games.append(replayed if whole else replayed.summary)
                 if len(games) == count:
                     break
         except sqlite3.Error:
             pass  # what was read is listed
         return games
+
+    def _replayed(self, db: sqlite3.Connection, row: int) -> Finished | None:
+        """The finished game in row ``row``, or None if it does not replay (marked
+        damaged, by the table) or is of a kind this version does not know."""
+        try:
+            game, how, when = finished_of(db, row)
+        except BadRow as bad:
+            self._mark_damaged(db, bad.row)  # by the table; a reader only skips it
+            return None
+        except (ValueError, TypeError):  # a kind this version does not know
+            return None
+        except sqlite3.Error as error:
+            if is_fault(error):
+                raise
+            return None
+        return Finished(game, how, label(when), row)
 
     def prefs(self) -> dict[str, str]:
         """The preferences this version knows, each read on its own: one that cannot be

@@ -194,8 +194,8 @@ class Table:
                 if self._weigher is None:
                     self._weigher = Weigher(self._weighed, seed=1 if self.die.seeded else None)
                 self._weigher.ask(game)
-            case m.NeedRecall():
-                return m.Recalled(tuple(self.store.finished(10)))
+            case m.NeedRecall(last):
+                return self._recall(last)
             case m.BringBack():
                 try:
                     return m.Brought(self.store.bring_back())
@@ -245,6 +245,14 @@ class Table:
 
     def _fired(self, kind: m.TimerKind) -> None:
         self.take(m.TimerFired(kind))
+
+    def _recall(self, last: bool) -> m.Recalled:
+        """The games put away, from their summaries; the newest replayed only where its
+        last turns are to be shown (no game in play)."""
+        games = self.store.recent(10)
+        newest = self.store.finished(1) if last and games else []
+        whole = newest[0].game if newest and newest[0].number == games[0].number else None
+        return m.Recalled(tuple(games), whole)
 
     def _write(self, change: Callable[..., None], *games: Game | None) -> m.Wrote:
         """A change to the saved games; the machine hears whether the disk took it."""

@@ -116,8 +116,8 @@ def _mode(state: TableState, w: Words) -> Screen:
                 assert game is not None
                 return screens.undo_screen(w, game)
             return screens.abandon_screen(w)
-        case Info(row, finished):
-            return _info(state, w, row, finished)
+        case Info(row, finished, last=last):
+            return _info(state, w, row, finished, last)
     raise AssertionError(state.now)  # pragma: no cover (mypy: every mode is matched)
 
 
@@ -134,14 +134,13 @@ def _with_odds(state: TableState, w: Words, screen: Screen) -> Screen:
 
 
 def _info(state: TableState, w: Words, row: Row,
-          finished: tuple[screens.FinishedGame, ...]) -> Screen:
+          finished: tuple[screens.PastGame, ...], last: Game | None) -> Screen:
     fixed, game = state.fixed, state.game
     if row is Row.STANDINGS:
         assert game is not None
         return screens.standings_screen(w, game.state)
     if row is Row.RECALL:
-        recalled: Game | None = game if game is not None and game.actions else (
-            finished[0].game if finished else None)
+        recalled = game if game is not None and game.actions else last
         return screens.recall_screen(w, recalled, finished)
     display = fixed.config.display
     return screens.about_screen(w, fixed.version, fixed.saves,

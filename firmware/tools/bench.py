@@ -424,6 +424,41 @@ def long_game_figures(bench: Bench, presses: int) -> None:
               medians[1] <= 1.3 * medians[0], kind="ratio")
 
 
+def recall_figures(bench: Bench, times: int) -> None:
+    """(n) the menu's recall beside ten 2,000-action games put away: what the shell does
+    for it (the store's summaries; with no game in play, the newest replayed as well for
+    its last turns), against the replay of all ten it did before. CPU, median."""
+    from robinson_core import Choice, Roll
+    from robinson_core.game import MAX_ACTIONS
+
+    long = Game((1, 2)).play(Roll(6)).play(Roll(6)).play(Roll(1)).play(Roll(1))
+    while len(long.actions) < MAX_ACTIONS:  # both stay in the tree on 7
+        long = long.play(Choice.STAY)
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder))
+        for _ in range(10):
+            store.save(long)
+            store.put_away(long, None)
+        assert len(store.recent(10)) == 10
+        ways: dict[str, Callable[[], object]] = {
+                "recent": lambda: store.recent(10),
+                "newest": lambda: store.finished(1),
+                "replayed": lambda: store.finished(10)}
+        spent: dict[str, list[float]] = {way: [] for way in ways}
+        for _ in range(times):
+            for way, read in ways.items():
+                started = time.process_time()
+                read()
+                spent[way].append((time.process_time() - started) * 1000)
+        store.close()
+    ms = {way: statistics.median(times) for way, times in spent.items()}
+    bench.add(f"(n) recall: ten {MAX_ACTIONS:,}-action games put away, listed",
+              f"{ms['recent']:.2f} ms (replayed: {ms['replayed']:.0f} ms)", "<= 10 ms",
+              ms["recent"] <= 10, kind="CPU")
+    bench.add("(n) recall with no game in play: the newest replayed for its last turns",
+              f"{ms['recent'] + ms['newest']:.1f} ms", kind="CPU")
+
+
 def voice_figures(bench: Bench, utterances: int, demo_seconds: float) -> None:
     """(j) the spoken banker: a result's text handed over -> its first sample reaching the
     player (espeak-ng's start and first sound), the CPU an utterance takes (espeak-ng,
@@ -585,6 +620,7 @@ def run(quick: bool = False) -> str:
     bench = Bench()
     voice_figures(bench, 5 if quick else 40, 6.0 if quick else 8.0)
     long_game_figures(bench, 20 if quick else 100)
+    recall_figures(bench, 3 if quick else 15)
     save_figures(bench, 20 if quick else 200)
     press_path(15 if quick else 120, bench)
     process_figures(bench, 2.0 if quick else 10.0)

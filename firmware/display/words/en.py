@@ -76,6 +76,7 @@ PANEL = {
     "recall_games": "Last games",
     "recall_won": "{when}: {name}\u00a0won",
     "recall_none": "{when}: no\u00a0winner",
+    "recall_put_away": "{when}: put\u00a0away",
     "recall_empty": "Nothing yet",
     "about_version": "Robinson Table {version}",
     "about_saves": "Saves: {path}",

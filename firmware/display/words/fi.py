@@ -76,6 +76,7 @@ PANEL = {
     "recall_games": "Viimeiset pelit",
     "recall_won": "{when}: {name}\u00a0voitti",
     "recall_none": "{when}: ei\u00a0voittajaa",
+    "recall_put_away": "{when}: jäi\u00a0kesken",
     "recall_empty": "Ei vielä mitään",
     "about_version": "Robinson Table {version}",
     "about_saves": "Tallennus: {path}",

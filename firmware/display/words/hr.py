@@ -76,6 +76,7 @@ PANEL = {
     "recall_games": "Zadnje igre",
     "recall_won": "{when}: pobjednik {name}",
     "recall_none": "{when}: bez\u00a0pobjednika",
+    "recall_put_away": "{when}: prekinuta",
     "recall_empty": "Još ništa",
     "about_version": "Robinson Table {version}",
     "about_saves": "Spremanje: {path}",

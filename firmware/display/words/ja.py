@@ -76,6 +76,7 @@ PANEL = {
     "recall_games": "さいきんのゲーム",
     "recall_won": "{when}: {name}の勝ち",
     "recall_none": "{when}: 勝者なし",
+    "recall_put_away": "{when}: ちゅうだん",
     "recall_empty": "まだない",
     "about_version": "Robinson Table {version}",
     "about_saves": "保存: {path}",

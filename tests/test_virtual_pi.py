@@ -558,6 +558,8 @@ def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
         "the longest part while the die tumbles: bytes; wire at 100 kHz (ms)":
             [max(longest), round(max(longest) * 9 / 100, 1)],
         "service start to READY (s)": vpi.facts["start_seconds"],
+        "a decision's odds, 2,000 rollouts an option, the kernel's CPU (s)":
+            vpi.facts["odds_seconds"],
         "watchdog restart (s)": vpi.facts["watchdog_restart_seconds"],
         "an idle table's share of the guest's core, without / with the buzzer":
             [vpi.facts["idle_cpu"]["no buzzer"], vpi.facts["idle_cpu"]["buzzer"]],

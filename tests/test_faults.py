@@ -265,7 +265,7 @@ def test_recall_survives_a_restart(rigs: list[Rig], tmp_path: Path) -> None:
     assert screen.badge == again.table.words("recall_badge")
     body = " ".join(screen.body)
     assert screen.title == "Last turns" and "RECALL" not in screen.title + body
-    assert "4. " in body and "Last games" in body and "won" in body
+    assert "14.\u00a0" in body and "Last games" in body and "won" in body
 
 
 def test_a_save_directory_that_turns_read_only(tmp_path: Path) -> None:

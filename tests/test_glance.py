@@ -432,6 +432,47 @@ def test_standings_of_up_to_four_players_are_one_page(lang: str) -> None:
     assert compared > 1000, compared
 
 
+def game_ends(seeds: int, players: int) -> Iterator[Game]:
+    """The last state of seeded games of ``players``, random choices: the ends."""
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        game = Game(tuple(range(1, players + 1)))
+        while game.state.legal_actions():
+            game = game.play(rng.choice(game.state.legal_actions()))
+        yield game
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_end_of_a_game_of_up_to_four_takes_four_pages_at_most(lang: str) -> None:
+    """The last result of a game (won, or nobody left) on a 128x64 panel, 2 to 4 players,
+    default and given names: four pages at most, who got what on page 1, and everyone's
+    chips after (a row each, none parted from its name)."""
+    longest: dict[str, int] = {}
+    compared = won = 0
+    for w in (Words(lang), Words(lang, NAMES)):
+        for players in (2, 3, 4):
+            for game in game_ends(50, players):
+                screen = fit(screens.result_screen(w, game), CLASSIC, FONTS)
+                laid = pages(screen, FONTS, box(CLASSIC, screen, FONTS))
+                key = f"{players} {'named' if w.given else 'default'}"
+                longest[key] = max(longest.get(key, 0), len(laid))
+                first = squash("".join(laid[0]))
+                shared = [e for e in game.events if (isinstance(e, ev.Won) and e.pot)
+                          or (isinstance(e, ev.Shared) and e.amount)]
+                for event in shared:  # the share-out: each who got some, with the amount
+                    seat = event.seat if isinstance(event, ev.Won) else event.partner
+                    assert squash(w.name(seat)) in first, (first, event)
+                shown_rows = [squash(row) for page in laid for row in page]
+                for p in game.state.players:
+                    row = squash(w("end_row", name=w.name(p.seat), chips=p.chips))
+                    assert row in shown_rows, (row, laid)
+                compared += 1
+                won += bool(shared)
+    print(f"\n{lang}: {compared} ends ({won} won), the most pages: {longest}")
+    assert max(longest.values()) <= 4, longest
+    assert compared == 300 and won >= 250, (compared, won)
+
+
 def test_the_glance_checker_sees_each_broken_rule() -> None:
     """Each rule, broken once by hand: the checker names it."""
     def view(pages: list[list[str]], wrapped: list[list[str]], footers: list[str] | None = None,

@@ -179,7 +179,8 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
         return w("money_others", name=w.name(gained), change=_signed(change[gained]),
                  amount=paid, but=but), True
     ordered = sorted(change.items(), key=lambda item: item[1] < 0)
-    masters = friday_masters(events)
+    masters = friday_masters(events)  # and a Friday's third of the pot at the win:
+    masters |= {e.partner: e.winner for e in events if isinstance(e, ev.Shared) and e.as_friday}
     banked = all(isinstance(e, ev.Transfer) and None in (e.payer, e.payee)
                  for e in events if isinstance(e, _MONEY))
     return w("money_and").join(
@@ -231,6 +232,8 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         del said[sworn]
     paid = [said[e] for e in events if isinstance(e, _MONEY) and not _nothing_moved(e)]
     summed, whole = money_line(w, state, events)
+    if state.status is not Status.PLAYING:
+        return _end_screen(w, game, seat, title, [summed] if summed else paid, said, badge)
     body += [summed] if summed else paid
     body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
     landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
@@ -252,15 +255,31 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         body += [describe(e, w.lang, w.name) for e in events if isinstance(e, ev.Moved)]
         if landed.end and not dead:
             body.append(caption(w.lang, landed.end))
-    over = state.status is not Status.PLAYING
-    if over:
-        body.extend(table_rows(w, state))
     next_up = decider(state)
     footer = (w("next_decides", name=w.name(next_up)) if next_up is not None and next_up != seat
               else prompt(w, state))
     return Screen(title=title, body=tuple(body), footer=footer, badge=badge, die=face,
                   essential=essential, more=w("more"),
                   **around(w, state, seat))
+
+
+def _end_screen(w: Words, game: Game, seat: int, title: str, shared: list[str],
+                said: dict[ev.Event, str], badge: str) -> Screen:
+    """The action that ended the game: the mover's chips and who got what (the
+    share-out, page 1), why nobody won where nobody did, then everyone's chips, a line
+    each. Four players' end fits four pages of a 128x64 panel whatever their names; the
+    squares, the Fridays (but a Friday's third, in the share-out), the path and the
+    story are left out."""
+    state, events = game.state, game.events
+    face = next((e.face for e in events if isinstance(e, ev.Rolled)), 0)
+    body = [w("ledger", chips=state.player(seat).chips, pot=state.pot), *shared]
+    body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
+    essential = len(body)
+    # The squares are no news at the end, nor the Fridays (a Friday's third is marked
+    # in the share-out): the chips are.
+    body += [w("end_row", name=w.name(p.seat), chips=p.chips) for p in state.players]
+    return Screen(title=title, body=tuple(body), footer=prompt(w, state), badge=badge,
+                  die=face, essential=essential, more=w("more"), **around(w, state, seat))
 
 
 def over_screen(w: Words, state: GameState, badge: str = "") -> Screen:
@@ -299,13 +318,15 @@ def around(w: Words, state: GameState, seat: int) -> dict[str, Any]:
 
 
 def table_rows(w: Words, state: GameState) -> list[str]:
-    """A row per player: where their token is and their chips; a Friday on its own row."""
+    """A line per player: where their token is and their chips, and their Friday in the
+    same line (a page never parts a Friday from its master)."""
     rows = []
     for p in state.players:
         where = w("square_out") if p.position is None else w.square(p.position)
-        rows.append(w("standing_row", name=w.name(p.seat), square=where, chips=p.chips))
+        row = w("standing_row", name=w.name(p.seat), square=where, chips=p.chips)
         if p.friday is not None:
-            rows.append("  " + w("with_friday", friday=w.name(p.friday)))
+            row += " · " + w("with_friday", friday=w.name(p.friday))
+        rows.append(row)
     return rows
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from ..board import BOARD, Effect
 from ..errors import LanguageError
 from ..house_rules import HouseRules, Square32, Square33
+from .cases import declined
 
 LANGUAGES: tuple[str, ...] = ("en", "hr", "fi", "ja")
 """The languages, in the menu's order: each has a module of texts here (the game's)
@@ -153,6 +154,9 @@ class _Counts(string.Formatter):
         if format_spec in CASES:
             made: dict[str, str] = texts(self.lang).CASES
             ident = value.ident if isinstance(value, Name) else str(value)
+            given = declined(self.lang, ident, format_spec) if ident == str(value) else None
+            if given is not None:  # "Ani", "Anan": a given name in its case, no noun
+                return given
             return made.get(format_spec, "{name}").format(name=value, id=ident)
         formatted: str = super().format_field(value, format_spec)
         return formatted

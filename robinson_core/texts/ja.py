@@ -112,7 +112,7 @@ UI = {
     "bond_ended": "{friday}は{name}のフライデーでなくなる",
     "swapped": "{name}と{other}が入れかわる: 36 ↔ 41",
     "eliminated": "{name}は42番で死んだ",
-    "won": "{name}の勝ち！場の{pot}枚をもらう",
+    "won": "{name}は家に帰り、場の{pot}枚をもらう",  # the title says who wins
     "shared_friday": "フライデー{other}に3分の1: {amount}枚",
     "shared": "{other}に半分: {amount}枚",
     "no_winner": "だれもいない。場の{pot}枚はのこる",

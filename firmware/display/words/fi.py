@@ -44,6 +44,7 @@ PANEL = {
     "standings_title": "Tilanne · kassa {pot}",
     "standing_row": "{name}: {square} · {chips:chips}",
     "standing_row_short": "{name}: {square} · {chips}",  # where the above would page
+    "end_row": "{name}: {chips:chips}",  # the end: everyone's chips, a row each
     "square_out_short": "pois",  # out of the game, in the row above
     "square_out": "pudonnut",
     "menu_standings": "Tilanne",

@@ -44,6 +44,7 @@ PANEL = {
     "standings_title": "Stanje · ulog {pot}",
     "standing_row": "{name}: {square} · {chips:chips}",
     "standing_row_short": "{name}: {square} · {chips}",  # where the above would page
+    "end_row": "{name}: {chips:chips}",  # the end: everyone's chips, a row each
     "square_out_short": "van",  # out of the game, in the row above
     "square_out": "izvan igre",
     "menu_standings": "Stanje",

@@ -22,7 +22,7 @@ SPOKEN = {
     "others_pay": "{name} saa {gain}, kaikki muut maksavat {amount}.",
     "pot": "Kassassa {pot}.",
     "hanged": "{name} hirtetään.",
-    "won": "{name} on kotona ja saa kassan: {pot}.",
+    "won": "{name} voittaa ja saa kassan: {pot}.",
     "shared": "{other} saa puolet: {amount}.",
     "shared_friday": "Perjantai {other} saa kolmanneksen: {amount}.",
     "no_winner": "Ketään ei ole jäljellä. Kassan {pot} jää.",

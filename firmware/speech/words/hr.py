@@ -22,7 +22,7 @@ SPOKEN = {
     "others_pay": "{name} dobiva {gain}, svi ostali plaćaju po {amount}.",
     "pot": "Ulog {pot}.",
     "hanged": "{name} je obješen.",
-    "won": "{name} je kod kuće i uzima ulog: {pot}.",
+    "won": "{name} pobjeđuje i uzima ulog: {pot}.",
     "shared": "{other} dobiva polovinu: {amount}.",
     "shared_friday": "Petak {other} dobiva trećinu: {amount}.",
     "no_winner": "Nitko nije ostao. Ulog od {pot} ostaje.",

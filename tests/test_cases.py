@@ -8,7 +8,6 @@ import pytest
 
 from firmware.display.words import Words
 from firmware.speech.said import Spoken
-from robinson_core import Game, Roll
 from robinson_core import events as ev
 from robinson_core.narrate import describe, seat_names
 from robinson_core.texts.cases import declined
@@ -74,8 +73,9 @@ def test_the_panel_and_the_voice_say_a_given_name_in_its_case() -> None:
     assert describe(paid, "hr", seat_names("hr", names)) == "Ben plaća 2 Ani"
     assert describe(paid, "fi", seat_names("fi", names)) == "Ben maksaa 2 Analle"
     assert describe(paid, "hr") == "Igrač 1 plaća 2 igraču\u00a02"  # a default keeps its noun
-    state = Game((1, 2)).play(Roll(2)).state  # Ana's turn
-    assert state.to_move == 2
-    assert Spoken("fi", names).turn(state) == "Nyt on Anan vuoro."
-    assert Spoken("hr", names).turn(state) == "Na redu je Ana."
-    assert Spoken("fi").turn(state) == "Nyt on pelaajan 2 vuoro."
+    fi, hr = Spoken("fi", names), Spoken("hr", names)
+    assert fi("friday_sworn", name=fi.name(1), friday=fi.name(2)) == \
+        "Ana on nyt Benin Perjantai."
+    assert hr("bond_ended", name=hr.name(2), friday=hr.name(1)) == "Ben više nije Petak Ane."
+    assert Spoken("fi")("friday_sworn", name=Spoken("fi").name(1), friday="Ana") == \
+        "Ana on nyt pelaajan 1 Perjantai."  # a default keeps its noun

@@ -6,6 +6,7 @@ from __future__ import annotations
 import array
 import random
 import re
+import statistics
 import subprocess
 import wave
 from collections import Counter
@@ -17,13 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware.config import NAME_LETTERS
-from firmware.runtime.speaker import synthesizer
+from firmware.config import NAME_LETTERS, Voice
+from firmware.runtime.speaker import BYTES_A_SECOND, WAV_HEADER, synthesizer
 from firmware.speech import said
 from firmware.speech.words import VOICES, spoken, story, table
-from robinson_core import Game, Roll, Status
+from robinson_core import Game, Pending, Roll, Status
 from robinson_core import events as ev
-from robinson_core.texts import LANGUAGES
+from robinson_core.texts import LANGUAGES, ui
 from tests.host_packages import ensure
 
 LONGEST = {"en": "Maximiliana" + "W", "hr": "Đurđica" + "Šćepanović"[:5],
@@ -49,8 +50,8 @@ def filled(lang: str, key: str) -> str:
     name = LONGEST[lang]
     return spoken(lang, key, name=name, other=name, friday=name, first=name, square=45,
                   n=45, amount=BIGGEST, gain=BIGGEST, pot=BIGGEST, count=6,
-                  names=said.Spoken(lang).listed([name] * 6), short=spoken(lang, "opt_again"),
-                  long=spoken(lang, "opt_pass"), a=100, b=100)
+                  names=said.Spoken(lang).listed([name] * 6), short=ui(lang, "opt_again"),
+                  long=ui(lang, "opt_pass"), a=100, b=100)
 
 
 FRAGMENTS = {"and", "comma", "square"}
@@ -114,7 +115,7 @@ def test_every_text_of_every_language_is_heard_for_a_plausible_time(
             wrong.append(f"{lang} {what}: {seconds:.2f} s (allowed {least:.1f}-{most:.1f}), "
                          f"peak {peak}, {sounding:.0%} sound: {text!r}")
     assert wrong == []
-    assert len(made) == sum(len(table(lang)) - len(FRAGMENTS) + 45 for lang in LANGUAGES) > 380
+    assert len(made) == sum(len(table(lang)) - len(FRAGMENTS) + 45 for lang in LANGUAGES) > 360
 
 
 def test_a_missing_voice_is_caught_not_silently_skipped(espeak: None, tmp_path: Path) -> None:
@@ -182,8 +183,7 @@ def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang:
             assert spoken_numbers[0] - sum(shares) == change[winner]
             Compared.counts["won"] += 1
         elif moved:
-            *money, pot = spoken_numbers
-            assert pot == new.pot, text
+            money = spoken_numbers  # the pot is the panel's: not said
             assert set(money) == moved, text  # each purse's change, alike ones said once
             assert len(money) <= sum(1 for c in change.values() if c)
             Compared.counts["money"] += 1
@@ -193,14 +193,23 @@ def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang:
         else:  # no chip moved: no number but the square
             assert spoken_numbers == [], text
             Compared.counts["quiet"] += 1
-        if new.status is Status.PLAYING:
-            assert text.endswith(said.Spoken(lang, names).turn(new)), text
+        if new.status is Status.PLAYING:  # whose turn, unless it is the table's order
+            alive = [p.seat for p in new.players if p.position is not None]
+            later = [s for s in alive if s > mover] + [s for s in alive if s < mover]
+            turn = said.Spoken(lang, names).turn(new)
+            if new.pending is Pending.ROLL and later and new.to_move == later[0]:
+                assert not text.endswith(turn), text
+                Compared.counts["in order"] += 1
+            else:
+                assert text.endswith(turn), text
+                Compared.counts["turn said"] += 1
 
 
 def test_the_agreement_check_compared_real_results() -> None:
     """Run after the property test (file order): it compared every kind of result."""
     counts = Compared.counts
     assert counts["money"] >= 300 and counts["quiet"] >= 300 and counts["won"] >= 3, counts
+    assert counts["in order"] >= 300 and counts["turn said"] >= 100, counts
 
 
 def test_the_storyteller_reads_the_square_and_says_robinson_in_full() -> None:
@@ -249,7 +258,7 @@ def test_every_language_has_the_same_texts_for_speech_with_the_same_placeholders
     ours, theirs = table("en"), table(lang)
     assert set(theirs) == set(ours)
     assert [key for key in ours if fields(theirs[key]) != fields(ours[key])] == []
-    assert len(ours) == 58
+    assert len(ours) == 52
 
 
 @pytest.mark.parametrize("name,injected", [("[[h@'loU]]", "h@l'oU"), ("[[[", None),
@@ -259,14 +268,14 @@ def test_a_name_of_brackets_never_turns_the_sentence_into_phonemes(
     """espeak-ng reads what follows ``[[`` as phoneme codes, up to ``]]`` or the end: the
     synthesizer is given no two brackets together, the name is not said as the phonemes
     it spells, and the rest of the sentence is said as words (its phonemes as espeak-ng
-    shows them with -x: "Player 2's turn")."""
+    shows them with -x: "Take 1 chip")."""
     w = said.Spoken("en", {1: name})
-    text = w.result(Game((1, 2)).play(Roll(3)))
+    text = w.result(Game((1, 2)).play(Roll(3)))  # square 3: take a chip from the bank
     command = synthesizer(text, "en", volume=100, speed=160)
     assert name in text and not re.search(r"[\[\]]{2}", command[-1]), command[-1]
     phonemes = subprocess.run(["espeak-ng", "-q", "-x", "-v", "en", "--", command[-1]],
                               capture_output=True, text=True, check=True).stdout
-    assert "pl'eI3 t'u: t'3:n" in phonemes, phonemes
+    assert "t'eIk w'0n tS'Ip" in phonemes, phonemes  # "Take 1 chip."
     assert injected is None or injected not in phonemes, phonemes
 
 
@@ -293,3 +302,31 @@ def test_a_payment_between_players_is_said_as_who_pays_how_many_chips_to_whom() 
             assert expected in said.Spoken("en").result(game), (expected, game.events)
             compared += 1
     assert compared >= 50, compared
+
+
+def test_a_result_takes_four_seconds_or_less_to_hear_at_the_median(espeak: None) -> None:
+    """What matters first and short: every result of three seeded games of 2 to 4
+    players (random choices), each said as the table says it at the default speed: the
+    median WAV, in every language, is 4 s or less (before this was asked, on these 178
+    results a language: 5.2 s in English to 6.7 s in Finnish)."""
+    speed = Voice().speed
+    medians, heard = {}, 0
+    for lang in LANGUAGES:
+        texts = []
+        for seed in range(3):
+            rng, game = random.Random(seed), Game(tuple(range(1, 3 + seed)))
+            while game.state.legal_actions() and len(game.actions) < 300:
+                game = game.play(rng.choice(game.state.legal_actions()))
+                texts.append(said.Spoken(lang).result(game))
+
+        def seconds(text: str, lang: str = lang) -> float:
+            wav = subprocess.run(synthesizer(text, lang, volume=100, speed=speed),
+                                 capture_output=True, check=True).stdout
+            return (len(wav) - WAV_HEADER) / BYTES_A_SECOND
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            lengths = list(pool.map(seconds, texts))
+        medians[lang] = round(statistics.median(lengths), 2)
+        heard += len(lengths)
+    print(f"\na result's median length, heard at {speed} words a minute: {medians}")
+    assert heard >= 4 * 150 and all(m <= 4.0 for m in medians.values()), (heard, medians)

@@ -76,7 +76,7 @@ def player(device: str) -> list[str]:
 class Speaker:
     """Says one text at a time through a thread of its own; the newest text wins."""
 
-    def __init__(self, *, device: str = "default", volume: int = 100, speed: int = 160,
+    def __init__(self, *, device: str = "default", volume: int = 100, speed: int = 170,
                  amplifier: bool = False,
                  play: Callable[[str], Sequence[str]] | None = None,
                  clock: Callable[[], float] = time.monotonic,

@@ -26,14 +26,15 @@ from firmware.speech.words import spoken, story
 from robinson_core import CHOICES, Choice, Game, GameState, Pending, Status, narrate
 from robinson_core import events as ev
 from robinson_core.narrate import seat_names
-from robinson_core.texts import instruction_key
+from robinson_core.texts import instruction_key, ui
 
 Names = Callable[[int], str]
 
-SQUARE_SAYS = ("tree", "roll_again", "jump", "gallows", "shipwreck", "shipwreck_off")
-"""The squares' instructions worth saying when nothing else was (the others are
-payments, said as such, or moves whose square is said: the shipwreck is said, or
-"Ana, start" would not say why)."""
+SQUARE_SAYS = ("roll_again", "gallows", "shipwreck", "shipwreck_off")
+"""The squares' instructions worth saying when nothing else was, and short: a warning
+(20's five, 42's six) or why a token went where it did ("Ana, start" would not say
+why). The others are payments, said as such, or a decision, whose options the next
+sentence says (the tree's, the canoe's)."""
 
 
 def speakable(name: str, lang: str) -> bool:
@@ -90,8 +91,9 @@ class Spoken:
                 said.append(self(key))
         if storyteller and landed is not None and landed.end:
             said.append(story(self.lang, landed.end))
-        if state.status is Status.PLAYING:
-            said.append(self.turn(state))
+        if state.status is Status.PLAYING and (state.pending is not Pending.ROLL
+                                               or state.to_move != _next_in_turn(state, seat)):
+            said.append(self.turn(state))  # not the table's order: a decision, a skip, again
         return " ".join(said)
 
     def _square(self, square: int) -> str:
@@ -99,7 +101,7 @@ class Spoken:
 
     def money(self, events: Sequence[ev.Event], state: GameState, mover: int) -> list[str]:
         """The money of one action: a win and its shares, or one payment as the screen
-        says it, or each purse's change (everyone alike said once); then the pot."""
+        says it, or each purse's change (everyone alike said once)."""
         name = self.name
         won = next((e for e in events if isinstance(e, ev.Won)), None)
         if won is not None:
@@ -120,7 +122,7 @@ class Spoken:
                 said.append(self("bank_empty"))
         else:
             said = self._changes(paid, state)
-        return [*said, self("pot", pot=state.pot)]
+        return said  # the pot is on the panel: said, it made every payment a second longer
 
     def _payment(self, event: ev.Transfer, mover: int) -> str:
         """One payment, said to the mover ("Pay the bank 3") or about another player."""
@@ -194,7 +196,7 @@ class Spoken:
                     b=win[1])
 
     def _option(self, choice: Choice) -> str:
-        return self(narrate.OPTION_KEYS[choice])
+        return ui(self.lang, narrate.OPTION_KEYS[choice])  # the panel's word, one home
 
     def listed(self, names: Sequence[str]) -> str:
         """"Ana, Ben and Cid"."""
@@ -227,6 +229,14 @@ class Spoken:
     def switched(self, key: str) -> str:
         """A setting changed in the menu: "Voice on.", "Storyteller off."."""
         return self(key)
+
+
+def _next_in_turn(state: GameState, seat: int) -> int | None:
+    """The seat after ``seat`` in the table's order among those still in the game: whose
+    roll it is if nobody misses a turn or rolls again (the voice need not say it)."""
+    seats = [p.seat for p in state.players if p.position is not None or p.seat == seat]
+    after = seats[seats.index(seat) + 1:] + seats[:seats.index(seat)]
+    return next((s for s in after if state.player(s).position is not None), None)
 
 
 def _decided_key(event: ev.Decided) -> str:

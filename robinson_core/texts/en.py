@@ -81,6 +81,13 @@ CASES = {"gen": "{name}'s"}  # a name's cases (robinson_core.texts.CASES)
 UI = {
     "seat": "Player {seat}",
     "start": "start",
+    # a decision's options, one word each, the same on the panel and in the voice
+    "opt_roll": "roll",
+    "opt_stay": "stay",
+    "opt_again": "again",
+    "opt_pass": "pass",
+    "opt_jump": "sail",
+    "opt_stay_boat": "stay",
     "rolled": "{name} rolls {face}",
     "moved": "{name}: {start} → {end}",
     "moved_bounce": "{name}: {start} → 45 → {end}",

@@ -81,6 +81,13 @@ CASES = {"gen": "pelaajan {id}", "all": "pelaajalle {id}", "abl": "pelaajalta {i
 UI = {
     "seat": "Pelaaja {seat}",
     "start": "lähtö",
+    # a decision's options, one word each, the same on the panel and in the voice
+    "opt_roll": "heitä",
+    "opt_stay": "jää",
+    "opt_again": "uudestaan",
+    "opt_pass": "en heitä",
+    "opt_jump": "purjehdi",
+    "opt_stay_boat": "jää",
     "rolled": "{name} heittää {face}",
     "moved": "{name}: {start} → {end}",
     "moved_bounce": "{name}: {start} → 45 → {end}",

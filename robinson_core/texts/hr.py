@@ -81,6 +81,13 @@ CASES = {"gen": "igrača\u00a0{id}", "dat": "igraču\u00a0{id}"}  # "igraču 2",
 UI = {
     "seat": "Igrač {seat}",
     "start": "start",
+    # a decision's options, one word each, the same on the panel and in the voice
+    "opt_roll": "baci",
+    "opt_stay": "ostani",
+    "opt_again": "opet",
+    "opt_pass": "ne bacaj",
+    "opt_jump": "plovi",
+    "opt_stay_boat": "ostani",
     "rolled": "{name} baca {face}",
     "moved": "{name}: {start} → {end}",
     "moved_bounce": "{name}: {start} → 45 → {end}",

@@ -81,6 +81,13 @@ CASES: dict[str, str] = {}  # particles, not cases: "{name}に", "{name}の"
 UI = {
     "seat": "プレイヤー{seat}",
     "start": "スタート",
+    # a decision's options, one word each, the same on the panel and in the voice
+    "opt_roll": "ふる",
+    "opt_stay": "のこる",
+    "opt_again": "もういっかい",
+    "opt_pass": "やめる",
+    "opt_jump": "すすむ",
+    "opt_stay_boat": "のこる",
     "rolled": "{name}は{face}を出した",
     "moved": "{name}: {start} → {end}",
     "moved_bounce": "{name}: {start} → 45 → {end}",

@@ -24,10 +24,14 @@ def seat_names(lang: str, names: dict[int, str] | None = None) -> Names:
     """A seat's name from ``names``, else the language's default ("Player 3", "Igrač 3"):
     a ``Name``, which knows its cases ("igraču 3", "igraču Ana")."""
     given = names or {}
+    made: dict[int, str] = {}  # a screen names a seat a dozen times: each made once
 
     def name(seat: int) -> str:
-        chosen = given.get(seat)
-        return Name(chosen) if chosen else Name(ui(lang, "seat", seat=seat), str(seat))
+        if seat not in made:
+            chosen = given.get(seat)
+            made[seat] = (Name(chosen) if chosen
+                          else Name(ui(lang, "seat", seat=seat), str(seat)))
+        return made[seat]
 
     return name
 

@@ -35,7 +35,7 @@ from firmware.table.machine import Draw, Effect, Input
 from robinson_core import CHOICES, Choice, Game, HouseRules, Roll, Status, parse_action
 from robinson_core import events as ev
 from robinson_core.narrate import nets
-from robinson_core.texts import CASES, LANGUAGES, fill, instruction
+from robinson_core.texts import CASES, LANGUAGES, chip_nouns, fill, instruction
 
 from .glance_check import (
     RULES,
@@ -427,7 +427,13 @@ def test_standings_of_up_to_four_players_are_one_page(lang: str) -> None:
             [page] = shown(screen, FONTS)
             rows = [row for row in page.rows if not row.startswith(" ")]  # not a Friday's
             for player, row in zip(game.state.players, rows, strict=True):
-                assert row.startswith(w.name(player.seat) + ":") and str(player.chips) in row
+                where = (w("square_out_short") if player.position is None
+                         else w.square(player.position))
+                assert row.startswith(w.name(player.seat)) and str(player.chips) in row
+                # Which number is the square: the arrow marks it ("Igrač 1 → 40, 18"), or
+                # the chips have their noun, or the square its counter (16番).
+                assert f"→ {where}" in row or "番" in where or any(
+                    re.search(rf"\d ?{re.escape(noun)}\b", row) for noun in chip_nouns()), row
             compared += 1
     assert compared > 1000, compared
 

@@ -37,7 +37,7 @@ PANEL = {
     "square_n": "{n}",
     "standings_title": "Stanje · ulog {pot}",
     "standing_row": "{name}: {square} · {chips:chips}",
-    "standing_row_short": "{name}: {square} · {chips}",  # where the above would page
+    "standing_row_short": "{name} → {square}, {chips}",  # where the above pages (→ 5: on 5)
     "end_row": "{name}: {chips:chips}",  # the end: everyone's chips, a row each
     "square_out_short": "van",  # out of the game, in the row above
     "square_out": "izvan igre",

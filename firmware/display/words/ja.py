@@ -37,9 +37,9 @@ PANEL = {
     "square_n": "{n}番",
     "standings_title": "じょうきょう · 場{pot}枚",
     "standing_row": "{name}: {square} · {chips:chips}",
-    "standing_row_short": "{name}: {square} · {chips}",  # where the above would page
+    "standing_row_short": "{name}: {square} · {chips}枚",  # where the above would page
     "end_row": "{name}: {chips:chips}",  # the end: everyone's chips, a row each
-    "square_out_short": "脱落",  # out of the game, in the row above
+    "square_out_short": "アウト",  # out of the game, in the row above
     "square_out": "脱落",
     "menu_standings": "じょうきょう",
     "menu_recall": "きろく",

@@ -251,8 +251,8 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         body.insert(essential, body.pop(0))
     if summed and not whole:
         body += paid  # who paid whom
-    if landed is not None:  # the path, and any move the square made (25 → 14, to start)
-        body += [describe(e, w.lang, w.name) for e in events if isinstance(e, ev.Moved)]
+    if landed is not None:  # the path, on to where the square sent the token: the title's
+        body.append(describe(landed, w.lang, w.name) + _onward(w, events, landed))  # square
         if landed.end and not dead:
             body.append(caption(w.lang, landed.end))
     next_up = decider(state)

@@ -99,6 +99,7 @@ def test_the_audit_stops_rolls_when_the_books_do_not_balance(rigs: list[Rig],
     assert rig.showing(screens.message_screen(rig.table.words("notice"), text))
     rig.menu()
     rig.short()
+    rig.short()  # past Repeat, to Undo
     rig.long()
     rig.long()  # undo: yes
     assert rig.table.game is not None and rig.table.game.actions == ()
@@ -258,7 +259,7 @@ def test_recall_survives_a_restart(rigs: list[Rig], tmp_path: Path) -> None:
     rigs.append(again)
     again.short()  # resume
     again.menu()
-    for _ in range(3):
+    for _ in range(4):  # to Recall
         again.short()
     again.long()  # Recall
     screen = again.table.screen

@@ -1648,3 +1648,19 @@ def test_no_odds_are_asked_for_while_they_are_off_and_the_menu_switches_them() -
     assert not table.state.prefs.odds and kept(effects)[-1]["odds"] == "off"
     effects = table(m.Odds(game, (41, 38)))
     assert table.state.odds is None
+
+
+def test_the_menus_repeat_shows_the_last_result_from_page_one_and_says_it_again() -> None:
+    from firmware.speech.said import Spoken
+
+    table = playing(MOVED, voice=True)
+    effects = menu_at(table, Row.REPEAT)
+    assert table.state.mode is m.Mode.PLAY and table.state.page == 0
+    assert draws(effects) == [m.Draw(screens.result_screen(table.w, MOVED))]
+    assert of(m.Say, effects) == [m.Say(Spoken("en").result(MOVED), "en")]
+    quiet = playing(MOVED)  # the voice off: shown again, not said
+    effects = menu_at(quiet, Row.REPEAT)
+    assert draws(effects) == [m.Draw(screens.result_screen(quiet.w, MOVED))]
+    assert of(m.Say, effects) == []
+    fresh = started(FRESH)  # nothing played yet: nothing to repeat, the menu stays
+    assert draws(menu_at(fresh, Row.REPEAT)) == [] and fresh.state.mode is m.Mode.MENU

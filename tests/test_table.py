@@ -274,7 +274,8 @@ def test_menu_undo_takes_back_the_last_action(rigs: list[Rig], tmp_path: Path) -
     rig.short()
     rig.menu()
     assert rig.table.mode is Mode.MENU
-    rig.short()  # to "Undo"
+    rig.short()
+    rig.short()  # past Repeat, to "Undo"
     rig.long()
     assert rig.table.mode is Mode.UNDO
     # The action in words, without its turn number (which read as a square: "2. Player 2 …")
@@ -289,6 +290,7 @@ def test_menu_undo_short_press_says_no(rigs: list[Rig], tmp_path: Path) -> None:
     rig.short()
     rig.menu()
     rig.short()
+    rig.short()  # to Undo
     rig.long()
     rig.short()  # no
     assert rig.table.mode is Mode.MENU and len(rig.game.actions) == 1
@@ -298,7 +300,7 @@ def test_menu_standings_recall_language_and_back(rigs: list[Rig], tmp_path: Path
     rig = playing(rigs, tmp_path, faces=[3], animate=False)
     rig.short()
     rig.menu()
-    for _ in range(2):
+    for _ in range(3):  # to Standings
         rig.short()
     rig.long()
     assert rig.showing(screens.standings_screen(words(rig), rig.game.state))

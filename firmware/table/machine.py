@@ -708,6 +708,11 @@ class _Moment:
         match row := MENU[menu.row]:
             case Row.BACK:
                 self.resume()
+            case Row.REPEAT:  # the last result from page 1, and said again (voice on)
+                game = self.state.game
+                if game is not None and game.actions:
+                    self.resume()
+                    self.speak(self.s.result(game, prefs.story))
             case Row.UNDO:
                 self.ask_undo()
             case Row.STANDINGS | Row.ABOUT:

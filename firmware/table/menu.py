@@ -18,6 +18,7 @@ class Row(enum.Enum):
     """One line of the menu, by its text key."""
 
     BACK = "menu_back"
+    REPEAT = "menu_repeat"
     UNDO = "menu_undo"
     STANDINGS = "menu_standings"
     RECALL = "menu_recall"

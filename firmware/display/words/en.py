@@ -33,6 +33,7 @@ PANEL = {
     "over_title": "Game over",
     "keys_new_game": "Long: new game",
     "menu_back": "Back to the game",
+    "menu_repeat": "Repeat last result",  # page 1 of the last result, shown and said again
     "menu_undo": "Undo last action",
     "square_n": "{n}",
     "standings_title": "Standings · pot {pot}",

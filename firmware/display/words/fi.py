@@ -33,6 +33,7 @@ PANEL = {
     "over_title": "Peli päättyi",
     "keys_new_game": "Pitkä: uusi peli",
     "menu_back": "Takaisin peliin",
+    "menu_repeat": "Toista viimeisin",  # page 1 of the last result, shown and said again
     "menu_undo": "Peru viimeisin",
     "square_n": "{n}",
     "standings_title": "Tilanne · kassa {pot}",

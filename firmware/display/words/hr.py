@@ -33,6 +33,7 @@ PANEL = {
     "over_title": "Kraj igre",
     "keys_new_game": "Dugo: nova igra",
     "menu_back": "Natrag u igru",
+    "menu_repeat": "Ponovi zadnji potez",  # page 1 of the last result, shown and said again
     "menu_undo": "Poništi potez",
     "square_n": "{n}",
     "standings_title": "Stanje · ulog {pot}",

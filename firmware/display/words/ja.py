@@ -33,6 +33,7 @@ PANEL = {
     "over_title": "ゲーム終わり",
     "keys_new_game": "長押し: 新しいゲーム",
     "menu_back": "ゲームにもどる",
+    "menu_repeat": "もういちど",  # page 1 of the last result, shown and said again
     "menu_undo": "1手もどす",
     "square_n": "{n}番",
     "standings_title": "じょうきょう · 場{pot}枚",

@@ -110,8 +110,9 @@ def test_a_kill_at_any_write_leaves_the_game_before_or_after(tmp_path: Path,
     # in one run and read as byte code in the next opens one file more, and every later
     # point's number would name another call (a fresh clone, a source edited since).
     kill_flow.prepare(flow, tmp_path / "warm")
+    writing = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run(flow_command(flow, tmp_path / "warm"), capture_output=True, check=True,
-                   cwd=ROOT)
+                   cwd=ROOT, env=writing)
     kill_flow.prepare(flow, tmp_path / "clean")
     points = write_points(flow, tmp_path / "clean")
     assert len(points) >= 10, points  # an open and a commit cannot take fewer

@@ -25,7 +25,7 @@ from firmware.table import machine as m
 from firmware.table.faults import Fault
 from firmware.table.machine import Press, TimerKind
 from firmware.table.menu import MENU, Row
-from firmware.table.prefs import Owed
+from firmware.table.prefs import Owed, Prefs
 from firmware.table.state import Animate, Menu, Notice, Waiting
 from firmware.table.view import TUMBLE
 from robinson_core import CHOICES, Choice, Game, Pending, Roll, Status
@@ -33,7 +33,8 @@ from robinson_core import events as ev
 
 CONFIG = Config()
 T = CONFIG.timings
-VOICE_OFF = {"voice": "off", "story": "off", "odds": "off"}  # a table that does not speak
+VOICE_OFF = {"voice": "off", "story": "off", "odds": "off", "volume": "100",  # a table that
+             "speed": "170"}  # does not speak, at the config's loudness and speed
 
 
 def one_page(screen: Screen) -> tuple[int, int]:
@@ -1664,3 +1665,33 @@ def test_the_menus_repeat_shows_the_last_result_from_page_one_and_says_it_again(
     assert of(m.Say, effects) == []
     fresh = started(FRESH)  # nothing played yet: nothing to repeat, the menu stays
     assert draws(menu_at(fresh, Row.REPEAT)) == [] and fresh.state.mode is m.Mode.MENU
+
+
+def test_the_voices_volume_and_speed_step_round_in_the_menu_and_are_kept() -> None:
+    table = playing(MOVED, voice=True)
+    volumes: list[int] = []
+    speeds: list[int] = []
+    for row, seen in ((Row.VOLUME, volumes), (Row.SPEED, speeds)):
+        for _ in range(3):
+            effects = menu_at(table, row)
+            (voicing,) = of(m.Voicing, effects)
+            prefs = table.state.prefs
+            assert voicing == m.Voicing(prefs.volume, prefs.speed)
+            seen.append(prefs.volume if row is Row.VOLUME else prefs.speed)
+            assert kept(effects)[-1]["volume"] == str(prefs.volume)
+            assert kept(effects)[-1]["speed"] == str(prefs.speed)
+            assert of(m.Say, effects)  # heard as it now sounds
+            assert draws(effects)[-1].screen == screens.menu_screen(
+                table.w, m.menu_labels(table.state), MENU.index(row))
+            table.press(Press.MENU)
+    assert volumes == [70, 40, 100] and speeds == [200, 140, 170]
+    # Kept, and in force at the next start: the speaker is told before anything is said.
+    again = Machine()
+    effects = again(m.Start(MOVED, MOVED.seats,
+                            prefs=tuple(Prefs(volume=40, speed=200).as_strings().items())))
+    assert of(m.Voicing, effects) == [m.Voicing(40, 200)]
+    assert again.state.prefs.volume == 40 and again.state.prefs.speed == 200
+    assert of(m.Voicing, Machine()(m.Start(MOVED, MOVED.seats))) == []  # the config's own
+    labels = m.menu_labels(again.state)
+    assert labels[MENU.index(Row.VOLUME)] == again.w("menu_volume", level="40 %")
+    assert labels[MENU.index(Row.SPEED)] == again.w("menu_speed", level=again.w("speed_fast"))

@@ -65,6 +65,7 @@ class Heard:
         self.rig: Rig | None = None
         self.asked: list[tuple[Utterance, bool]] = []  # what, and the result was on the panel
         self.hushed = 0
+        self.voiced: list[tuple[int, int]] = []  # each Voicing the table gave
 
     def say(self, utterance: Utterance, after: bool = False) -> None:
         rig = self.rig
@@ -76,6 +77,10 @@ class Heard:
     def hush(self) -> None:
         self.hushed += 1
         self.speaker.hush()
+
+    def voicing(self, volume: int, speed: int) -> None:
+        self.voiced.append((volume, speed))
+        self.speaker.voicing(volume, speed)
 
 
 @pytest.fixture
@@ -202,6 +207,28 @@ def test_the_menu_switches_the_voice_off_and_the_table_falls_silent(
     again = Rig(tmp_path / "state", faces=FACES, seats_on=(1, 2), voice=heard)
     try:
         assert again.table.state.prefs.voice is False
+    finally:
+        again.close()
+
+
+def test_the_menus_volume_and_speed_reach_the_speaker(tmp_path: Path, heard: Heard) -> None:
+    """The menu's steps are what espeak-ng is next given: the real Speaker's settings,
+    told through the table's shell (``Voicing``), and kept for the next start."""
+    rig = table(tmp_path, heard)
+    try:
+        menu_to(rig, Row.VOLUME)
+        rig.long()
+        menu_to(rig, Row.SPEED)
+        rig.long()
+        rig.settle()
+        assert heard.voiced == [(70, 170), (70, 200)]  # the config's speed, then fast
+        assert (heard.speaker.volume, heard.speaker.speed) == (70, 200)
+        assert "70 %" in " ".join(rig.table.screen.body)
+    finally:
+        rig.close()
+    again = Rig(tmp_path / "state", faces=FACES, seats_on=(1, 2), voice=heard)
+    try:
+        assert heard.voiced[-1] == (70, 200) and len(heard.voiced) == 3  # told at the start
     finally:
         again.close()
 

@@ -117,6 +117,11 @@ class Speaker:
             else:
                 self._cut_short()
 
+    def voicing(self, volume: int, speed: int) -> None:
+        """Loudness and speed from the next utterance on."""
+        with self._changed:
+            self.volume, self.speed = volume, speed
+
     def hush(self) -> None:
         """Stop talking."""
         with self._changed:

@@ -69,11 +69,12 @@ from firmware.table.messages import (
     TimerFired,
     TimerKind,
     Unstuck,
+    Voicing,
     Wake,
     Write,
     Wrote,
 )
-from firmware.table.prefs import Prefs, in_force
+from firmware.table.prefs import SPEEDS, VOLUMES, Prefs, in_force, next_step
 from firmware.table.state import (
     Animate,
     Asking,
@@ -144,6 +145,7 @@ __all__ = [  # the messages and the state, with the step that takes them
     "TimerFired",
     "TimerKind",
     "Unstuck",
+    "Voicing",
     "Wake",
     "Wrote",
     "brightness_step",
@@ -301,6 +303,9 @@ class _Moment:
             self.do(Log("warning", f"kept names: {why}"))
         if prefs.contrast != start.contrast:
             self.do(Contrast(prefs.contrast))
+        voice = fixed.config.voice
+        if (prefs.volume, prefs.speed) != (voice.volume, voice.speed):  # the menu's, kept
+            self.do(Voicing(prefs.volume, prefs.speed))
         notes = []
         if start.problem:
             self.do(Log("warning", f"saved game: {start.problem}"))
@@ -447,6 +452,8 @@ class _Moment:
         self.set(prefs=prefs)
         if prefs.contrast != before.contrast:
             self.do(Contrast(prefs.contrast))
+        if (prefs.volume, prefs.speed) != (before.volume, before.speed):
+            self.do(Voicing(prefs.volume, prefs.speed))
         if before.voice and not prefs.voice:
             self.do(Hush())
         self.save_prefs()
@@ -746,6 +753,13 @@ class _Moment:
                     self.speak(self.s.switched("voice_on"))
                 else:
                     self.do(Hush())
+                self.save_prefs()
+            case Row.VOLUME | Row.SPEED:
+                prefs = (prefs.but(volume=next_step(prefs.volume, VOLUMES)) if row is Row.VOLUME
+                         else prefs.but(speed=next_step(prefs.speed, SPEEDS)))
+                self.set(prefs=prefs)
+                self.do(Voicing(prefs.volume, prefs.speed))
+                self.speak(self.s.switched("voice_on"))  # heard as it now sounds
                 self.save_prefs()
             case Row.STORY:
                 self.set(prefs=prefs.but(story=not prefs.story))

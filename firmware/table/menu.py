@@ -27,6 +27,8 @@ class Row(enum.Enum):
     LANGUAGE = "menu_language"
     BRIGHTNESS = "menu_brightness"
     VOICE = "menu_voice"
+    VOLUME = "menu_volume"
+    SPEED = "menu_speed"
     STORY = "menu_story"
     ODDS = "menu_odds"
     ABOUT = "menu_about"
@@ -36,9 +38,11 @@ MENU = tuple(Row)
 
 
 def labels(words: Words, *, language: str, level: str, voice: bool = False,
-           story: bool = False, odds: bool = False) -> list[str]:
+           story: bool = False, odds: bool = False, volume: int = 100,
+           speed: int = 170) -> list[str]:
     """The rows' texts now: the language row names the language, brightness its step,
-    the voice, the storyteller and the odds whether they are on."""
+    the voice, the storyteller and the odds whether they are on, the voice's volume
+    and speed their step."""
     def state(on: bool) -> str:
         return words("switch_on" if on else "switch_off")
 
@@ -46,5 +50,16 @@ def labels(words: Words, *, language: str, level: str, voice: bool = False,
                                             Row.BRIGHTNESS: {"level": level},
                                             Row.VOICE: {"state": state(voice)},
                                             Row.STORY: {"state": state(story)},
-                                            Row.ODDS: {"state": state(odds)}}
+                                            Row.ODDS: {"state": state(odds)},
+                                            Row.VOLUME: {"level": f"{volume} %"},
+                                            Row.SPEED: {"level": _pace(words, speed)}}
     return [words(row.value, **values.get(row, {})) for row in MENU]
+
+
+def _pace(words: Words, speed: int) -> str:
+    """The voice's speed as the menu says it: slow, normal, fast (or the config's words
+    a minute, where it set another)."""
+    return words(_PACES[speed]) if speed in _PACES else str(speed)
+
+
+_PACES = {140: "speed_slow", 170: "speed_normal", 200: "speed_fast"}

@@ -242,6 +242,14 @@ class Say:
 
 
 @dataclass(frozen=True)
+class Voicing:
+    """The voice's loudness and speed from now on (the menu's, or the config's)."""
+
+    volume: int
+    speed: int
+
+
+@dataclass(frozen=True)
 class Hush:
     """Stop saying anything."""
 
@@ -317,7 +325,7 @@ class Log:
 
 
 Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedOdds | NeedRecall | BringBack
-          | Chime | Say
+          | Chime | Say | Voicing
           | Hush | Light | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast
           | SavePrefs | Log)
 WRITES = (Save, BeginGame, PutAway)

@@ -46,6 +46,8 @@ class Voice(Protocol):
 
     def hush(self) -> None: ...
 
+    def voicing(self, volume: int, speed: int) -> None: ...
+
 
 @dataclass(frozen=True)
 class Run:

@@ -99,6 +99,8 @@ class Prefs:
     voice: bool = False
     story: bool = False
     odds: bool = False  # a decision's chances to win, shown (and said)
+    volume: int = 100  # the voice's loudness (espeak-ng's amplitude, 10..100)
+    speed: int = 170  # the voice's words a minute (80..300)
     names: kept_names.Names = ()  # set with robinson names: before the config's
     owed: Owed = Owed()
 
@@ -107,7 +109,8 @@ class Prefs:
         """What a table that kept nothing starts with: the config's."""
         return cls(language=config.language, contrast=contrast or config.display.contrast,
                    voice=config.voice.enabled, story=config.voice.storyteller,
-                   odds=config.table.odds)
+                   odds=config.table.odds, volume=config.voice.volume,
+                   speed=config.voice.speed)
 
     @classmethod
     def from_strings(cls, kept: Mapping[str, str], defaults: Prefs) -> tuple[Prefs, list[str]]:
@@ -116,6 +119,8 @@ class Prefs:
         to start)."""
         language = kept.get("language", "")
         contrast = whole_number(kept.get("contrast", ""))
+        volume = whole_number(kept.get("volume", ""))
+        speed = whole_number(kept.get("speed", ""))
         names, wrong = kept_names.from_pref(kept.get(kept_names.PREF, ""))
         prefs = cls(
             language=language if language in LANGUAGES else defaults.language,
@@ -124,6 +129,8 @@ class Prefs:
             voice=SWITCHED.get(kept.get("voice", ""), defaults.voice),
             story=SWITCHED.get(kept.get("story", ""), defaults.story),
             odds=SWITCHED.get(kept.get("odds", ""), defaults.odds),
+            volume=volume if volume is not None and 10 <= volume <= 100 else defaults.volume,
+            speed=speed if speed is not None and 80 <= speed <= 300 else defaults.speed,
             names=names or defaults.names,
             owed=Owed.from_string(kept.get("owed", "")))
         return prefs, wrong
@@ -133,10 +140,20 @@ class Prefs:
         return {"language": self.language, "contrast": str(self.contrast),
                 "voice": "on" if self.voice else "off", "story": "on" if self.story else "off",
                 "odds": "on" if self.odds else "off",
+                "volume": str(self.volume), "speed": str(self.speed),
                 kept_names.PREF: kept_names.to_pref(self.names), "owed": self.owed.as_string()}
 
     def but(self, **changes: object) -> Prefs:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+VOLUMES = (100, 70, 40)  # the menu's steps: loud, softer, soft
+SPEEDS = (170, 200, 140)  # normal, fast, slow (words a minute)
+
+
+def next_step(value: int, steps: tuple[int, ...]) -> int:
+    """The menu's next step after ``value`` (from one the config set: the first)."""
+    return steps[(steps.index(value) + 1) % len(steps)] if value in steps else steps[0]
 
 
 PREF_KEYS = tuple(Prefs().as_strings())

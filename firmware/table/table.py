@@ -208,6 +208,9 @@ class Table:
                 if voice is not None:
                     voice.say(Utterance(text, lang, record(lang, text) if record else None),
                               after=after)
+            case m.Voicing(volume, speed):
+                if self.told.voice is not None:
+                    self.told.voice.voicing(volume, speed)
             case m.Hush():
                 if self.told.voice is not None:
                     self.told.voice.hush()

@@ -66,7 +66,7 @@ def menu_labels(state: TableState) -> list[str]:
     prefs = state.prefs
     level = f"{len(BRIGHTNESS) - brightness_step(prefs.contrast)}/{len(BRIGHTNESS)}"
     return labels(words(state), language=prefs.language, level=level, voice=prefs.voice,
-                  story=prefs.story, odds=prefs.odds)
+                  story=prefs.story, odds=prefs.odds, volume=prefs.volume, speed=prefs.speed)
 
 
 def view(state: TableState) -> Screen:

@@ -4,6 +4,7 @@ Every 40-pin Pi, from the B+ to the Pi 5, has the same header, so one model's
 data serves all: BCM GPIO numbers to physical pins, and where GND is. The board
 data is read when first asked for, so the config's checks load no gpiozero.
 
+>>> from firmware.header import GROUND, PHYSICAL
 >>> PHYSICAL[17], GROUND[:2], USABLE
 (11, (6, 9), range(2, 28))
 """

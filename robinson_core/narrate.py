@@ -3,7 +3,7 @@
 >>> from robinson_core import Game, Roll
 >>> game = Game((1, 2)).play(Roll(3))
 >>> [describe(e, "en") for e in game.events]
-['Seat 1 rolls 3', 'Seat 1: 0 → 3', 'Seat 1 collects 1 from the bank']
+['Player 1 rolls 3', 'Player 1: start → 3', 'Player 1 collects 1 from the bank']
 """
 
 from __future__ import annotations

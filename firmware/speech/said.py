@@ -14,7 +14,7 @@ language and the names chosen, and each moment's sentence from them.
 >>> from robinson_core import Game, Roll
 >>> game = Game((1, 2)).play(Roll(3))
 >>> Spoken("en", {1: "Ana", 2: "Ben"}).result(game)
-"Ana, 3. Collect 1 from the bank. Pot 19. Ben's turn."
+'Ana, square 3. Take 1 chip.'
 """
 
 from __future__ import annotations

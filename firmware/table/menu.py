@@ -3,7 +3,7 @@ table machine's (``firmware.table.machine``).
 
 >>> from firmware.display.words import Words
 >>> labels(Words("en"), language="en", level="1/4")[:2]
-['Back to the game', 'Undo last action']
+['Back to the game', 'Repeat last result']
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 
 from firmware.display.words import Words
+from firmware.table.prefs import SPEEDS
 from robinson_core.texts import language_name
 
 
@@ -62,4 +63,4 @@ def _pace(words: Words, speed: int) -> str:
     return words(_PACES[speed]) if speed in _PACES else str(speed)
 
 
-_PACES = {140: "speed_slow", 170: "speed_normal", 200: "speed_fast"}
+_PACES = dict(zip(SPEEDS, ("speed_normal", "speed_fast", "speed_slow"), strict=True))

@@ -20,7 +20,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from firmware.config import Config
+from firmware.config import Config, Voice
 from firmware.table import names as kept_names
 from robinson_core import SEATS, Game
 from robinson_core.numbers import whole_number
@@ -99,8 +99,8 @@ class Prefs:
     voice: bool = False
     story: bool = False
     odds: bool = False  # a decision's chances to win, shown (and said)
-    volume: int = 100  # the voice's loudness (espeak-ng's amplitude, 10..100)
-    speed: int = 170  # the voice's words a minute (80..300)
+    volume: int = Voice.volume  # the voice's loudness (espeak-ng's amplitude, 10..100)
+    speed: int = Voice.speed  # the voice's words a minute (80..300)
     names: kept_names.Names = ()  # set with robinson names: before the config's
     owed: Owed = Owed()
 

@@ -7,7 +7,7 @@ redraws at once in a new language or with new names.
 >>> from firmware.config import Config
 >>> from firmware.table.state import Fixed, Menu, TableState
 >>> view(TableState(Fixed(Config(), lambda screen: (1, 0)), now=Menu(row=1))).body[1]
-'▶ Undo last action'
+'▶ Repeat last result'
 """
 
 from __future__ import annotations

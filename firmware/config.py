@@ -138,6 +138,10 @@ I2S_PINS = {18: "I2S BCLK", 19: "I2S LRCLK", 21: "I2S DIN"}
 """The pins an I2S amplifier (MAX98357A) takes: bit clock, word clock, data."""
 
 
+VOLUMES_ALLOWED = range(10, 101)  # espeak-ng's amplitude, the config's and the menu's kept
+SPEEDS_ALLOWED = range(80, 301)  # words a minute, likewise
+
+
 @dataclass(frozen=True)
 class Voice:
     """The spoken banker: espeak-ng through ALSA (``firmware.runtime.speaker``)."""
@@ -358,8 +362,10 @@ def _voice(reader: _Reader, table: dict[str, Any]) -> Voice:
                            "device is refused, it would write the sound into a file", device)
     return Voice(reader.boolean(table, "enabled", v.enabled, "voice."),
                  reader.boolean(table, "storyteller", v.storyteller, "voice."),
-                 reader.integer(table, "volume", v.volume, 10, 100, "voice."),
-                 reader.integer(table, "speed", v.speed, 80, 300, "voice."),
+                 reader.integer(table, "volume", v.volume, VOLUMES_ALLOWED.start,
+                                VOLUMES_ALLOWED[-1], "voice."),
+                 reader.integer(table, "speed", v.speed, SPEEDS_ALLOWED.start,
+                                SPEEDS_ALLOWED[-1], "voice."),
                  device, amplifier)
 
 

@@ -1695,3 +1695,12 @@ def test_the_voices_volume_and_speed_step_round_in_the_menu_and_are_kept() -> No
     labels = m.menu_labels(again.state)
     assert labels[MENU.index(Row.VOLUME)] == again.w("menu_volume", level="40 %")
     assert labels[MENU.index(Row.SPEED)] == again.w("menu_speed", level=again.w("speed_fast"))
+
+
+def test_a_kept_volume_or_speed_out_of_what_the_config_allows_is_the_configs() -> None:
+    defaults = Prefs(volume=70, speed=140)
+    edges = {"volume": "10", "speed": "300"}
+    assert Prefs.from_strings(edges, defaults)[0] == defaults.but(volume=10, speed=300)
+    for volume, speed in (("9", "79"), ("101", "301"), ("loud", ""), ("-5", "1e3")):
+        kept, _ = Prefs.from_strings({"volume": volume, "speed": speed}, defaults)
+        assert (kept.volume, kept.speed) == (70, 140), (volume, speed)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 
+from firmware.config import Voice
 from firmware.display.words import Words
 from firmware.table.prefs import SPEEDS
 from robinson_core.texts import language_name
@@ -39,8 +40,8 @@ MENU = tuple(Row)
 
 
 def labels(words: Words, *, language: str, level: str, voice: bool = False,
-           story: bool = False, odds: bool = False, volume: int = 100,
-           speed: int = 170) -> list[str]:
+           story: bool = False, odds: bool = False, volume: int = Voice.volume,
+           speed: int = Voice.speed) -> list[str]:
     """The rows' texts now: the language row names the language, brightness its step,
     the voice, the storyteller and the odds whether they are on, the voice's volume
     and speed their step."""

@@ -20,7 +20,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from firmware.config import Config, Voice
+from firmware.config import SPEEDS_ALLOWED, VOLUMES_ALLOWED, Config, Voice
 from firmware.table import names as kept_names
 from robinson_core import SEATS, Game
 from robinson_core.numbers import whole_number
@@ -99,8 +99,8 @@ class Prefs:
     voice: bool = False
     story: bool = False
     odds: bool = False  # a decision's chances to win, shown (and said)
-    volume: int = Voice.volume  # the voice's loudness (espeak-ng's amplitude, 10..100)
-    speed: int = Voice.speed  # the voice's words a minute (80..300)
+    volume: int = Voice.volume  # the voice's loudness (espeak-ng's amplitude)
+    speed: int = Voice.speed  # the voice's words a minute
     names: kept_names.Names = ()  # set with robinson names: before the config's
     owed: Owed = Owed()
 
@@ -129,8 +129,8 @@ class Prefs:
             voice=SWITCHED.get(kept.get("voice", ""), defaults.voice),
             story=SWITCHED.get(kept.get("story", ""), defaults.story),
             odds=SWITCHED.get(kept.get("odds", ""), defaults.odds),
-            volume=volume if volume is not None and 10 <= volume <= 100 else defaults.volume,
-            speed=speed if speed is not None and 80 <= speed <= 300 else defaults.speed,
+            volume=volume if volume is not None and volume in VOLUMES_ALLOWED else defaults.volume,
+            speed=speed if speed is not None and speed in SPEEDS_ALLOWED else defaults.speed,
             names=names or defaults.names,
             owed=Owed.from_string(kept.get("owed", "")))
         return prefs, wrong

@@ -233,7 +233,8 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     paid = [said[e] for e in events if isinstance(e, _MONEY) and not _nothing_moved(e)]
     summed, whole = money_line(w, state, events)
     if state.status is not Status.PLAYING:
-        return _end_screen(w, game, seat, title, [summed] if summed else paid, said, badge)
+        return _end_screen(w, game, seat, title, [summed] if summed else paid, said, face,
+                           badge)
     body += [summed] if summed else paid
     body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
     landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
@@ -264,14 +265,13 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
 
 
 def _end_screen(w: Words, game: Game, seat: int, title: str, shared: list[str],
-                said: dict[ev.Event, str], badge: str) -> Screen:
+                said: dict[ev.Event, str], face: int, badge: str) -> Screen:
     """The action that ended the game: the mover's chips and who got what (the
     share-out, page 1), why nobody won where nobody did, then everyone's chips, a line
     each. Four players' end fits four pages of a 128x64 panel whatever their names; the
     squares, the Fridays (but a Friday's third, in the share-out), the path and the
     story are left out."""
     state, events = game.state, game.events
-    face = next((e.face for e in events if isinstance(e, ev.Rolled)), 0)
     body = [w("ledger", chips=state.player(seat).chips, pot=state.pot), *shared]
     body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
     essential = len(body)

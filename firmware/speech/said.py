@@ -236,7 +236,7 @@ def _next_in_turn(state: GameState, seat: int) -> int | None:
     roll it is if nobody misses a turn or rolls again (the voice need not say it)."""
     seats = [p.seat for p in state.players if p.position is not None or p.seat == seat]
     after = seats[seats.index(seat) + 1:] + seats[:seats.index(seat)]
-    return next((s for s in after if state.player(s).position is not None), None)
+    return after[0] if after else None
 
 
 def _decided_key(event: ev.Decided) -> str:

@@ -20,7 +20,7 @@ from firmware.errors import ConfigError
 from firmware.header import USABLE
 from firmware.runtime.soundcards import AUTO
 from robinson_core import MAX_PLAYERS, HouseRules, RobinsonError
-from robinson_core.house_rules import NAMES as RULE_NAMES
+from robinson_core.house_rules import ACCEPTED as RULE_NAMES
 from robinson_core.texts import LANGUAGES
 
 SDA, SCL = 2, 3  # the I2C bus the panel is on (BCM numbers)

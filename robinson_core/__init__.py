@@ -19,7 +19,7 @@ from .errors import (
                      SetupError,
 )
 from .game import Game
-from .house_rules import DeadChips, HouseRules, ShareWith, Square32, Square33
+from .house_rules import DeadChips, HouseRules, ShareWith, Square4, Square32, Square33
 from .script import play_script, script_actions, tokens
 from .state import GameState, Player, Status
 
@@ -27,7 +27,7 @@ __all__ = [
     "BOARD", "CHOICES", "HOME", "MAX_PLAYERS", "MIN_PLAYERS", "SEATS", "START", "Action",
     "BoardError", "Choice", "DeadChips", "Effect", "Game", "GameState", "HouseRuleError",
     "HouseRules", "IllegalActionError", "LanguageError", "Pending", "Player", "RobinsonError",
-    "Roll", "SaveError", "ScriptError", "SetupError", "ShareWith", "Square", "Square32",
-    "Square33",
+    "Roll", "SaveError", "ScriptError", "SetupError", "ShareWith", "Square", "Square4",
+    "Square32", "Square33",
     "Status", "apply", "new_game", "parse_action", "play_script", "script_actions", "tokens",
 ]

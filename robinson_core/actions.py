@@ -1,4 +1,5 @@
-"""What a game can be given: a die face, or a decision on 7, 20 or 23.
+"""What a game can be given: a die face, or a decision on 7, 20 or 23 (and 4, where
+house rule square_4 asks).
 
 >>> parse_action("4"), parse_action("again")
 (Roll(face=4), <Choice.AGAIN: 'again'>)
@@ -22,6 +23,7 @@ class Pending(enum.Enum):
     TREE = "tree"  # on 7 at the start of a turn: roll or stay
     AGAIN = "again"  # after landing on 20: again or pass
     JUMP = "jump"  # after landing on 23: jump or stay
+    WRECK = "wreck"  # after landing on 4, with square_4 = ask: restart or stay
     OVER = "over"  # nothing: the game has ended
 
 
@@ -33,6 +35,7 @@ class Choice(enum.Enum):
     AGAIN = "again"
     PASS = "pass"
     JUMP = "jump"
+    RESTART = "restart"
 
     @property
     def token(self) -> str:
@@ -60,10 +63,11 @@ CHOICES: dict[Pending, tuple[Choice, Choice]] = {
     Pending.TREE: (Choice.ROLL, Choice.STAY),
     Pending.AGAIN: (Choice.AGAIN, Choice.PASS),
     Pending.JUMP: (Choice.JUMP, Choice.STAY),
+    Pending.WRECK: (Choice.RESTART, Choice.STAY),
 }
 """The two options of each decision; the first is the default (a short press)."""
 
-DECISION_SQUARE = {Pending.TREE: 7, Pending.AGAIN: 20, Pending.JUMP: 23}
+DECISION_SQUARE = {Pending.TREE: 7, Pending.AGAIN: 20, Pending.JUMP: 23, Pending.WRECK: 4}
 
 
 def parse_action(token: str) -> Action:

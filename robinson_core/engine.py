@@ -17,7 +17,7 @@ from . import events as ev
 from .actions import CHOICES, DECISION_SQUARE, Action, Choice, Pending, Roll
 from .board import BOARD, HOME, START, Effect, Square
 from .errors import IllegalActionError, SetupError
-from .house_rules import DeadChips, HouseRules, ShareWith, Square32, Square33
+from .house_rules import DeadChips, HouseRules, ShareWith, Square4, Square32, Square33
 from .state import GameState, Player
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -193,12 +193,12 @@ class Play:
     def decide(self, seat: int, pending: Pending, choice: Choice) -> None:
         self.events = [ev.Decided(seat, choice, DECISION_SQUARE[pending])]
         self.pending = _ROLL
-        if choice is CHOICES[pending][0]:  # roll on 7, again on 20, jump on 23
-            if choice is Choice.JUMP:
-                target = BOARD[23].target
-                assert target is not None
-                self.move(seat, target, ev.Cause.JUMP)
-                self.finish_turn(seat)
+        if choice is Choice.JUMP or choice is Choice.RESTART:  # 23 -> 27, 4 -> start
+            square = BOARD[DECISION_SQUARE[pending]]
+            assert square.target is not None
+            self.move(seat, square.target,
+                      ev.Cause.JUMP if choice is Choice.JUMP else ev.Cause.SHIPWRECK)
+        elif choice is CHOICES[pending][0]:  # roll on 7, again on 20: the same player rolls
             return
         self.finish_turn(seat)
 
@@ -228,9 +228,12 @@ class Play:
         self.pay_bank(seat, square.amount)
 
     def _shipwreck(self, seat: int, square: Square) -> None:
-        if self.rules.restart_on_4:
+        rule = self.rules.square_4
+        if rule is Square4.BACK:
             assert square.target is not None
             self.move(seat, square.target, ev.Cause.SHIPWRECK)
+        elif rule is Square4.ASK:
+            self.pending = Pending.WRECK
 
     def _pay_neighbour(self, seat: int, square: Square) -> None:
         neighbour = self.right_neighbour(seat)

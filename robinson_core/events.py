@@ -69,11 +69,11 @@ class Transfer:
 
 @dataclass(frozen=True)
 class Decided:
-    """``seat`` chose on square 7, 20 or 23."""
+    """``seat`` chose on square 4, 7, 20 or 23."""
 
     seat: int
     choice: Choice
-    square: int  # 7, 20 or 23
+    square: int  # 4 (house rule square_4 = ask), 7, 20 or 23
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,14 @@ class ShareWith(enum.Enum):
     NONE = "none"
 
 
+class Square4(enum.Enum):
+    """What the shipwreck on square 4 does."""
+
+    BACK = "back"  # back to start: the next roll is a first roll again
+    ASK = "ask"  # the player decides, like 7, 20 and 23: restart (a short press) or stay
+    STAY = "stay"  # nothing happens
+
+
 class Square32(enum.Enum):
     """Who collects on square 32, where Robinson and Friday free the prisoners."""
 
@@ -55,7 +63,7 @@ class HouseRules:
     purse: int = 20
     stake: int = 10
     debt: bool = False
-    restart_on_4: bool = True
+    square_4: Square4 = Square4.BACK
     chain_25_to_14: bool = True
     dead_chips: DeadChips = DeadChips.KEEP
     share_with: ShareWith = ShareWith.RIGHT
@@ -84,8 +92,15 @@ class HouseRules:
     def with_strings(self, values: Mapping[str, str]) -> HouseRules:
         """A copy with the named rules changed, their values given as text."""
         changes: dict[str, object] = {}
-        for name, text in values.items():
-            if name not in _TYPES:
+        for given, text in values.items():
+            name = given
+            if given in OLD_NAMES:  # an earlier rule, now one value of another
+                name, text = OLD_NAMES[given], _old_value(given, text)
+                if name in values and _parse(name, values[name]) != _parse(name, text):
+                    raise HouseRuleError(
+                        f"house rules {given} and {name} disagree: give only {name} "
+                        f"({_describe(name)})")
+            elif name not in _TYPES:
                 raise HouseRuleError(
                     f"unknown house rule {quote(name)}; the house rules are {', '.join(NAMES)}")
             changes[name] = _parse(name, text)
@@ -99,10 +114,12 @@ class HouseRules:
     def as_text(self) -> str:
         """Every rule as ``name=value`` words (``purse=10 debt=false ...``): how a saved
         game and the database keep the rules. A rule added later (``LATER``) is written
-        only where it is not its default: a game saved before it existed reads as it was
-        saved, and its checksum still matches."""
+        only where it is not its default, and a rule that took an earlier one's place in
+        the earlier one's words where they say it (``square_4=back`` as
+        ``restart_on_4=true``): a game saved before either reads as it was saved, and its
+        checksum still matches."""
         default = HouseRules().as_strings()
-        return " ".join(f"{k}={v}" for k, v in self.as_strings().items()
+        return " ".join(_saved_as(k, v) for k, v in self.as_strings().items()
                         if k not in LATER or v != default[k])
 
     def as_strings(self) -> dict[str, str]:
@@ -119,6 +136,32 @@ _TYPES: dict[str, type] = typing.get_type_hints(HouseRules)
 NAMES: tuple[str, ...] = tuple(_TYPES)
 LATER = frozenset({"square_32"})
 """The rules added after games were first saved (their text leaves them out at default)."""
+OLD_NAMES = {"restart_on_4": "square_4"}
+"""An earlier rule's name, and the rule that took its place: the old name is still read
+wherever rules are (config, ``--rule``, saved games), ``true`` as ``back`` and ``false``
+as ``stay``."""
+_OLD_VALUES = {"true": "back", "false": "stay"}
+ACCEPTED: tuple[str, ...] = (*NAMES, *OLD_NAMES)
+"""Every name a rule may be given by."""
+
+
+def _old_value(name: str, text: str) -> str:
+    """The value of ``restart_on_4`` (true or false) as the square_4 it means."""
+    word = text.strip().lower()
+    if word not in _OLD_VALUES:
+        raise HouseRuleError(f"house rule {name} must be true or false, not {quote(text)} "
+                             f"(or give {OLD_NAMES[name]}: {_describe(OLD_NAMES[name])})")
+    return _OLD_VALUES[word]
+
+
+def _saved_as(name: str, value: str) -> str:
+    """One rule as a saved game writes it: in its old name's words where those say it."""
+    for old, new in OLD_NAMES.items():
+        if new == name:
+            for old_value, new_value in _OLD_VALUES.items():
+                if new_value == value:
+                    return f"{old}={old_value}"
+    return f"{name}={value}"
 
 
 def split_rule(text: str) -> tuple[str, str]:

@@ -30,15 +30,15 @@ from dataclasses import dataclass, field
 from .actions import Pending
 from .board import BOARD, HOME, Effect
 from .engine import GALLOWS, GALLOWS_FACE, TREE
-from .house_rules import DeadChips, HouseRules, ShareWith, Square32, Square33
+from .house_rules import DeadChips, HouseRules, ShareWith, Square4, Square32, Square33
 from .state import GameState
 
 # What a square does on landing, as small integers (0: nothing), the commonest first:
 # the loop tells them apart by comparisons, in this order. _BACK_TO_COLLECT is 25 when
 # house rule chain_25_to_14 has 14 act too (``_codes``).
 (_NOTHING, _BACK_TO_COLLECT, _COLLECT_BANK, _FATHER, _PAY_BANK, _EVERYONE_PAYS, _GO_BACK,
- _SHIPWRECK, _ROLL_AGAIN, _JUMP, _SIT_OUT, _PAY_NEIGHBOUR, _FRIDAY, _COLLECT_EACH, _SWAP,
- _HOME, _HANGED) = range(17)
+ _SHIPWRECK, _ROLL_AGAIN, _JUMP, _WRECK_ASK, _SIT_OUT, _PAY_NEIGHBOUR, _FRIDAY, _COLLECT_EACH,
+ _SWAP, _HOME, _HANGED) = range(18)
 HANGED = HOME + 1  # where a 6 from the gallows takes a token: a square past the board
 _CODE_OF = {Effect.EVERYONE_PAYS: _EVERYONE_PAYS, Effect.COLLECT_BANK: _COLLECT_BANK,
             Effect.SHIPWRECK: _SHIPWRECK, Effect.PAY_BANK: _PAY_BANK,
@@ -56,17 +56,20 @@ MOVE = tuple(tuple(HANGED if (start, face) == (GALLOWS, GALLOWS_FACE) else
 home by the excess), or HANGED."""
 
 # What the game waits for, as small integers.
-ROLL, TREE_ASK, AGAIN_ASK, JUMP_ASK, OVER = range(5)
+ROLL, TREE_ASK, AGAIN_ASK, JUMP_ASK, WRECK_ASK, OVER = range(6)
 _PENDING = {Pending.ROLL: ROLL, Pending.TREE: TREE_ASK, Pending.AGAIN: AGAIN_ASK,
-            Pending.JUMP: JUMP_ASK, Pending.OVER: OVER}
+            Pending.JUMP: JUMP_ASK, Pending.WRECK: WRECK_ASK, Pending.OVER: OVER}
+_DECISIONS = (TREE_ASK, AGAIN_ASK, JUMP_ASK, WRECK_ASK)
 _DEAD, _NONE = -1, -1  # a position once eliminated; no Friday
 
 
 def _codes(rules: HouseRules) -> tuple[int, ...]:
     """``CODE`` with the house rules that change what a square does compiled in."""
     codes = list(CODE)
-    if not rules.restart_on_4:
+    if rules.square_4 is Square4.STAY:
         codes[4] = _NOTHING
+    elif rules.square_4 is Square4.ASK:
+        codes[4] = _WRECK_ASK
     if rules.chain_25_to_14:
         assert CODE[TARGET[25]] == _COLLECT_BANK  # the board's 14: the loop counts on it
         codes[25] = _BACK_TO_COLLECT
@@ -141,7 +144,7 @@ def play(state: GameState, games: int, random: Callable[[], float], tally: Tally
                                                   tally.winner_order, tally.pots)
     final = [tally.chips.setdefault(seat, Counter()) for seat in seats]
     pot0 = state.pot
-    decide0 = option if pending0 in (TREE_ASK, AGAIN_ASK, JUMP_ASK) else later
+    decide0 = option if pending0 in _DECISIONS else later
     no_winner = eliminations = games_with_death = fridays = went_broke = 0
     for _ in range(games):
         pos, chips, fri, sits, nxt = pos0[:], chips0[:], fri0[:], sits0[:], nxt0[:]
@@ -195,6 +198,9 @@ def play(state: GameState, games: int, random: Callable[[], float], tally: Tally
                         continue
                     elif code == _JUMP:
                         pending = JUMP_ASK
+                        continue
+                    elif code == _WRECK_ASK:
+                        pending = WRECK_ASK
                         continue
                     elif code == _SIT_OUT:
                         sits[mover] = True
@@ -290,9 +296,12 @@ def play(state: GameState, games: int, random: Callable[[], float], tally: Tally
                 first = random() < 0.5 if decide == COIN else decide == FIRST
                 decide = later
                 if first:
-                    if asked != JUMP_ASK:
+                    if asked == JUMP_ASK:
+                        pos[mover] = jump_to
+                    elif asked == WRECK_ASK:
+                        pos[mover] = 0
+                    else:
                         continue  # roll on 7, roll again on 20: the same player rolls
-                    pos[mover] = jump_to
             # The turn passes on: past the dead, past one who sits out (once).
             following = nxt[mover]
             while sits[following]:
@@ -331,7 +340,7 @@ def odds(state: GameState, rollouts: int, random: Callable[[], float]) -> tuple[
     ``actions.CHOICES`` lists them), played out ``rollouts`` times from here with the die
     of ``random`` and every later decision taken with its first option: the deciding
     player's chance to win. Raises ValueError if ``state`` waits for no decision."""
-    if _PENDING[state.pending] not in (TREE_ASK, AGAIN_ASK, JUMP_ASK):
+    if _PENDING[state.pending] not in _DECISIONS:
         raise ValueError("no decision to weigh: the game waits for a roll, or is over")
     decider = state.to_move
     assert decider is not None

@@ -41,10 +41,12 @@ CHOICE_KEYS = {
     Choice.AGAIN: "choice_again",
     Choice.PASS: "choice_pass",
     Choice.JUMP: "choice_jump",
+    Choice.RESTART: "choice_restart",
 }
-"""A decision taken, by its text key (staying has one per square)."""
+"""A decision taken, by its text key (staying has one per square: ``STAY_KEYS``)."""
+STAY_KEYS = {7: "choice_stay_tree", 23: "choice_stay_boat", 4: "choice_stay_wreck"}
 OPTION_KEYS = {Choice.ROLL: "opt_roll", Choice.STAY: "opt_stay", Choice.AGAIN: "opt_again",
-               Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump"}
+               Choice.PASS: "opt_pass", Choice.JUMP: "opt_jump", Choice.RESTART: "opt_restart"}
 """A decision's option, one word, by its text key: the panel's and the voice's tables
 each word it under the same key."""
 EXCHANGES = frozenset({"swap", "everyone_pays", "collect_bank", "pay_bank", "pay_neighbour",
@@ -59,6 +61,13 @@ _MOVE_KEYS = {
     ev.Cause.GO_BACK: "move_go_back",
     ev.Cause.JUMP: "move_jump",
 }
+
+
+def decided_key(event: ev.Decided) -> str:
+    """The text key of a decision taken (the panel's and the voice's tables each word it)."""
+    if event.choice is Choice.STAY:  # stay is an option on 4, in the tree (7), on 23
+        return STAY_KEYS[event.square]
+    return CHOICE_KEYS[event.choice]
 
 
 def mover(events: Sequence[ev.Event]) -> int | None:
@@ -96,16 +105,17 @@ see who was left out of "everyone"."""
 
 
 def alike(change: dict[int, int], playing: Sequence[int],
-          left_out: int) -> tuple[int | None, int, list[int]] | None:
+          left_out: int) -> tuple[tuple[int, ...], int, list[int]] | None:
     """Whether every purse that lost lost the same, at least two of them, with at most
-    one gain: (who gained or None, what each paid, the players in the game who neither
-    paid nor gained); None if not, or if more than ``left_out`` were left out."""
-    gains = [seat for seat, amount in change.items() if amount > 0]
+    two gains (32 under square_32 = both: the mover and the Friday): (who gained, what
+    each paid, the players in the game who neither paid nor gained); None if not, or if
+    more than ``left_out`` were left out."""
+    gains = tuple(seat for seat, amount in change.items() if amount > 0)
     lost = {amount for amount in change.values() if amount < 0}
     out = [seat for seat in playing if seat not in change]
-    if len(lost) == 1 and len(gains) <= 1 and len(out) <= left_out \
+    if len(lost) == 1 and len(gains) <= 2 and len(out) <= left_out \
             and len(change) - len(gains) >= 2 and set(change) <= set(playing):
-        return (gains[0] if gains else None), -lost.pop(), out
+        return gains, -lost.pop(), out
     return None
 
 
@@ -155,10 +165,7 @@ def describe(event: ev.Event, lang: str, name: Names | None = None,
     if isinstance(event, ev.Transfer):
         return _transfer(event, lang, name, master)
     if isinstance(event, ev.Decided):
-        if event.choice is Choice.STAY:  # stay is an option in the tree (7) and the canoe (23)
-            key = "choice_stay_tree" if event.square == 7 else "choice_stay_boat"
-            return ui(lang, key, name=name(event.seat))
-        return ui(lang, CHOICE_KEYS[event.choice], name=name(event.seat))
+        return ui(lang, decided_key(event), name=name(event.seat))
     if isinstance(event, ev.WillSitOut):
         return ui(lang, "will_sit_out", name=name(event.seat))
     if isinstance(event, ev.SatOut):
@@ -247,7 +254,8 @@ def standing(p: Player, lang: str, name: Names) -> str:
     return line
 
 
-ASK_KEYS = {Pending.TREE: "ask_tree", Pending.AGAIN: "ask_again", Pending.JUMP: "ask_jump"}
+ASK_KEYS = {Pending.TREE: "ask_tree", Pending.AGAIN: "ask_again", Pending.JUMP: "ask_jump",
+            Pending.WRECK: "ask_wreck"}
 """The text that asks each decision's question."""
 
 

@@ -90,7 +90,11 @@ board, texts and house rules; a test fails when it is out of date.
 
 NOTES = {
     1: "The mover pays too. Each master among the payers brings their Friday in.",
-    4: "The next roll moves from start again (house rule `restart_on_4`).",
+    4: "The next roll moves from start again. All three sheets say *may* (hr *Smiješ*, "
+       "fi *Saat*, ja *やり直せます*), as on 7, 20 and 23, but an old game's \"you may "
+       "start again\" is a penalty in play. House rule `square_4`: `back` (default) as "
+       "above; `ask`: the player decides, as on 23: `restart` (the default, a short "
+       "press) or `stay`; `stay`: nothing happens.",
     7: "Asked at the start of each later turn spent on 7; the default is to roll.",
     10: "Not a bank payment: no Friday rule. *Ruling*: with nobody else left, nothing "
         "is paid and the table says so.",
@@ -133,8 +137,10 @@ RULE_NOTES = {
     "stake": "Chips each player puts into the pot at the start (0 to the purse).",
     "debt": "`false`: nobody pays more than they have. `true`: the full amount is "
             "always paid and balances may go below 0.",
-    "restart_on_4": "`true`: the shipwreck sends the token back to start. `false`: the "
-                    "sheet's \"may\" read as optional; nothing happens on 4.",
+    "square_4": "What the shipwreck on square 4 does: `back` to start, `ask` the player "
+                "(`restart` or `stay`), or `stay` (the sheet's \"may\" read as optional: "
+                "nothing happens). The earlier `restart_on_4` is still read: `true` is "
+                "`back`, `false` is `stay`.",
     "chain_25_to_14": "`true`: sent back from 25 to 14, the player collects the 2 of "
                       "square 14 (the sheet's \"two glasses of wine\").",
     "dead_chips": "`keep`: a hanged player keeps their chips. `pot`: their chips go into "
@@ -173,8 +179,9 @@ The winner takes the whole pot, then gives part of it away:
 
 ## Decisions
 
-Three squares ask the player; the first word is the default, what a short
-press of the ROLL button means:
+Three squares ask the player (four with `square_4 = ask`); the first word is the
+default, what a short press of the ROLL button means:
+- after landing on 4, with `square_4 = ask`: `restart` or `stay`;
 - on 7, at the start of a turn: `roll` or `stay`;
 - after landing on 20: `again` or `pass`;
 - after landing on 23: `jump` or `stay`.

@@ -149,7 +149,7 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
                 yield "footer", f"page {n + 1} says {footer!r}, not the prompt"
 
 
-Covering = Callable[[int | None, int, int, Sequence[int]], str]
+Covering = Callable[[dict[int, int], int, Sequence[int]], str]
 
 
 def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
@@ -157,9 +157,10 @@ def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
     """Who must be seen on page 1 after ``game``'s last action (see ``Money``): each by
     one of its ``forms`` (a name, or a case of it: "Igrač 4", "igraču 4").
 
-    ``covering(gainer, gain, n, unchanged)`` is the line allowed to stand for them
-    all where every loser lost n alike, at most one player gained (``gainer``, or
-    None) and at most two players still in the game were left out (named, 0)."""
+    ``covering(gains, n, unchanged)`` is the line allowed to stand for them all
+    where every loser lost n alike, at most two players gained (``gains``: seat ->
+    gain; two on 32 under square_32 = both) and at most two players still in the game
+    were left out (named, 0)."""
     change: dict[int, int] = {}
     for event in game.events:
         if isinstance(event, ev.Transfer):
@@ -182,10 +183,10 @@ def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
     gainers = [seat for seat, amount in change.items() if amount > 0]
     losers = [seat for seat, amount in change.items() if amount < 0]
     unchanged = [seat for seat in playing if seat not in change]
-    alike = (len(lost) == 1 and len(gainers) <= 1 and len(losers) >= 2
+    alike = (len(lost) == 1 and len(gainers) <= 2 and len(losers) >= 2
              and len(unchanged) <= 2 and set(change) <= set(playing))
-    gainer = gainers[0] if gainers else None
-    line = covering(gainer, change.get(gainer or 0, 0), -min(lost), unchanged) if alike else ""
+    line = covering({seat: change[seat] for seat in gainers}, -min(lost),
+                    unchanged) if alike else ""
     return Money(mover_line, named, line)
 
 

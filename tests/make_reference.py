@@ -52,7 +52,7 @@ def narration() -> list[str]:
         ev.Transfer(3, None, 7, 7, ev.Why.DEAD_CHIPS),
         *(ev.Decided(1, choice, square) for choice, square in (
             (Choice.ROLL, 7), (Choice.STAY, 7), (Choice.AGAIN, 20), (Choice.PASS, 20),
-            (Choice.JUMP, 23), (Choice.STAY, 23))),
+            (Choice.JUMP, 23), (Choice.STAY, 23), (Choice.RESTART, 4), (Choice.STAY, 4))),
         ev.WillSitOut(1), ev.SatOut(1), ev.Parrot(1), ev.NoNeighbour(1),
         ev.FridaySworn(1, 2), ev.BondEnded(1, 2, ev.BondEnd.TAKEN), ev.Swapped(1, 2),
         ev.Eliminated(3), ev.Won(1, 30), ev.Shared(1, 2, 15, False), ev.Shared(1, 2, 10, True),
@@ -64,6 +64,8 @@ def narration() -> list[str]:
         for script in ("", "6 1 1 2", "3 6 5 6 6 6 6 4 5", "5 5 5 1 6 5 6 6 6 6"):
             state = replay_game((1, 2, 3), None, [], script).state
             lines.append(f"{lang} waiting after {script!r}: {waiting(state, lang)}")
+        state = replay_game((1, 2, 3), None, [("square_4", "ask")], "4").state
+        lines.append(f"{lang} waiting after '4' (square_4=ask): {waiting(state, lang)}")
         for count in (0, 1, 2, 4, 5, 11, 12, 21, 22, 25, 101, 111, 112):
             lines.append(f"{lang} {count}: {fill(lang, '{n:chips}', n=count)}")
     return lines

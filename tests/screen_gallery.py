@@ -14,7 +14,7 @@ from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.table.menu import MENU
 from firmware.table.rows import Summary, ending
-from robinson_core import Game, HouseRules, play_script
+from robinson_core import Game, HouseRules, Square4, play_script
 from robinson_core.texts import LANGUAGES
 
 NAMES = {1: "Ana", 2: "Ben", 3: "Cid"}
@@ -41,6 +41,7 @@ MOMENTS = {
     "decision_tree": "2 6 5 5 6 6",
     "decision_again": "3 6 5 6 6 6 6 4 5",
     "decision_jump": "5 5 5 1 6 5 6 6 6 6",
+    "decision_wreck": "4",  # house rule square_4 = ask (RULED)
     "dead": "5 2 3 5 6 3 4 2 2 2 4 5 3 6 again 6 3 3 5 1 6 6 1 6 5 4 4 6",
     "won_alone": "5 5 5 6 6 3 5 3 2 6 2 6 4 6 5 1 1 jump 3 6 4 4 2 4 2 6 2 6 2 4 1 1 1 6 2 4 "
                  "5 4 4 2 6 1",
@@ -57,9 +58,14 @@ def menu_items(w: Words) -> list[str]:
     return [w(row.value, language="Suomi", level="4/4", state=longest) for row in MENU]
 
 
+RULED = {"decision_wreck": HouseRules(square_4=Square4.ASK)}
+"""The moments played under a house rule (the others: the defaults)."""
+
+
 def games() -> dict[str, Game]:
     seats = (1, 2, 3)
-    return {name: play_script(Game(seats), script) for name, script in MOMENTS.items()}
+    return {name: play_script(Game(seats, rules=RULED.get(name, HouseRules())), script)
+            for name, script in MOMENTS.items()}
 
 
 def gallery(names: dict[str, dict[int, str]] | None = None) -> Iterator[tuple[str, Screen]]:

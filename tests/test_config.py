@@ -30,7 +30,7 @@ from firmware.config import (
 from firmware.display.panels import Interface
 from firmware.errors import ConfigError
 from robinson_core import HouseRules
-from robinson_core.house_rules import DeadChips, ShareWith, Square32, Square33
+from robinson_core.house_rules import OLD_NAMES, DeadChips, ShareWith, Square4, Square32, Square33
 
 
 def refused(raw: dict[str, Any], *said: str) -> str:
@@ -59,7 +59,7 @@ EVERYTHING: dict[str, Any] = {
                 "v_offset": 3, "rotate": 2, "contrast": 77},
     "timings": {"long_press": 0.7, "menu_press": 2.5, "debounce": 0.05, "animation": 0.4,
                 "page": 4.0, "dim_after": 60, "blank_after": 600, "shift_every": 120},
-    "rules": {"purse": 30, "stake": 5, "debt": True, "restart_on_4": False,
+    "rules": {"purse": 30, "stake": 5, "debt": True, "square_4": "ask",
               "chain_25_to_14": False, "dead_chips": "pot", "share_with": "runner_up",
               "square_33": "friday"},
 }
@@ -80,7 +80,7 @@ def test_every_setting_lands_in_its_own_field() -> None:
                         v_offset=3, rotate=2, contrast=77),
         timings=Timings(long_press=0.7, menu_press=2.5, debounce=0.05, animation=0.4,
                         page=4.0, dim_after=60.0, blank_after=600.0, shift_every=120.0),
-        rules=HouseRules(purse=30, stake=5, debt=True, restart_on_4=False,
+        rules=HouseRules(purse=30, stake=5, debt=True, square_4=Square4.ASK,
                          chain_25_to_14=False, dead_chips=DeadChips.POT,
                          share_with=ShareWith.RUNNER_UP, square_33=Square33.FRIDAY),
         source="all.toml")
@@ -180,14 +180,16 @@ def test_a_switch_is_true_or_false_only(table: str, key: str) -> None:
 
 
 @pytest.mark.parametrize("name,value,expected", [
-    ("debt", True, True), ("debt", False, False), ("restart_on_4", False, False),
+    ("debt", True, True), ("debt", False, False), ("restart_on_4", False, Square4.STAY),
+    ("restart_on_4", True, Square4.BACK), ("square_4", "ask", Square4.ASK),
+    ("square_4", "stay", Square4.STAY),
     ("chain_25_to_14", False, False), ("purse", 99, 99), ("stake", 0, 0),
     ("dead_chips", "pot", DeadChips.POT), ("share_with", "left", ShareWith.LEFT),
     ("square_33", "friday", Square33.FRIDAY), ("square_32", "both", Square32.BOTH),
     ("square_32", "everyone", Square32.EVERYONE),
 ])
 def test_each_house_rule_is_kept(name: str, value: object, expected: object) -> None:
-    assert getattr(parse({"rules": {name: value}}).rules, name) == expected
+    assert getattr(parse({"rules": {name: value}}).rules, OLD_NAMES.get(name, name)) == expected
 
 
 @pytest.mark.parametrize("rules,said", [({"debt": [1]}, "rules.debt must be a number"),

@@ -15,7 +15,7 @@ def test_a_token_that_is_neither_face_nor_word() -> None:
     with pytest.raises(IllegalActionError) as caught:
         parse_action("x")
     assert str(caught.value) == ("'x' is not a die face 1-6 or a decision word "
-                                 "(roll, stay, again, pass, jump)")
+                                 "(roll, stay, again, pass, jump, restart)")
     for bad in ("0", "7", "", " ", "-1", "1.0"):
         with pytest.raises(IllegalActionError):
             parse_action(bad)

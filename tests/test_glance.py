@@ -8,7 +8,7 @@ import functools
 import itertools
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -325,7 +325,8 @@ MONEY_RULES: tuple[dict[str, str], ...] = (
     {}, {"debt": "true"}, {"dead_chips": "pot"}, {"share_with": "left"},
     {"share_with": "runner_up"}, {"share_with": "none"}, {"square_33": "friday"},
     {"square_32": "both"}, {"square_32": "everyone"},
-    {"restart_on_4": "false", "chain_25_to_14": "false"}, {"purse": "3", "stake": "1"})
+    {"square_4": "stay", "chain_25_to_14": "false"}, {"square_4": "ask"},
+    {"purse": "3", "stake": "1"})
 
 
 def played(seed: int) -> Iterator[Game]:
@@ -366,12 +367,19 @@ def forms(w: Words, seat: int) -> list[str]:
     return [name, *(fill(w.lang, "{name:" + case + "}", name=name) for case in CASES)]
 
 
-def covering(w: Words, gainer: int | None, gain: int, each: int, unchanged: list[int]) -> str:
-    """The line the checker lets stand for many payments alike (``money_of``)."""
+def covering(w: Words, gains: dict[int, int], each: int, unchanged: Sequence[int]) -> str:
+    """The line the checker lets stand for many payments alike (``money_of``): everyone
+    paid, or one or two gained (the mover and the Friday on 32, square_32 = both)."""
     but = "".join(w("money_zero", name=w.name(seat)) for seat in unchanged)
-    if gainer is None:
+    if not gains:
         return w("money_everyone", amount=each, but=but)
-    return w("money_others", name=w.name(gainer), change=f"+{gain}", amount=each, but=but)
+    (one, gain), *more = gains.items()
+    if more and more[0][1] == gain:
+        return w("money_pair", change=f"+{gain}", name=w.name(one), other=w.name(more[0][0]),
+                 amount=each, but=but)
+    gained = w("money_and").join(w("money_one", name=w.name(seat), change=f"+{gain}")
+                                 for seat, gain in gains.items())
+    return w("money_others", gained=gained, amount=each, but=but)
 
 
 SEEDS = 24

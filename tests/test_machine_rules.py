@@ -28,7 +28,7 @@ from firmware.table.menu import MENU, Row
 from firmware.table.prefs import Owed, Prefs
 from firmware.table.state import Animate, Menu, Notice, Waiting
 from firmware.table.view import TUMBLE
-from robinson_core import CHOICES, Choice, Game, Pending, Roll, Status
+from robinson_core import CHOICES, Choice, Game, HouseRules, Pending, Roll, Square4, Status
 from robinson_core import events as ev
 
 CONFIG = Config()
@@ -118,11 +118,11 @@ def of(kind: type, effects: list[m.Effect]) -> list[Any]:
 
 
 def game_where(found: Callable[[Game], bool], seats: tuple[int, ...] = (1, 2),
-               seed: int = 1) -> Game:
+               seed: int = 1, rules: HouseRules | None = None) -> Game:
     """The first game of random play (from ``seed``) at which ``found`` holds."""
     rng = random.Random(seed)
     for _ in range(400):
-        game = Game(seats, seats[0])
+        game = Game(seats, seats[0], rules or HouseRules())
         for _ in range(300):
             if found(game):
                 return game
@@ -139,9 +139,11 @@ def rolled_into(event: type) -> Game:
 
 
 def pending(kind: Pending) -> Game:
-    """A game waiting on a decision of ``kind`` by the player who just moved."""
+    """A game waiting on a decision of ``kind`` by the player who just moved (on 4 under
+    house rule square_4 = ask)."""
     return game_where(lambda g: g.state.pending is kind and bool(g.actions)
-                      and screens.decider(g.state) == screens.mover(g))
+                      and screens.decider(g.state) == screens.mover(g),
+                      rules=HouseRules(square_4=Square4.ASK) if kind is Pending.WRECK else None)
 
 
 FRESH = Game((1, 2), 1)
@@ -595,7 +597,7 @@ def test_a_result_plays_its_tune(tune: Tune, event: type) -> None:
     assert of(m.Chime, effects) == [m.Chime(Tune.ROLL), *said]
 
 
-@pytest.mark.parametrize("kind", [Pending.TREE, Pending.AGAIN, Pending.JUMP])
+@pytest.mark.parametrize("kind", [Pending.TREE, Pending.AGAIN, Pending.JUMP, Pending.WRECK])
 @pytest.mark.parametrize("press", [Press.SHORT, Press.LONG])
 def test_a_decision_takes_the_first_choice_short_and_the_second_long(
         kind: Pending, press: Press) -> None:
@@ -1604,7 +1606,7 @@ def test_a_choice_without_a_roll_is_shown_lit_and_said_as_a_result() -> None:
 ODDS_ON = Config(table=TableOptions(odds=True))
 
 
-@pytest.mark.parametrize("kind", [Pending.TREE, Pending.AGAIN, Pending.JUMP])
+@pytest.mark.parametrize("kind", [Pending.TREE, Pending.AGAIN, Pending.JUMP, Pending.WRECK])
 def test_a_decision_asks_for_its_odds_once_and_shows_them_when_they_come(kind: Pending) -> None:
     """Odds on: a decision on the screen asks the shell to weigh it (once); the answer,
     when it comes, is each option's chance beside its press in the footer (page 1);

@@ -5,22 +5,34 @@ stated error of a long run."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from random import Random
 
 import pytest
 
 from firmware.cli import main
-from robinson_core import CHOICES, Game, GameState, Pending, RobinsonError, Roll
+from robinson_core import (
+    CHOICES,
+    Game,
+    GameState,
+    HouseRules,
+    Pending,
+    RobinsonError,
+    Roll,
+    Square4,
+)
 from robinson_core.engine import Play
 from robinson_core.kernel import ROLLOUTS, odds
 
 from .test_sim import rule_sets
 
-DECISIONS = {  # a game of four up to a decision on each of the three squares
+DECISIONS = {  # a game of four up to a decision on each of the four squares
     "tree": "4 4 6 2 1 3 1 6 3 4",
     "again": "5 3 6 3 6 6 6 5 1 4 2 6 1 2 1 3 4 2 4 5 1 5",
     "jump": "3 4 3 4 1 6 5 3 1 5 5 3 1 3 5 5 3 5 3 3 2 4",
+    "wreck": "3 2 5 5 1",  # with house rule square_4 = ask
 }
+ASKS_ON_4 = HouseRules(square_4=Square4.ASK)
 
 
 def game_at(script: str, seats: tuple[int, ...] = (1, 2, 3, 4),
@@ -48,8 +60,8 @@ def played_out(state: GameState, option: int, games: int, random: object) -> int
 
 @pytest.mark.parametrize("square", sorted(DECISIONS))
 def test_the_odds_are_the_games_play_would_play(square: str) -> None:
-    state = game_at(DECISIONS[square]).state
-    assert state.pending is Pending[{"tree": "TREE", "again": "AGAIN", "jump": "JUMP"}[square]]
+    state = game_at(DECISIONS[square], rules=ASKS_ON_4 if square == "wreck" else None).state
+    assert state.pending is Pending[square.upper()]
     first, second = odds(state, 500, Random(9).random)
     die = Random(9).random
     assert (first.win * 500, second.win * 500) == (played_out(state, 0, 500, die),
@@ -61,8 +73,10 @@ def test_the_odds_are_within_their_error_of_a_long_run() -> None:
     decision here under 8 rule sets: each estimate within four of its combined standard
     errors (by chance a miss once in some 16,000 options)."""
     compared = 0
-    for i, rules in enumerate(rule_sets()[::48]):
-        for script in DECISIONS.values():
+    for i, rules in enumerate(rule_sets()[::72]):
+        for square, script in DECISIONS.items():
+            if square == "wreck":
+                rules = replace(rules, square_4=Square4.ASK)
             try:
                 game = game_at(script, rules=rules)
             except RobinsonError:  # these rules asked for a decision before the script's
@@ -75,7 +89,7 @@ def test_the_odds_are_within_their_error_of_a_long_run() -> None:
                 bound = 4 * (estimate.error ** 2 + truth.error ** 2) ** 0.5
                 assert abs(estimate.win - truth.win) <= max(bound, 1e-9), (i, script)
                 compared += 1
-    assert compared == 32, compared  # 16 decisions (8 the rules led elsewhere)
+    assert compared == 48, compared  # 24 decisions (8 the rules led elsewhere)
 
 
 def test_robinson_odds_prints_each_options_chance(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ from robinson_core import (
     Pending,
     Roll,
     ShareWith,
+    Square4,
     Status,
     apply,
 )
@@ -30,10 +31,13 @@ ACTION_BOUND = 20_000
 
 seatings = st.lists(st.integers(1, 8), min_size=2, max_size=8, unique=True)
 house_rules = st.builds(
-    lambda purse, stake_share, debt, restart, chain, dead, share: HouseRules(
-        purse=purse, stake=purse * stake_share // 4, debt=debt, restart_on_4=restart,
+    lambda purse, stake_share, debt, square_4, chain, dead, share: HouseRules(
+        purse=purse, stake=purse * stake_share // 4, debt=debt, square_4=square_4,
         chain_25_to_14=chain, dead_chips=dead, share_with=share),
-    st.integers(0, 40), st.integers(0, 4), st.booleans(), st.booleans(), st.booleans(),
+    st.integers(0, 40), st.integers(0, 4), st.booleans(),
+    # stay first: the simplest die (all ones) ends a game only where 4 sends nobody back
+    st.sampled_from((Square4.STAY, Square4.ASK, Square4.BACK)),
+    st.booleans(),
     st.sampled_from(DeadChips), st.sampled_from(ShareWith))
 
 

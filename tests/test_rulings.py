@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from robinson_core import (
@@ -15,6 +17,7 @@ from robinson_core import (
     Roll,
     SetupError,
     ShareWith,
+    Square4,
     Square32,
     Status,
     new_game,
@@ -313,7 +316,7 @@ def test_house_rules_bad_value_says_what_is_allowed(name: str, value: str) -> No
 
 
 @pytest.mark.parametrize("name,value", [("purse", True), ("stake", False), ("debt", 1),
-                                        ("restart_on_4", 0), ("dead_chips", "pot"),
+                                        ("square_4", "ask"), ("dead_chips", "pot"),
                                         ("square_33", "friday")])
 def test_house_rules_refuse_a_value_of_the_wrong_type(name: str, value: object) -> None:
     with pytest.raises(HouseRuleError, match=name):
@@ -349,3 +352,41 @@ def test_a_game_saved_before_square_32_existed_reads_and_checks_as_saved() -> No
         assert HouseRules.from_text(rules.as_text()) == rules
         kept = Game((1, 2), rules=rules).play(Roll(3))
         assert Game.load(kept.save()) == kept
+
+
+@pytest.mark.parametrize("rule,saved", [(Square4.BACK, "restart_on_4=true"),
+                                        (Square4.STAY, "restart_on_4=false"),
+                                        (Square4.ASK, "square_4=ask")])
+def test_square_4_is_saved_in_restart_on_4s_words_where_they_say_it(rule: Square4,
+                                                                    saved: str) -> None:
+    """square_4 took the place of the boolean restart_on_4: a game saved before reads and
+    checks as saved (its back and stay are the old true and false), and a game that asks
+    on 4 says so under the new name; every one comes back the same."""
+    rules = HouseRules(square_4=rule)
+    assert saved in rules.as_text().split() and HouseRules.from_text(rules.as_text()) == rules
+    game = Game((1, 2), rules=rules).play(Roll(4))
+    if rule is Square4.ASK:
+        game = game.play(Choice.STAY)
+    assert Game.load(game.save()) == game and f" {saved} " in game.save()
+
+
+@pytest.mark.parametrize("given,meant", [({"restart_on_4": "true"}, Square4.BACK),
+                                         ({"restart_on_4": "FALSE"}, Square4.STAY),
+                                         ({"restart_on_4": "true", "square_4": "back"},
+                                          Square4.BACK),
+                                         ({"square_4": "ask"}, Square4.ASK)])
+def test_the_earlier_restart_on_4_is_read_as_the_square_4_it_means(
+        given: dict[str, str], meant: Square4) -> None:
+    assert HouseRules.from_strings(given).square_4 is meant
+
+
+@pytest.mark.parametrize("given,said", [
+    ({"restart_on_4": "ask"}, "restart_on_4 must be true or false, not 'ask' "
+                              "(or give square_4: one of back, ask, stay)"),
+    ({"restart_on_4": "false", "square_4": "ask"},
+     "house rules restart_on_4 and square_4 disagree: give only square_4"),
+    ({"square_4": "maybe"}, "square_4 must be one of back, ask, stay, not 'maybe'")])
+def test_restart_on_4_and_square_4_refused_in_one_line(given: dict[str, str],
+                                                       said: str) -> None:
+    with pytest.raises(HouseRuleError, match=re.escape(said)):
+        HouseRules.from_strings(given)

@@ -20,6 +20,7 @@ from robinson_core import (
     Pending,
     Roll,
     ShareWith,
+    Square4,
     Square32,
     Square33,
 )
@@ -133,35 +134,37 @@ PURSES = ((20, 10), (5, 2), (3, 3), (0, 0), (40, 5), (8, 4))
 
 
 def rule_sets() -> list[HouseRules]:
-    """Every combination of the rules that are a choice (384), each with a purse and
+    """Every combination of the rules that are a choice (576), each with a purse and
     stake in turn: the small ones make players go broke, and debt below zero."""
-    combos = itertools.product((False, True), (False, True), (False, True), DeadChips,
+    combos = itertools.product((False, True), Square4, (False, True), DeadChips,
                                ShareWith, Square33, Square32)
     return [HouseRules(purse=PURSES[i % len(PURSES)][0], stake=PURSES[i % len(PURSES)][1],
-                       debt=debt, restart_on_4=restart, chain_25_to_14=chain,
+                       debt=debt, square_4=square_4, chain_25_to_14=chain,
                        dead_chips=dead, share_with=share, square_33=s33, square_32=s32)
-            for i, (debt, restart, chain, dead, share, s33, s32) in enumerate(combos)]
+            for i, (debt, square_4, chain, dead, share, s33, s32) in enumerate(combos)]
 
 
 def test_the_kernel_tallies_what_play_does_over_48000_games() -> None:
     """``robinson sim``'s kernel against the table's own Play: every rule set, ten
     seatings of 2 to 8, each seat's turn to start, decisions taken by a coin (both
-    options of 7, 20 and 23) in half the sets and by a short press in the others; every
-    figure of the tally equal, set by set."""
+    options of 4, 7, 20 and 23) in half the sets and by a short press in the others;
+    every figure of the tally equal, set by set."""
     picks = Random(48)
     compared, total, kinds = 0, Tally(), Counter[str]()
     for i, rules in enumerate(rule_sets()):
         seats = SEATINGS[i % len(SEATINGS)]
         first = picks.choice(seats)
         coin = i % 2 == 0
-        law = play_batch(seats, first, rules, 125, (i, 0), coin=coin)
-        fast = kernel_batch(seats, first, rules, 125, (i, 0), coin=coin)
+        law = play_batch(seats, first, rules, 84, (i, 0), coin=coin)
+        fast = kernel_batch(seats, first, rules, 84, (i, 0), coin=coin)
         assert fast == law, (i, rules, seats, first, coin)
         compared += fast.games
         total.add(fast)
-        kinds.update({"coin": coin, "debt": rules.debt, "first": first != min(seats)})
-    assert compared == 48_000 == total.games
-    assert (kinds["coin"], kinds["debt"]) == (192, 192) and kinds["first"] > 200
+        kinds.update({"coin": coin, "debt": rules.debt, "first": first != min(seats),
+                      "asked on 4, by a coin": coin and rules.square_4 is Square4.ASK})
+    assert compared == 48_384 == total.games
+    assert (kinds["coin"], kinds["debt"], kinds["asked on 4, by a coin"]) == (288, 288, 96)
+    assert kinds["first"] > 300
     # the games reached what every rule acts on
     assert min(total.no_winner, total.fridays, total.eliminations, total.broke,
                len(total.pots)) > 100 and len(total.winner_order) == 8, total
@@ -173,8 +176,8 @@ def test_the_benchs_plain_reading_tallies_what_the_kernel_does() -> None:
     compared = 0
     for i, rules in enumerate(rule_sets()):
         seats = SEATINGS[i % len(SEATINGS)]
-        plain = play_plainly(seats, seats[i % len(seats)], rules, 30, Random(f"{i}:1").random)
-        assert plain == kernel_batch(seats, seats[i % len(seats)], rules, 30, (i, 1)), (
+        plain = play_plainly(seats, seats[i % len(seats)], rules, 20, Random(f"{i}:1").random)
+        assert plain == kernel_batch(seats, seats[i % len(seats)], rules, 20, (i, 1)), (
             i, rules, seats)
         compared += plain.games
     assert compared == 11_520

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from robinson_core import BOARD, Choice, Effect, HouseRules, Pending, Square32, Square33, Status
+from robinson_core import (
+    BOARD,
+    Action,
+    Choice,
+    Effect,
+    HouseRules,
+    IllegalActionError,
+    Pending,
+    Roll,
+    Square4,
+    Square32,
+    Square33,
+    Status,
+)
 from robinson_core import events as ev
 
 from .midgame import chips, play, positions, table
@@ -85,10 +98,55 @@ def test_square_4_next_roll_is_a_first_roll_again() -> None:
     assert positions(state)[1] == 6
 
 
-def test_house_rule_restart_on_4_false_nothing_happens() -> None:
-    state, events = play(table({1: 0, 2: 0}, rules=HouseRules(restart_on_4=False)), 4)
+def test_house_rule_square_4_stay_nothing_happens() -> None:
+    state, events = play(table({1: 0, 2: 0}, rules=HouseRules(square_4=Square4.STAY)), 4)
     assert positions(state)[1] == 4
     assert [type(e) for e in events] == [ev.Rolled, ev.Moved]
+
+
+ASKS_ON_4 = HouseRules(square_4=Square4.ASK)
+
+
+def test_house_rule_square_4_ask_the_player_decides_before_anything_moves() -> None:
+    """RULES.md, 4: `ask` = the player decides, like 7/20/23: `restart` or `stay`."""
+    state, events = play(table({1: 1, 2: 0}, rules=ASKS_ON_4), 3)
+    assert positions(state)[1] == 4 and state.to_move == 1 and state.pending is Pending.WRECK
+    assert [type(e) for e in events] == [ev.Rolled, ev.Moved]
+    assert state.legal_actions() == (Choice.RESTART, Choice.STAY)
+
+
+def test_house_rule_square_4_ask_restart_sends_the_token_to_start_and_play_on() -> None:
+    state, events = play(table({1: 1, 2: 0}, rules=ASKS_ON_4), 3, Choice.RESTART)
+    assert positions(state)[1] == 0 and state.to_move == 2 and state.pending is Pending.ROLL
+    assert events[2:] == [ev.Decided(1, Choice.RESTART, 4), ev.Moved(1, 4, 0, ev.Cause.SHIPWRECK)]
+    state, _ = play(state, 1, 5)  # seat 2 to 1 (everyone pays), seat 1 from start to 5
+    assert positions(state)[1] == 5
+
+
+def test_house_rule_square_4_ask_stay_keeps_the_token_on_4() -> None:
+    state, events = play(table({1: 1, 2: 0}, chips={1: 3}, rules=ASKS_ON_4), 3, Choice.STAY)
+    assert positions(state)[1] == 4 and state.to_move == 2 and chips(state)[1] == 3
+    assert events[2:] == [ev.Decided(1, Choice.STAY, 4)]
+    state, _ = play(state, 2, 4)  # and moves on from 4 next time
+    assert positions(state)[1] == 8
+
+
+def test_house_rule_square_4_ask_a_first_roll_of_4_asks_too() -> None:
+    state, _ = play(table({1: 0, 2: 0}, rules=ASKS_ON_4), 4)
+    assert state.pending is Pending.WRECK and positions(state)[1] == 4
+
+
+@pytest.mark.parametrize("action", [Roll(2), Choice.JUMP, Choice.ROLL, Choice.AGAIN])
+def test_house_rule_square_4_ask_waits_for_restart_or_stay_only(action: Action) -> None:
+    state, _ = play(table({1: 1, 2: 0}, rules=ASKS_ON_4), 3)
+    with pytest.raises(IllegalActionError, match="on square 4 to choose restart or stay"):
+        play(state, action)
+
+
+def test_house_rule_square_4_back_and_stay_ask_nothing() -> None:
+    for rule, end in ((Square4.BACK, 0), (Square4.STAY, 4)):
+        state, _ = play(table({1: 1, 2: 0}, rules=HouseRules(square_4=rule)), 3)
+        assert positions(state)[1] == end and state.to_move == 2, rule
 
 
 def test_square_7_landing_asks_nothing_that_turn() -> None:

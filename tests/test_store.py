@@ -779,8 +779,8 @@ def test_a_game_in_play_that_does_not_replay_is_said_and_marked_damaged(
     loaded = store.load()
     assert loaded.game is None and loaded.problem == (
         "the game in play does not replay (the saved game does not replay: '9' is not a die "
-        "face 1-6 or a decision word (roll, stay, again, pass, jump)): kept in the database, "
-        "marked damaged, written out as damaged/game-1.txt")
+        "face 1-6 or a decision word (roll, stay, again, pass, jump, restart)): kept in the "
+        "database, marked damaged, written out as damaged/game-1.txt")
     store.close()
     db = sqlite3.connect(tmp_path / "robinson.db")
     assert db.execute("SELECT ended FROM game WHERE id = 1").fetchone() == ("damaged",)

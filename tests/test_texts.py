@@ -7,7 +7,7 @@ import string
 import pytest
 
 from firmware.display.words import Words, panel_texts
-from robinson_core import BOARD, HouseRules, LanguageError
+from robinson_core import BOARD, HouseRules, LanguageError, Square4
 from robinson_core.texts import LANGUAGES, caption, instruction, texts, ui
 from robinson_core.texts import en as english
 
@@ -21,7 +21,7 @@ SAMPLE = {"but": "", "change": "+2", "master": "Dan", "n": 5, "seat": 3, "name":
           "problem": "checksum", "detail": "pot", "action": "stay", "seats": "1 2 3", "limit": 9,
           "kind": "tmpfs", "a": 41, "b": 38,
           "state": "up", "count": "600,000", "p": "0.66", "verdict": "ok", "most": 6,
-          "value": "false"}
+          "value": "false", "gained": "Ana +2"}
 
 
 def fields(template: str) -> set[str]:
@@ -63,7 +63,7 @@ def test_every_ui_text_fills_its_placeholders(lang: str) -> None:
     for key in keys:
         text = words(key, **SAMPLE)
         assert "{" not in text and "}" not in text and text.strip()
-    assert len(keys) == 189
+    assert len(keys) == 194
 
 
 def test_every_text_is_used_somewhere() -> None:
@@ -80,7 +80,7 @@ def test_every_text_is_used_somewhere() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("rules", [HouseRules(), HouseRules(restart_on_4=False,
+@pytest.mark.parametrize("rules", [HouseRules(), HouseRules(square_4=Square4.STAY,
                                                             chain_25_to_14=False)])
 def test_every_instruction_is_filled_with_the_boards_numbers(lang: str,
                                                              rules: HouseRules) -> None:

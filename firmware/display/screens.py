@@ -174,10 +174,14 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
     if (same := narrate.alike(change, playing, narrate.LEFT_OUT_SEEN)) is not None:
         gained, paid, left_out = same
         but = "".join(w("money_zero", name=w.name(seat)) for seat in left_out)
-        if gained is None:
+        if not gained:
             return w("money_everyone", amount=paid, but=but), True
-        return w("money_others", name=w.name(gained), change=_signed(change[gained]),
-                 amount=paid, but=but), True
+        if len(gained) == 2 and change[gained[0]] == change[gained[1]]:  # 32, both: one row
+            return w("money_pair", change=_signed(change[gained[0]]), name=w.name(gained[0]),
+                     other=w.name(gained[1]), amount=paid, but=but), True
+        gains = w("money_and").join(w("money_one", name=w.name(seat), change=_signed(change[seat]))
+                                    for seat in gained)
+        return w("money_others", gained=gains, amount=paid, but=but), True
     ordered = sorted(change.items(), key=lambda item: item[1] < 0)
     masters = friday_masters(events)  # and a Friday's third of the pot at the win:
     masters |= {e.partner: e.winner for e in events if isinstance(e, ev.Shared) and e.as_friday}
@@ -203,7 +207,7 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     if nothing did, what the square says to do (an exchange it orders only as made:
     ``EXCHANGES``). Those are the screen's ``essential`` lines: a press does not act
     until they have been on the panel, and until then the footer says there is more.
-    Where no chip moved, the chips are no news: they come after the essential lines,
+    Where none of the mover's chips moved, they are no news: they come after the essential lines,
     so that a decision's question and its options share page 1 (and a strip, short of
     room, leaves them out). Each payment, the path and the story come after. The
     footer says who is next (a decision by another player: a press first shows their
@@ -244,10 +248,11 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             and instruction_key(landed.end, game.rules) not in (None, *EXCHANGES)):
         body.append(instruction(w.lang, landed.end, game.rules))  # what the square says
     essential = len(body)
-    if not any(narrate.nets(events).values()) and essential > 1:
-        # No chip moved (a payment of nothing is no move): what the square did comes
-        # first, the chips, no news, after it (a decision's question and its options on
-        # page 1; a strip leaves the chips out).
+    if not narrate.nets(events).get(seat) and essential > 1:
+        # None of the mover's chips moved (a payment of nothing is no move): what the
+        # square did comes first, the chips, no news, after it (a decision's question
+        # and its options on page 1, the others' payments there when many paid; a strip
+        # leaves the chips out).
         essential -= 1
         body.insert(essential, body.pop(0))
     if summed and not whole:

@@ -76,7 +76,7 @@ class Spoken:
             return self.turn(state)
         square = state.player(seat).position or 0
         said = [self("where", name=name(seat), square=self._square(square))]
-        said += [self(_decided_key(e), name=name(e.seat))
+        said += [self(narrate.decided_key(e), name=name(e.seat))
                  for e in events if isinstance(e, ev.Decided)]
         said += self.money(events, state, seat)
         changes = [line for e in events if (line := self._change(e))]
@@ -146,10 +146,15 @@ class Spoken:
         playing = [p.seat for p in state.players if p.position is not None]
         if (same := narrate.alike(change, playing, narrate.LEFT_OUT_HEARD)) is not None:
             gained, amount, _ = same
-            if gained is None:
+            if not gained:
                 return [self("everyone_pays", amount=amount)]
-            return [self("others_pay", name=self.name(gained), gain=change[gained],
-                         amount=amount)]
+            if len(gained) == 1:
+                return [self("others_pay", name=self.name(gained[0]), gain=change[gained[0]],
+                             amount=amount)]
+            one, other = gained
+            if change[one] == change[other]:  # 32, square_32 = both: the mover and Friday
+                return [self("others_pay_two", name=self.name(one), other=self.name(other),
+                             gain=change[one], amount=amount)]
         gains = [seat for seat, amount in change.items() if amount > 0]
         losers = [seat for seat, amount in change.items() if amount < 0]
         return ([self("gets", name=self.name(seat), amount=change[seat]) for seat in gains]
@@ -239,7 +244,3 @@ def _next_in_turn(state: GameState, seat: int) -> int | None:
     return after[0] if after else None
 
 
-def _decided_key(event: ev.Decided) -> str:
-    if event.choice is Choice.STAY:
-        return "choice_stay_tree" if event.square == 7 else "choice_stay_boat"
-    return narrate.CHOICE_KEYS[event.choice]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from robinson_core import DeadChips, HouseRules, ShareWith, Square32, Square33
+from robinson_core import DeadChips, HouseRules, ShareWith, Square4, Square32, Square33
 from robinson_core.kernel import Tally
 
 
@@ -112,8 +112,10 @@ class Game:
         elif square in (18, 40):
             self.collect_bank(player, 4)
         elif square == 4:
-            if self.rules.restart_on_4:
+            if self.rules.square_4 is Square4.BACK:
                 player.position = 0
+            elif self.rules.square_4 is Square4.ASK:
+                self.waiting = "wreck"
         elif square in (8, 26):
             self.pay_bank(player, 3)
         elif square == 15:
@@ -220,8 +222,8 @@ class Game:
         return None
 
     def decide_first_option(self) -> None:
-        if self.waiting == "jump":
-            self.mover.position = 27
+        if self.waiting in ("jump", "wreck"):  # sail on to 27; back to start
+            self.mover.position = 27 if self.waiting == "jump" else 0
             self.waiting = "roll"
             self.next_turn(self.mover)
         else:  # roll from the tree, or roll again: the same player rolls

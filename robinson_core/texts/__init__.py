@@ -15,7 +15,7 @@ from typing import Any
 
 from ..board import BOARD, Effect
 from ..errors import LanguageError
-from ..house_rules import HouseRules, Square32, Square33
+from ..house_rules import HouseRules, Square4, Square32, Square33
 from .cases import declined
 
 LANGUAGES: tuple[str, ...] = ("en", "hr", "fi", "ja")
@@ -53,8 +53,8 @@ def instruction_key(number: int, rules: HouseRules) -> str | None:
     effect = BOARD[number].effect
     if effect is Effect.NONE:
         return None
-    if effect is Effect.SHIPWRECK and not rules.restart_on_4:
-        return "shipwreck_off"
+    if effect is Effect.SHIPWRECK and rules.square_4 is not Square4.BACK:
+        return "shipwreck_off" if rules.square_4 is Square4.STAY else "shipwreck_ask"
     if effect is Effect.GO_BACK and rules.chain_25_to_14:
         return "go_back_chain"
     if effect is Effect.COLLECT_EACH and rules.square_32 is not Square32.MOVER:

@@ -18,7 +18,8 @@ PANEL = {
     "more": "more ▼",  # the footer while a press only turns the page
     "money_everyone": "Everyone −{amount}{but}",
     "money_one": "{name} {change}",
-    "money_others": "{name} {change}, others −{amount}{but}",
+    "money_others": "{gained}, others −{amount}{but}",
+    "money_pair": "{change}: {name} · {other}, others −{amount}{but}",  # two gained alike (32)
     "friday_sworn_paid": "{friday} pays {amount}, now {name:gen} Friday",  # 29: paid and sworn
     "money_friday": "{name} (Friday) {change}",  # a Friday's +1/-1 (the master: beside)
     "money_and": " · ",  # between the players of a money line

@@ -18,7 +18,8 @@ PANEL = {
     "more": "lisää ▼",  # the footer while a press only turns the page
     "money_everyone": "Kaikki −{amount}{but}",
     "money_one": "{name} {change}",
-    "money_others": "{name} {change}, muut −{amount}{but}",
+    "money_others": "{gained}, muut −{amount}{but}",
+    "money_pair": "{change}: {name} · {other}, muut −{amount}{but}",  # two gained alike (32)
     "friday_sworn_paid": "{name} saa {amount} ja Perjantain: {friday}",  # 29: paid and sworn
     "money_friday": "{name} (Perj.) {change}",  # a Friday's +1/-1, the master beside (one row)
     "money_and": " · ",  # between the players of a money line

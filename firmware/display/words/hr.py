@@ -18,7 +18,8 @@ PANEL = {
     "more": "dalje ▼",  # the footer while a press only turns the page
     "money_everyone": "Svi −{amount}{but}",
     "money_one": "{name} {change}",
-    "money_others": "{name} {change}, ostali −{amount}{but}",
+    "money_others": "{gained}, ostali −{amount}{but}",
+    "money_pair": "{change}: {name} · {other}, ostali −{amount}{but}",  # two gained alike (32)
     "friday_sworn_paid": "{friday} plaća {amount}, sad je Petak {name:gen}",  # 29: paid and sworn
     "money_friday": "{name} (Petak) {change}",  # a Friday's +1/-1 (the master: beside)
     "money_and": " · ",  # between the players of a money line

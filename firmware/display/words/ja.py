@@ -18,7 +18,8 @@ PANEL = {
     "more": "つづく ▼",  # the footer while a press only turns the page
     "money_everyone": "全員 −{amount}{but}",
     "money_one": "{name}{change}",
-    "money_others": "{name}{change}（他は各−{amount}{but}）",
+    "money_others": "{gained}（他は各−{amount}{but}）",
+    "money_pair": "{change}：{name}、{other}（他は各−{amount}{but}）",  # two gained alike (32)
     "friday_sworn_paid": "{friday}が{amount}枚払い、{name}のフライデーになる",  # 29: paid and sworn
     "money_friday": "{name}（フライデー）{change}",  # a Friday's +1/-1 (the master: beside)
     "money_and": "、",  # between the players of a money line

@@ -18,6 +18,8 @@ SPOKEN = {
     "pays": "{name}わ {amount}まい はらう。",
     "everyone_pays": "みんな {amount}まい はらう。",
     "others_pay": "{name}わ {gain}まい もらい、ほかの みんなわ {amount}まい はらう。",
+    "others_pay_two": ("{name}と {other}わ {gain}まいずつ もらい、"
+                       "ほかの みんなわ {amount}まい はらう。"),
     "hanged": "{name}わ しんで しまった。",
     "won": "{name}わ いえに かえって かち！ ばの {pot}まいお もらう。",
     "shared": "{other}に はんぶん、{amount}まい。",
@@ -36,6 +38,8 @@ SPOKEN = {
     "choice_pass": "{name}わ ふらない。",
     "choice_jump": "{name}わ こぶねで すすむ。",
     "choice_stay_boat": "{name}わ のこる。",
+    "choice_restart": "{name}わ やりなおす。",
+    "choice_stay_wreck": "{name}わ のこる。",
     "tree": "つぎの ばんも ここに のこれる。",
     "roll_again": "ごに きお つけて！",
     "jump": "こぶねで さきえ すすめる。",

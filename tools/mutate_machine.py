@@ -24,7 +24,7 @@ Equivalent mutants (no test could tell them apart: the program does the same) ar
 named with the reason in ``tools/machine_equivalent.txt`` and left out of the score.
 
 Usage: .venv/bin/python tools/mutate_machine.py [--target machine|view|config|folder|ledger|
-       rows|salvage|spare|store|restore] [--jobs N] [--only TEXT] [--list]
+       rows|salvage|spare|store|restore|said|screens] [--jobs N] [--only TEXT] [--list]
        [--sample SHARE --seed N]
 """
 
@@ -108,6 +108,18 @@ for room in ("folder", "ledger", "rows", "salvage", "store", "spare"):
 TARGETS["restore"] = Target(  # only robinson restore runs it
     "firmware.table.restore", (("tests/test_durable.py", "tests/test_ledger.py",
                                 "tests/test_store.py", "-k", "restore or put_back"),))
+TARGETS["said"] = Target(  # what the voice says: its words read against what they should say
+    "firmware.speech.said",
+    (("tests/test_speech.py", "tests/test_cases.py"),  # 9 s
+     ("tests/test_machine_rules.py", "tests/test_recall.py"),
+     ("tests/test_voice.py",)),  # the real voice through the table's shell: 40 s
+    enums=("Pending", "Status", "Choice"))
+TARGETS["screens"] = Target(  # the screens the panel shows
+    "firmware.display.screens",
+    (("tests/test_screens_reference.py", "tests/test_recall.py", "tests/test_cases.py"),  # 4 s
+     ("tests/test_machine_rules.py", "tests/test_glance.py"),  # 30 s
+     ("tests/test_table.py", "tests/test_faults.py")),
+    enums=("Pending", "Status", "Choice", "Size"))
 TARGET = TARGETS["machine"]  # main() sets the one asked for
 TURN_COMPARE = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt,
                 ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Is: ast.IsNot, ast.IsNot: ast.Is,

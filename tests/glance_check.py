@@ -17,7 +17,10 @@ readable one by one:
 - **ghost**: no page orders an exchange the result does not have (36's "swap with
   a player on 41" with nobody there, a payment's instruction with no chip moved);
 - **alone**: page 1 never holds only the mover's chips while a press must turn it
-  to reach what the result says (a decision's question, a square's instruction).
+  to reach what the result says (a decision's question, a square's instruction);
+- **parted**: no row ends in a label the line goes on after ("Player 3:" over
+  "43 → 45 → 41", "Perjantai:" over "Pelaaja 3"): a name and what it names read
+  together.
 
 Written against the pages as text (``render.shown``) and the body's lines,
 not against how the render makes them, so it can judge any pager (the one
@@ -39,7 +42,7 @@ from robinson_core.texts import chip_nouns
 MOVE = re.compile(r"[^\s:·]+(?: → [^\s:·]+)+")  # 43 → 45 → 41, start → 4, スタート → 4
 COUNT = re.compile(r"\d+ ?(?:" + "|".join(sorted(map(re.escape, chip_nouns()), key=len,
                                                  reverse=True)) + ")")  # 3 chips, 3枚
-RULES = ("sentence", "number", "fragment", "money", "footer", "ghost", "alone")
+RULES = ("sentence", "number", "fragment", "money", "footer", "ghost", "alone", "parted")
 
 
 def squash(text: str) -> str:
@@ -118,6 +121,9 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
             yield "sentence", f"{list(rows)!r} parted over pages {sorted(set(pages))}"
         for found in held_together(line, rows)[0]:
             yield "number", found
+        for row in rows[:-1]:  # a label: a word or two (a name) and a colon
+            if row.rstrip().endswith((":", "：")) and len(row.split()) <= 2:
+                yield "parted", f"{row!r} parted from the rest of {list(rows)!r}"
     for n, (_, rows, _) in enumerate(seen.pages):
         owners = {i for i, pages in enumerate(on) if n in pages}
         if rows and all(min(on[i]) < n for i in owners):

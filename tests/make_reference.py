@@ -71,6 +71,48 @@ def narration() -> list[str]:
     return lines
 
 
+def spoken() -> list[str]:
+    """What the voice says at every moment worth hearing, in every language, pinned word
+    for word (the voice's own test compares its sound with ``said`` itself; this reads
+    ``said`` against what it should say): each result of the reference game, each kind
+    of result of the screen gallery (storyteller too), results of seeded games of up
+    to 8 under each house rule that changes money, every decision's question and odds,
+    the setup, a game taken up, begun, a setting switched. The players are named
+    (one name the voice cannot say: it says the seat instead) and by default."""
+    from firmware.speech.said import Spoken
+    from tests.screen_gallery import games as moments
+    from tests.test_glance import MONEY_RULES, played
+
+    reference = replay_game(SEATS, None, [], (HERE / "game_4p.script").read_text(
+        encoding="utf-8").strip())
+    seeded = [(seed, game) for seed in range(len(MONEY_RULES))
+              for n, game in enumerate(played(seed)) if n % 9 == 0 or not game.state.to_move]
+    lines = []
+    for lang in LANGUAGES:
+        for label, given in (("named", {1: "Ana", 2: "[[Ben]]", 3: "Cid"}), ("seats", {})):
+            voice = Spoken(lang, given)
+            at = f"{lang} {label}"
+            for n in range(1, len(reference.actions) + 1):
+                so_far = Game(reference.seats, reference.first, reference.rules,
+                              reference.actions[:n])
+                lines.append(f"{at} game {n}: {voice.result(so_far)}")
+            for name, game in moments().items():
+                lines.append(f"{at} {name}: {voice.result(game)}")
+                lines.append(f"{at} {name} told: {voice.result(game, storyteller=True)}")
+                if game.state.pending in CHOICES:
+                    lines.append(f"{at} {name} odds: {voice.odds(game.state, (41, 38))}")
+                lines.append(f"{at} {name} resumed: {voice.resumed(game)}")
+            for seed, game in seeded:
+                lines.append(f"{at} seed {seed} at {len(game.actions)}: {voice.result(game)}")
+            lines.append(f"{at} begun: {voice.begun(Game((1, 2, 3)))}")
+            for seats, first, ready in (((1, 2, 3), 2, True), ((1, 3), 1, True),
+                                        ((2,), None, False)):
+                lines.append(f"{at} setup {seats}: {voice.setup(seats, first, ready)}")
+            for key in ("voice_on", "story_on", "story_off", "odds_on", "odds_off"):
+                lines.append(f"{at} {key}: {voice.switched(key)}")
+    return lines
+
+
 def main() -> None:
     seed = next(s for s in range(10_000) if set(WANTED) <= draw_script(s)[1])
     script = draw_script(seed)[0]
@@ -81,6 +123,7 @@ def main() -> None:
         (HERE / f"game_4p.{lang}.txt").write_text("\n".join(account(game, lang)) + "\n",
                                                   encoding="utf-8")
     (HERE / "narration.txt").write_text("\n".join(narration()) + "\n", encoding="utf-8")
+    (HERE / "spoken.txt").write_text("\n".join(spoken()) + "\n", encoding="utf-8")
     (HERE / "game_4p.json").write_text(
         json.dumps(summary(game), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"seed {seed}: {len(game.actions)} actions written to {HERE}")

@@ -166,7 +166,8 @@ def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang:
         before = game
         mover = next(e.seat for e in game.events if isinstance(e, ev.Rolled | ev.Decided
                                                                 | ev.SatOut))
-        square = new.player(mover).position or 0
+        position = new.player(mover).position
+        square = 42 if position is None else position  # hanged: where, not "start"
         assert text.startswith(names[mover]), text
         if square:
             assert spoken_numbers[0] == square, text
@@ -330,3 +331,12 @@ def test_a_result_takes_four_seconds_or_less_to_hear_at_the_median(espeak: None)
         heard += len(lengths)
     print(f"\na result's median length, heard at {speed} words a minute: {medians}")
     assert heard >= 4 * 150 and all(m <= 4.0 for m in medians.values()), (heard, medians)
+
+
+def test_every_moment_is_said_as_pinned() -> None:
+    """What the voice says, read against what it should say (tests/reference/spoken.txt,
+    looked at when written: ``python -m tests.make_reference``), in every language."""
+    from .make_reference import HERE, spoken
+
+    expected = (HERE / "spoken.txt").read_text(encoding="utf-8").splitlines()
+    assert spoken() == expected and len(expected) > 1000

@@ -11,6 +11,7 @@ from firmware.display.words import Words
 from robinson_core import (
     BOARD,
     CHOICES,
+    HOME,
     MAX_PLAYERS,
     MIN_PLAYERS,
     Game,
@@ -258,7 +259,7 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     if summed and not whole:
         body += paid  # who paid whom
     if landed is not None:  # the path, on to where the square sent the token: the title's
-        body.append(describe(landed, w.lang, w.name) + _onward(w, events, landed))  # square
+        body.append(path(w, events, landed))  # the title's square; the title names whose
         if landed.end and not dead:
             body.append(caption(w.lang, landed.end))
     next_up = decider(state)
@@ -353,6 +354,15 @@ def action_said(w: Words, events: Sequence[ev.Event]) -> str:
         elif isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL:
             said.append(describe(event, w.lang, w.name) + _onward(w, events, event))
     return "; ".join(said)
+
+
+def path(w: Words, events: Sequence[ev.Event], rolled: ev.Moved) -> str:
+    """The path of the token the roll moved, without its name (the title says whose: a
+    name and its path were parted on a row of their own where the line wrapped):
+    "31 → 32", "start → 4 → start", "43 → 45 → 41"."""
+    start = w("start") if rolled.start == 0 else rolled.start
+    bounce = f" → {HOME}" if rolled.bounced else ""
+    return f"{start}{bounce} → {rolled.end}" + _onward(w, events, rolled)
 
 
 def _onward(w: Words, events: Sequence[ev.Event], rolled: ev.Moved) -> str:

@@ -74,7 +74,9 @@ class Spoken:
         seat = narrate.mover(events)
         if seat is None:
             return self.turn(state)
-        square = state.player(seat).position or 0
+        square = state.player(seat).position
+        if square is None:  # hanged: where the token was when it left the board, not start
+            square = next(e.end for e in events if isinstance(e, ev.Moved) and e.seat == seat)
         said = [self("where", name=name(seat), square=self._square(square))]
         said += [self(narrate.decided_key(e), name=name(e.seat))
                  for e in events if isinstance(e, ev.Decided)]

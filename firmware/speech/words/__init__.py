@@ -44,4 +44,4 @@ def story(lang: str, square: int) -> str:
     text = caption(lang, square)
     for pattern, said in getattr(module, "EXPAND", ()):
         text = re.sub(pattern, said, text)
-    return text + "."
+    return text if text.endswith((".", "!", "?")) else text + "."  # never "at last!."

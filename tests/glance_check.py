@@ -20,7 +20,9 @@ readable one by one:
   to reach what the result says (a decision's question, a square's instruction);
 - **parted**: no row ends in a label the line goes on after ("Player 3:" over
   "43 → 45 → 41", "Perjantai:" over "Pelaaja 3"): a name and what it names read
-  together.
+  together;
+- **friday**: a line that names a player as a Friday names the master too (a
+  Friday is someone's: "Cid (Ana's Friday) collects 1", "Ana +3 · Cid (Friday) +1").
 
 Written against the pages as text (``render.shown``) and the body's lines,
 not against how the render makes them, so it can judge any pager (the one
@@ -42,7 +44,9 @@ from robinson_core.texts import chip_nouns
 MOVE = re.compile(r"[^\s:·]+(?: → [^\s:·]+)+")  # 43 → 45 → 41, start → 4, スタート → 4
 COUNT = re.compile(r"\d+ ?(?:" + "|".join(sorted(map(re.escape, chip_nouns()), key=len,
                                                  reverse=True)) + ")")  # 3 chips, 3枚
-RULES = ("sentence", "number", "fragment", "money", "footer", "ghost", "alone", "parted")
+RULES = ("sentence", "number", "fragment", "money", "footer", "ghost", "alone", "parted",
+         "friday")
+FRIDAY = re.compile(r"Friday|Petk|Petak|Perjantai|フライデー")  # the word, in its cases
 
 
 def squash(text: str) -> str:
@@ -87,6 +91,7 @@ class Seen:
     per_page: int
     ghosts: tuple[str, ...] = ()
     ledger: str = ""
+    names: tuple[tuple[str, ...], ...] = ()  # each seat's name, in every form it takes
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,9 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
             yield "sentence", f"{list(rows)!r} parted over pages {sorted(set(pages))}"
         for found in held_together(line, rows)[0]:
             yield "number", found
+        named = sum(any(form in line for form in forms) for forms in seen.names)
+        if FRIDAY.search(line) and named == 1:
+            yield "friday", f"{line!r} names a Friday without the master"
         for row in rows[:-1]:  # a label: a word or two (a name) and a colon
             if row.rstrip().endswith((":", "：")) and len(row.split()) <= 2:
                 yield "parted", f"{row!r} parted from the rest of {list(rows)!r}"

@@ -354,7 +354,7 @@ def seen(w: Words, game: Game, layout: Layout) -> tuple[Seen, Money | None]:
                 essential=fitted.essential, prompt=tuple(footer_rows(fitted)),
                 more=fitted.more, per_page=body_rows(fitted, where),
                 ghosts=ghosts(game, lambda square: instruction(w.lang, square, game.rules)),
-                ledger=ledger)
+                ledger=ledger, names=tuple(tuple(forms(w, seat)) for seat in game.seats))
     if layout.size is Size.STRIP:  # the strip is read page by page, all of it: no page 1
         return view, None
     return view, money_of(game, functools.partial(forms, w), ledger,

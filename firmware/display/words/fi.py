@@ -20,7 +20,7 @@ PANEL = {
     "money_one": "{name} {change}",
     "money_others": "{gained}, muut −{amount}{but}",
     "money_pair": "{change}: {name} · {other}, muut −{amount}{but}",  # two gained alike (32)
-    "friday_sworn_paid": "{name} saa {amount} ja Perjantain: {friday}",  # 29: paid and sworn
+    "friday_sworn_paid": "{friday} maksaa {amount}, {name:gen} Perjantai",  # 29: paid, sworn
     "money_friday": "{name} (Perj.) {change}",  # a Friday's +1/-1, the master beside (one row)
     "money_and": " · ",  # between the players of a money line
     "money_zero": ", {name} 0",  # one left out of the above

@@ -22,7 +22,10 @@ readable one by one:
   "43 → 45 → 41", "Perjantai:" over "Pelaaja 3"): a name and what it names read
   together;
 - **friday**: a line that names a player as a Friday names the master too (a
-  Friday is someone's: "Cid (Ana's Friday) collects 1", "Ana +3 · Cid (Friday) +1").
+  Friday is someone's: "Cid (Ana's Friday) collects 1", "Ana +3 · Cid (Friday) +1");
+- **cases**: a given name is never glued to the word of a default one ("igraču Ana",
+  "pelaajan Ana": the name itself takes the case, "Ani", "Anan"): the seat's word
+  comes only with its number.
 
 Written against the pages as text (``render.shown``) and the body's lines,
 not against how the render makes them, so it can judge any pager (the one
@@ -45,7 +48,7 @@ MOVE = re.compile(r"[^\s:·]+(?: → [^\s:·]+)+")  # 43 → 45 → 41, start �
 COUNT = re.compile(r"\d+ ?(?:" + "|".join(sorted(map(re.escape, chip_nouns()), key=len,
                                                  reverse=True)) + ")")  # 3 chips, 3枚
 RULES = ("sentence", "number", "fragment", "money", "footer", "ghost", "alone", "parted",
-         "friday")
+         "friday", "cases")
 FRIDAY = re.compile(r"Friday|Petk|Petak|Perjantai|フライデー")  # the word, in its cases
 
 
@@ -92,6 +95,7 @@ class Seen:
     ghosts: tuple[str, ...] = ()
     ledger: str = ""
     names: tuple[tuple[str, ...], ...] = ()  # each seat's name, in every form it takes
+    seat_words: tuple[str, ...] = ()  # the word of a default name in each case ("igraču")
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,9 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
             yield "sentence", f"{list(rows)!r} parted over pages {sorted(set(pages))}"
         for found in held_together(line, rows)[0]:
             yield "number", found
+        for word in seen.seat_words:
+            if re.search(rf"(?<!\w){re.escape(word)}(?![\s\u00a0]*\d)", line):
+                yield "cases", f"{line!r}: {word!r} without its number"
         named = sum(any(form in line for form in forms) for forms in seen.names)
         if FRIDAY.search(line) and named == 1:
             yield "friday", f"{line!r} names a Friday without the master"

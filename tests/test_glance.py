@@ -354,11 +354,19 @@ def seen(w: Words, game: Game, layout: Layout) -> tuple[Seen, Money | None]:
                 essential=fitted.essential, prompt=tuple(footer_rows(fitted)),
                 more=fitted.more, per_page=body_rows(fitted, where),
                 ghosts=ghosts(game, lambda square: instruction(w.lang, square, game.rules)),
-                ledger=ledger, names=tuple(tuple(forms(w, seat)) for seat in game.seats))
+                ledger=ledger, names=tuple(tuple(forms(w, seat)) for seat in game.seats),
+                seat_words=seat_words(w.lang))
     if layout.size is Size.STRIP:  # the strip is read page by page, all of it: no page 1
         return view, None
     return view, money_of(game, functools.partial(forms, w), ledger,
                           functools.partial(covering, w))
+
+
+@functools.cache
+def seat_words(lang: str) -> tuple[str, ...]:
+    """The word of a default name ("Igrač 3") in each of its cases, without the number:
+    "Igrač", "igrača", "igraču"."""
+    return tuple({form.replace("3", "").strip(" \u00a0") for form in forms(Words(lang), 3)})
 
 
 def forms(w: Words, seat: int) -> list[str]:

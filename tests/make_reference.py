@@ -85,11 +85,22 @@ def spoken() -> list[str]:
 
     reference = replay_game(SEATS, None, [], (HERE / "game_4p.script").read_text(
         encoding="utf-8").strip())
-    seeded = [(seed, game) for seed in range(len(MONEY_RULES))
-              for n, game in enumerate(played(seed)) if n % 9 == 0 or not game.state.to_move]
+    seeded, kinds = [], set()  # the first result of each kind under each rule
+    for seed in range(2 * len(MONEY_RULES)):
+        for game in played(seed):
+            kind = (seed % len(MONEY_RULES), game.state.pending,
+                    frozenset(type(e).__name__ for e in game.events),
+                    any(isinstance(e, ev.Transfer) and e.amount < e.asked for e in game.events),
+                    sum(isinstance(e, ev.Transfer) for e in game.events) > 2,
+                    len({e.payee for e in game.events if isinstance(e, ev.Transfer)}))
+            if kind not in kinds:
+                kinds.add(kind)
+                seeded.append((seed, game))
     lines = []
     for lang in LANGUAGES:
-        for label, given in (("named", {1: "Ana", 2: "[[Ben]]", 3: "Cid"}), ("seats", {})):
+        for label, given in (("named", {1: "Ana", 2: "[[Ben]]", 3: "Cid", 4: "はなこ",
+                                        5: "Ｈａｎａ", 6: "한나", 7: "ﾊﾅ", 8: "花子"}),
+                             ("seats", {})):
             voice = Spoken(lang, given)
             at = f"{lang} {label}"
             for n in range(1, len(reference.actions) + 1):

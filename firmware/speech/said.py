@@ -39,12 +39,12 @@ sentence says (the tree's, the canoe's)."""
 
 def speakable(name: str, lang: str) -> bool:
     """Whether ``lang``'s voice can say ``name``: espeak-ng's Japanese voice reads kana
-    and Latin letters but not kanji; the other voices read no Japanese, Chinese or
-    Korean script at all (they would say "Chinese letter" for each)."""
+    and Latin letters but not kanji or Hangul; the other voices read no Japanese,
+    Chinese or Korean script at all (they would say "Chinese letter" for each)."""
     for char in name:
         script = unicodedata.name(char, "").split(" ")[0]
-        if script == "CJK" or (lang != "ja" and script in ("HIRAGANA", "KATAKANA", "HANGUL",
-                                                         "HALFWIDTH", "FULLWIDTH")):
+        if script in ("CJK", "HANGUL") or (lang != "ja" and script in (
+                "HIRAGANA", "KATAKANA", "HALFWIDTH", "FULLWIDTH")):
             return False
     return True
 

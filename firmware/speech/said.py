@@ -39,12 +39,14 @@ sentence says (the tree's, the canoe's)."""
 
 def speakable(name: str, lang: str) -> bool:
     """Whether ``lang``'s voice can say ``name``: espeak-ng's Japanese voice reads kana
-    and Latin letters but not kanji or Hangul; the other voices read no Japanese,
-    Chinese or Korean script at all (they would say "Chinese letter" for each)."""
+    and Latin letters but not kanji; the other voices read no Japanese or Chinese
+    script at all (they would say "Chinese letter" for each). Hangul every voice
+    hands to espeak-ng's Korean (``espeak-ng -x``: "(ko)h'anna"), so a Korean name is
+    said as itself."""
     for char in name:
         script = unicodedata.name(char, "").split(" ")[0]
-        if script in ("CJK", "HANGUL") or (lang != "ja" and script in (
-                "HIRAGANA", "KATAKANA", "HALFWIDTH", "FULLWIDTH")):
+        if script == "CJK" or (lang != "ja" and script in ("HIRAGANA", "KATAKANA",
+                                                         "HALFWIDTH", "FULLWIDTH")):
             return False
     return True
 

@@ -117,7 +117,8 @@ def spoken() -> list[str]:
                 lines.append(f"{at} seed {seed} at {len(game.actions)}: {voice.result(game)}")
             lines.append(f"{at} begun: {voice.begun(Game((1, 2, 3)))}")
             for seats, first, ready in (((1, 2, 3), 2, True), ((1, 3), 1, True),
-                                        ((2,), None, False)):
+                                        ((2,), None, False), ((2,), 2, False),
+                                        ((1, 2), None, True)):
                 lines.append(f"{at} setup {seats}: {voice.setup(seats, first, ready)}")
             for key in ("voice_on", "story_on", "story_off", "odds_on", "odds_off"):
                 lines.append(f"{at} {key}: {voice.switched(key)}")

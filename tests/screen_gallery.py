@@ -42,6 +42,9 @@ MOMENTS = {
     "decision_again": "3 6 5 6 6 6 6 4 5",
     "decision_jump": "5 5 5 1 6 5 6 6 6 6",
     "decision_wreck": "4",  # house rule square_4 = ask (RULED)
+    "shipwreck_stay": "4",  # house rule square_4 = stay (RULED)
+    "no_neighbour": "3 4 1 2 2 5 6 2 1 1 1 roll 2 1 4 2 3 2 1 5 1 6 5 1 1 1 1 3 6 5 stay 2 1 "
+                    "stay 3 6 2 2 2 1 3 6 1 6 6 6 1 2 3 5 2 4 5 2 6 6 6 4 1",
     "dead": "5 2 3 5 6 3 4 2 2 2 4 5 3 6 again 6 3 3 5 1 6 6 1 6 5 4 4 6",
     "won_alone": "5 5 5 6 6 3 5 3 2 6 2 6 4 6 5 1 1 jump 3 6 4 4 2 4 2 6 2 6 2 4 1 1 1 6 2 4 "
                  "5 4 4 2 6 1",
@@ -58,7 +61,8 @@ def menu_items(w: Words) -> list[str]:
     return [w(row.value, language="Suomi", level="4/4", state=longest) for row in MENU]
 
 
-RULED = {"decision_wreck": HouseRules(square_4=Square4.ASK)}
+RULED = {"decision_wreck": HouseRules(square_4=Square4.ASK),
+         "shipwreck_stay": HouseRules(square_4=Square4.STAY)}
 """The moments played under a house rule (the others: the defaults)."""
 
 

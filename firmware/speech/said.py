@@ -82,9 +82,12 @@ class Spoken:
         said = [self("where", name=name(seat), square=self._square(square))]
         said += [self(narrate.decided_key(e), name=name(e.seat))
                  for e in events if isinstance(e, ev.Decided)]
-        said += self.money(events, state, seat)
+        money = self.money(events, state, seat)
         changes = [line for e in events if (line := self._change(e))]
-        said += changes
+        if any(isinstance(e, ev.NoWinner) for e in events):  # the last one hanged, then
+            said += changes + money  # that nobody is left
+        else:
+            said += money + changes
         landed = next((e for e in events
                        if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL), None)
         dead = any(isinstance(e, ev.Eliminated) for e in events)
@@ -224,7 +227,8 @@ class Spoken:
         """A game taken up again: who plays, and whose turn it is (or how it ended)."""
         state = game.state
         playing = [self.name(p.seat) for p in state.players if p.position is not None]
-        said = [self("resume", names=self.listed(playing))]
+        key = "resume" if len(playing) > 1 else "resume_one" if playing else "resume_none"
+        said = [self(key, names=self.listed(playing))]
         if state.status is Status.PLAYING:
             said.append(self.turn(state))
         else:

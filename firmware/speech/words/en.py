@@ -52,6 +52,8 @@ SPOKEN = {
               "A long press begins the game."),
     "setup_need": "Switch on the seats of at least two players.",
     "resume": "Welcome back. {names} are playing.",
+    "resume_one": "Welcome back. {names} plays on alone.",  # one player left in the game
+    "resume_none": "Welcome back.",  # nobody left: the game ended with no winner
     "begin": "The game begins.",
     "voice_on": "Voice on.",
     "story_on": "Storyteller on.",

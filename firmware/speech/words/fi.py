@@ -52,6 +52,8 @@ SPOKEN = {
     "setup": "{count} pelaajaa: {names}. Nuorin aloittaa: {first}. Pitkä painallus aloittaa pelin.",
     "setup_need": "Kytke päälle ainakin kahden pelaajan paikat.",
     "resume": "Tervetuloa takaisin. Pelaajat: {names}.",
+    "resume_one": "Tervetuloa takaisin. Vain {names} pelaa.",  # one player left in the game
+    "resume_none": "Tervetuloa takaisin.",  # nobody left: the game ended with no winner
     "begin": "Peli alkaa.",
     "voice_on": "Ääni päällä.",
     "story_on": "Tarinankertoja päällä.",

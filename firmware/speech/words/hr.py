@@ -52,6 +52,8 @@ SPOKEN = {
     "setup": "Igrača: {count}. {names}. Počinje najmlađi: {first}. Dugi pritisak počinje igru.",
     "setup_need": "Uključite sjedala barem dvaju igrača.",
     "resume": "Dobro došli natrag. Igraju {names}.",
+    "resume_one": "Dobro došli natrag. Igra samo {names}.",  # one player left in the game
+    "resume_none": "Dobro došli natrag.",  # nobody left: the game ended with no winner
     "begin": "Igra počinje.",
     "voice_on": "Glas uključen.",
     "story_on": "Pripovjedač uključen.",

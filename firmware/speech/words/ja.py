@@ -52,6 +52,8 @@ SPOKEN = {
               "ながく おすと はじまる。"),
     "setup_need": "ふたり いじょうの せきの スイッチお いれて。",
     "resume": "おかえりなさい。{names}が あそんで いる。",
+    "resume_one": "おかえりなさい。{names}だけが あそんで いる。",  # one player left in the game
+    "resume_none": "おかえりなさい。",  # nobody left: the game ended with no winner
     "begin": "ゲーム スタート。",
     "voice_on": "こえ オン。",
     "story_on": "ものがたり オン。",

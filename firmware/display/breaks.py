@@ -8,7 +8,8 @@ nonsense. The rules, the same in every language:
   "2 chips", "17 → 18"), and so does a sign or an arrow;
 - a little word stays with the word after it ("your next turn", "na drvo");
 - punctuation and separators (":", "·", "—") stay with the word before them, and
-  a number after a separator starts a new phrase ("45 ·" | "15 chips");
+  a number after a separator starts a new phrase ("45 ·" | "15 chips"); so does a
+  short word in brackets, which says what the word before is ("Cid (Friday)");
 - a space in a name is a no-break space (``Words`` makes it so): never broken;
 - Japanese, which has no spaces, breaks between the phrases BudouX finds (a small
   model trained for exactly this; its default Japanese parser), and a row never
@@ -63,6 +64,8 @@ def chunks(text: str) -> list[str]:
 
     >>> chunks("Seat 2 pays Seat 1 2 chips · pot 33")
     ['Seat 2', ' pays', ' Seat 1 2 chips ·', ' pot 33']
+    >>> chunks("Ana +3 · Cid (Friday) +1")
+    ['Ana +3 ·', ' Cid (Friday) +1']
     >>> chunks("Miss your next turn")
     ['Miss', ' your next turn']
     >>> chunks("Benは27番に進み、2枚もらう")
@@ -83,6 +86,9 @@ def chunks(text: str) -> list[str]:
                 # ("Ana: 45 · | 15 chips"), where a narrow panel needs a break
                 parted = before.endswith(("·", "—")) and bare[:1].isdigit()
                 joins = ((_GLUE_BEFORE.search(bare) is not None and not parted)
+                         or (bare[:1] == "(" and bare.endswith(")")  # "Cid (Friday)"
+                             and bare[1:-1].rstrip(".").isalpha()  # a word, not "(42)"
+                             and len(bare) <= 9)  # a label, not a remark "(kotisääntö)"
                          or _GLUE_AFTER.search(before) is not None
                          or (last[-1:].isdigit() and _UNIT.match(bare) is not None)
                          or (last.lower() in _HOLD_ON and len(before) + len(word) <= LONGEST))

@@ -6,6 +6,8 @@ A difference means the screens changed: if that was meant, regenerate with
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from PIL import Image
 
@@ -17,7 +19,15 @@ from .make_screens import HERE, STRIP, each_page, strip
 from .rig import FONTS
 from .screen_gallery import gallery
 
-SCREENS = dict(gallery())
+
+@functools.cache
+def screens() -> dict[str, Screen]:
+    """The gallery, made when a test first asks (not on import: a mutation run imports
+    the tests once, then runs them on each mutant of the screens)."""
+    return dict(gallery())
+
+
+SCREENS = dict(gallery())  # the names the tests are made for (screens(): what they show)
 PAGES = {page_name: (name, page) for name, screen in SCREENS.items()
          for page_name, page in each_page(name, screen)}
 
@@ -34,12 +44,12 @@ def test_every_reference_has_a_screen() -> None:
 def test_screen_matches_its_reference(page_name: str) -> None:
     name, page = PAGES[page_name]
     expected = Image.open(HERE / f"{page_name}.png").convert("1")
-    assert render(SCREENS[name], FONTS, page).tobytes() == expected.tobytes()
+    assert render(screens()[name], FONTS, page).tobytes() == expected.tobytes()
 
 
 @pytest.mark.parametrize("name", sorted(SCREENS))
 def test_screens_are_crisp_one_bit(name: str) -> None:
-    image = render(SCREENS[name], FONTS)
+    image = render(screens()[name], FONTS)
     assert image.mode == "1" and image.size == (128, 64)
 
 

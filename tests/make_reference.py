@@ -13,7 +13,7 @@ from pathlib import Path
 
 from firmware.cli import replay_game
 from firmware.tools.summary import summary
-from robinson_core import CHOICES, Action, Choice, Game, Pending, Roll, apply
+from robinson_core import CHOICES, Action, Choice, Game, HouseRules, Pending, Roll, apply
 from robinson_core import events as ev
 from robinson_core.narrate import account, describe, waiting
 from robinson_core.texts import LANGUAGES, fill
@@ -125,6 +125,84 @@ def spoken() -> list[str]:
     return lines
 
 
+def shown() -> list[str]:
+    """What every screen function makes, field by field (``Screen``'s repr), in every
+    language, pinned (the PNG gallery shows a few dozen screens as drawn; this reads
+    many more as made): after each action of the reference game its result, the turn
+    and the standings (named, one seat by default); each kind of result of the
+    gallery (by default) with the turn, the standings, the undo, the odds' prompt and a
+    game over; the first result of each kind of the seeded games; the title, setup,
+    recall, menu, messages and about screens."""
+    import datetime
+
+    from firmware.display import screens
+    from firmware.display.words import Words
+    from firmware.table.rows import Ended, Summary, ending
+    from tests.screen_gallery import games as moments
+    from tests.screen_gallery import menu_items
+    from tests.test_glance import MONEY_RULES, played
+
+    reference = replay_game(SEATS, None, [], (HERE / "game_4p.script").read_text(
+        encoding="utf-8").strip())
+    seeded, kinds = [], set()
+    for seed in range(2 * len(MONEY_RULES)):
+        for game in played(seed):
+            kind = (seed % len(MONEY_RULES), game.state.pending,
+                    frozenset(type(e).__name__ for e in game.events),
+                    any(isinstance(e, ev.Transfer) and e.amount < e.asked for e in game.events),
+                    len({e.payee for e in game.events if isinstance(e, ev.Transfer)}))
+            if kind not in kinds:
+                kinds.add(kind)
+                seeded.append((seed, game))
+    gallery = moments()
+    lines = []
+    for lang in LANGUAGES:
+        named, plain = Words(lang, {1: "Ana", 2: "Ben", 3: "Cid"}), Words(lang)
+        for n in range(1, len(reference.actions) + 1):
+            game = Game(reference.seats, reference.first, reference.rules, reference.actions[:n])
+            lines.append(f"{lang} game {n} result: {screens.result_screen(named, game)!r}")
+            lines.append(f"{lang} game {n} turn: {screens.turn_screen(named, game.state)!r}")
+            if n % 5 == 0:
+                lines.append(f"{lang} game {n} standings: "
+                             f"{screens.standings_screen(named, game.state)!r}")
+        for name, game in gallery.items():
+            state = game.state
+            lines.append(f"{lang} {name} result: {screens.result_screen(plain, game)!r}")
+            lines.append(f"{lang} {name} turn: {screens.turn_screen(plain, state)!r}")
+            lines.append(f"{lang} {name} standings: {screens.standings_screen(plain, state)!r}")
+            lines.append(f"{lang} {name} undo: {screens.undo_screen(plain, game)!r}")
+            lines.append(f"{lang} {name} over: {screens.over_screen(plain, state)!r}")
+            if state.pending in CHOICES:
+                lines.append(f"{lang} {name} odds: {screens.odds_prompt(plain, state, (41, 38))!r}")
+        for seed, game in seeded:
+            lines.append(f"{lang} seed {seed} at {len(game.actions)}: "
+                         f"{screens.result_screen(plain, game)!r}")
+        for resume, over in ((False, False), (True, False), (True, True)):
+            lines.append(f"{lang} title {resume} {over}: "
+                         f"{screens.title_screen(named, resume, ('a note',), 'B', over)!r}")
+        for w, seats, first, wired in ((named, (1, 2, 3), 2, 8), (plain, (1, 4), 4, 6),
+                                       (plain, (2,), 2, 3), (plain, (1, 2), None, 8),
+                                       (plain, (), None, 8)):
+            lines.append(f"{lang} setup {seats} {first}: "
+                         f"{screens.setup_screen(w, seats, first, HouseRules(), 'B', wired)!r}")
+        put_away = [Summary(day, ending(gallery[kind]), datetime.datetime(2026, 11, day, 20, 15),
+                            gallery[kind].state.winner)
+                    for day, kind in ((30, "no_winner"), (29, "won_alone"), (28, "bounce"))]
+        put_away.append(Summary(27, Ended.ABANDONED, None, None))
+        lines.append(f"{lang} recall: {screens.recall_screen(named, reference, put_away)!r}")
+        lines.append(f"{lang} recall empty: {screens.recall_screen(named, None, [])!r}")
+        items = menu_items(named)
+        for index in (0, 1, len(items) // 2, len(items) - 1):
+            lines.append(f"{lang} menu {index}: {screens.menu_screen(named, items, index)!r}")
+        lines.append(f"{lang} abandon: {screens.abandon_screen(named)!r}")
+        lines.append(f"{lang} rolling: {screens.rolling_screen(named, 2, 5, 1, 'B')!r}")
+        lines.append(f"{lang} about: "
+                     f"{screens.about_screen(named, '1.0', '/var/lib/x', 'SSD1306', ('f',))!r}")
+        lines.append(f"{lang} about, fonts: "
+                     f"{screens.about_screen(named, '1.0', '/var/lib/x', 'SSD1306')!r}")
+    return lines
+
+
 def main() -> None:
     seed = next(s for s in range(10_000) if set(WANTED) <= draw_script(s)[1])
     script = draw_script(seed)[0]
@@ -136,6 +214,7 @@ def main() -> None:
                                                   encoding="utf-8")
     (HERE / "narration.txt").write_text("\n".join(narration()) + "\n", encoding="utf-8")
     (HERE / "spoken.txt").write_text("\n".join(spoken()) + "\n", encoding="utf-8")
+    (HERE / "shown.txt").write_text("\n".join(shown()) + "\n", encoding="utf-8")
     (HERE / "game_4p.json").write_text(
         json.dumps(summary(game), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"seed {seed}: {len(game.actions)} actions written to {HERE}")

@@ -80,7 +80,11 @@ def gallery(names: dict[str, dict[int, str]] | None = None) -> Iterator[tuple[st
         w = Words(lang, (names or {}).get(lang, NAMES))
         yield f"{lang}-title", screens.title_screen(w, True)
         yield f"{lang}-title_over", screens.title_screen(w, True, over=True)
+        yield f"{lang}-title_starting", screens.title_screen(w, False)
         yield f"{lang}-setup", screens.setup_screen(w, (1, 2, 3), 2, HouseRules())
+        yield f"{lang}-setup_need", screens.setup_screen(w, (2,), 2, HouseRules(), wired=3)
+        yield f"{lang}-setup_seats", screens.setup_screen(Words(lang), (1, 4), None,
+                                                          HouseRules())
         yield f"{lang}-turn", screens.turn_screen(w, Game((1, 2, 3)).state)
         yield f"{lang}-rolling", screens.rolling_screen(w, 1, 5, 2)
         for name, game in played.items():

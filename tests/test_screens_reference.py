@@ -60,3 +60,14 @@ def test_long_text_pages() -> None:
 
 def test_the_readme_strip_is_made_of_the_references() -> None:
     assert Image.open(STRIP).convert("L").tobytes() == strip().tobytes()
+
+
+def test_every_screen_is_made_as_pinned() -> None:
+    """Every screen function's output, field by field, read against what it should be
+    (tests/reference/shown.txt, looked at when written: ``python -m
+    tests.make_reference``), in every language: many more screens than the PNGs."""
+    from .make_reference import HERE as REFERENCE
+    from .make_reference import shown
+
+    expected = (REFERENCE / "shown.txt").read_text(encoding="utf-8").splitlines()
+    assert shown() == expected and len(expected) > 1500

@@ -71,6 +71,27 @@ def narration() -> list[str]:
     return lines
 
 
+def seeded_kinds() -> list[tuple[int, Game]]:
+    """The first result of each kind in seeded games of 2 to 8 (the glance checker's)
+    under each house rule that changes money: a kind is what the game waits for, the
+    kinds of event, whether a payment fell short, how many paid, how many were paid,
+    whether more than two payments were made."""
+    from tests.test_glance import MONEY_RULES, played
+
+    seeded, kinds = [], set()
+    for seed in range(2 * len(MONEY_RULES)):
+        for game in played(seed):
+            paid = [e for e in game.events if isinstance(e, ev.Transfer)]
+            kind = (seed % len(MONEY_RULES), game.state.pending,
+                    frozenset(type(e).__name__ for e in game.events),
+                    any(e.amount < e.asked for e in paid), len(paid) > 2,
+                    len({e.payee for e in paid}), len({e.payer for e in paid}))
+            if kind not in kinds:
+                kinds.add(kind)
+                seeded.append((seed, game))
+    return seeded
+
+
 def spoken() -> list[str]:
     """What the voice says at every moment worth hearing, in every language, pinned word
     for word (the voice's own test compares its sound with ``said`` itself; this reads
@@ -81,21 +102,10 @@ def spoken() -> list[str]:
     (one name the voice cannot say: it says the seat instead) and by default."""
     from firmware.speech.said import Spoken
     from tests.screen_gallery import games as moments
-    from tests.test_glance import MONEY_RULES, played
 
     reference = replay_game(SEATS, None, [], (HERE / "game_4p.script").read_text(
         encoding="utf-8").strip())
-    seeded, kinds = [], set()  # the first result of each kind under each rule
-    for seed in range(2 * len(MONEY_RULES)):
-        for game in played(seed):
-            kind = (seed % len(MONEY_RULES), game.state.pending,
-                    frozenset(type(e).__name__ for e in game.events),
-                    any(isinstance(e, ev.Transfer) and e.amount < e.asked for e in game.events),
-                    sum(isinstance(e, ev.Transfer) for e in game.events) > 2,
-                    len({e.payee for e in game.events if isinstance(e, ev.Transfer)}))
-            if kind not in kinds:
-                kinds.add(kind)
-                seeded.append((seed, game))
+    seeded = seeded_kinds()
     lines = []
     for lang in LANGUAGES:
         for label, given in (("named", {1: "Ana", 2: "[[Ben]]", 3: "Cid", 4: "はなこ",
@@ -140,20 +150,10 @@ def shown() -> list[str]:
     from firmware.table.rows import Ended, Summary, ending
     from tests.screen_gallery import games as moments
     from tests.screen_gallery import menu_items
-    from tests.test_glance import MONEY_RULES, played
 
     reference = replay_game(SEATS, None, [], (HERE / "game_4p.script").read_text(
         encoding="utf-8").strip())
-    seeded, kinds = [], set()
-    for seed in range(2 * len(MONEY_RULES)):
-        for game in played(seed):
-            kind = (seed % len(MONEY_RULES), game.state.pending,
-                    frozenset(type(e).__name__ for e in game.events),
-                    any(isinstance(e, ev.Transfer) and e.amount < e.asked for e in game.events),
-                    len({e.payee for e in game.events if isinstance(e, ev.Transfer)}))
-            if kind not in kinds:
-                kinds.add(kind)
-                seeded.append((seed, game))
+    seeded = seeded_kinds()
     gallery = moments()
     lines = []
     for lang in LANGUAGES:
@@ -182,7 +182,8 @@ def shown() -> list[str]:
                          f"{screens.title_screen(named, resume, ('a note',), 'B', over)!r}")
         for w, seats, first, wired in ((named, (1, 2, 3), 2, 8), (plain, (1, 4), 4, 6),
                                        (plain, (2,), 2, 3), (plain, (1, 2), None, 8),
-                                       (plain, (), None, 8)):
+                                       (plain, (), None, 8),
+                                       (plain, (1, 2, 3, 4, 5, 6, 7, 8), 8, 8)):
             lines.append(f"{lang} setup {seats} {first}: "
                          f"{screens.setup_screen(w, seats, first, HouseRules(), 'B', wired)!r}")
         put_away = [Summary(day, ending(gallery[kind]), datetime.datetime(2026, 11, day, 20, 15),
@@ -191,9 +192,14 @@ def shown() -> list[str]:
         put_away.append(Summary(27, Ended.ABANDONED, None, None))
         lines.append(f"{lang} recall: {screens.recall_screen(named, reference, put_away)!r}")
         lines.append(f"{lang} recall empty: {screens.recall_screen(named, None, [])!r}")
+        short = gallery["everyone_pays"]  # one action: the recall shows it all
+        lines.append(f"{lang} recall short: {screens.recall_screen(named, short, put_away)!r}")
         items = menu_items(named)
         for index in (0, 1, len(items) // 2, len(items) - 1):
             lines.append(f"{lang} menu {index}: {screens.menu_screen(named, items, index)!r}")
+        for index in (0, 1):  # a list shorter than the panel's three rows
+            lines.append(f"{lang} menu of two {index}: "
+                         f"{screens.menu_screen(named, items[:2], index)!r}")
         lines.append(f"{lang} abandon: {screens.abandon_screen(named)!r}")
         lines.append(f"{lang} rolling: {screens.rolling_screen(named, 2, 5, 1, 'B')!r}")
         lines.append(f"{lang} about: "

@@ -387,7 +387,7 @@ def recall_screen(w: Words, game: Game | None, finished: Sequence[PastGame]) -> 
         at = put_away.finished_at
         when = at.strftime("%d.%m. %H:%M") if at is not None else "–"  # a label only
         name = w.name(put_away.winner) if put_away.winner is not None else ""
-        body.append(w(RECALLED.get(put_away.ended, "recall_none"), when=when, name=name))
+        body.append(w(RECALLED[put_away.ended], when=when, name=name))  # never a damaged one
     if not finished:
         body.append(w("recall_empty"))
     return Screen(title=w("recall_turns"), body=tuple(body), badge=w("recall_badge"),

@@ -197,9 +197,9 @@ def shown() -> list[str]:
         items = menu_items(named)
         for index in (0, 1, len(items) // 2, len(items) - 1):
             lines.append(f"{lang} menu {index}: {screens.menu_screen(named, items, index)!r}")
-        for index in (0, 1):  # a list shorter than the panel's three rows
-            lines.append(f"{lang} menu of two {index}: "
-                         f"{screens.menu_screen(named, items[:2], index)!r}")
+        for count, index in ((2, 0), (2, 1), (3, 2)):  # as long as the panel's rows, or less
+            lines.append(f"{lang} menu of {count} at {index}: "
+                         f"{screens.menu_screen(named, items[:count], index)!r}")
         lines.append(f"{lang} abandon: {screens.abandon_screen(named)!r}")
         lines.append(f"{lang} rolling: {screens.rolling_screen(named, 2, 5, 1, 'B')!r}")
         lines.append(f"{lang} about: "

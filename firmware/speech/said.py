@@ -78,12 +78,19 @@ class Spoken:
             return self.turn(state)
         square = state.player(seat).position
         if square is None:  # hanged: where the token was when it left the board, not start
-            square = next(e.end for e in events if isinstance(e, ev.Moved) and e.seat == seat)
+            square = next((e.end for e in events if isinstance(e, ev.Moved) and e.seat == seat),
+                          square or 0)
         said = [self("where", name=name(seat), square=self._square(square))]
         said += [self(narrate.decided_key(e), name=name(e.seat))
                  for e in events if isinstance(e, ev.Decided)]
         money = self.money(events, state, seat)
-        changes = [line for e in events if (line := self._change(e))]
+        changes = [line for e in events
+                   if not isinstance(e, ev.SatOut) and (line := self._change(e))]
+        sat_out = [name(e.seat) for e in events if isinstance(e, ev.SatOut)]  # the last
+        if len(sat_out) > 1:  # events of a turn: several who sit out in a row, said once
+            changes.append(self("sat_out_many", names=self.listed(sat_out)))
+        elif sat_out:
+            changes.append(self("sat_out", name=sat_out[0]))
         if any(isinstance(e, ev.NoWinner) for e in events):  # the last one hanged, then
             said += changes + money  # that nobody is left
         else:
@@ -176,8 +183,6 @@ class Spoken:
                 return self("hanged", name=name(seat))
             case ev.WillSitOut(seat):
                 return self("will_sit_out", name=name(seat))
-            case ev.SatOut(seat):
-                return self("sat_out", name=name(seat))
             case ev.FridaySworn(master, friday):
                 return self("friday_sworn", name=name(master), friday=name(friday))
             case ev.BondEnded(master, friday, _):

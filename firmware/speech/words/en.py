@@ -27,6 +27,7 @@ SPOKEN = {
     "no_winner": "Nobody is left. The pot of {pot} stays.",
     "will_sit_out": "{name} misses the next turn.",
     "sat_out": "{name} misses this turn.",
+    "sat_out_many": "{names} miss this turn.",  # several in a row: said once
     "friday_sworn": "{friday} is now {name:gen} Friday.",
     "bond_ended": "{friday} is no longer {name:gen} Friday.",
     "swapped": "{name} and {other} swap places.",

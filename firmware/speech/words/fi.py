@@ -28,6 +28,7 @@ SPOKEN = {
     "no_winner": "Ketään ei ole jäljellä. Kassan {pot} jää.",
     "will_sit_out": "{name}: seuraava heitto jää väliin.",
     "sat_out": "{name}: tämä heitto jää väliin.",
+    "sat_out_many": "{names}: tämä heitto jää väliin.",  # several in a row: said once
     "friday_sworn": "{friday} on nyt {name:gen} Perjantai.",
     "bond_ended": "{friday} ei ole enää {name:gen} Perjantai.",
     "swapped": "{name} ja {other} vaihtavat paikkaa.",

@@ -28,6 +28,7 @@ SPOKEN = {
     "no_winner": "Nitko nije ostao. Ulog od {pot} ostaje.",
     "will_sit_out": "{name} gubi sljedeće bacanje.",
     "sat_out": "{name} gubi ovo bacanje.",
+    "sat_out_many": "{names} gube ovo bacanje.",  # several in a row: said once
     "friday_sworn": "{name} dobiva Petka: {friday}.",
     "bond_ended": "{friday} više nije Petak {name:gen}.",
     "swapped": "{name} i {other} mijenjaju mjesta.",

@@ -27,6 +27,7 @@ SPOKEN = {
     "no_winner": "だれも のこって いない。ばの {pot}まいわ のこる。",
     "will_sit_out": "{name}わ つぎ いっかい やすみ。",
     "sat_out": "{name}わ こんかい やすみ。",
+    "sat_out_many": "{names}わ こんかい やすみ。",  # several in a row: said once
     "friday_sworn": "{friday}わ {name}の フライデーに なる。",
     "bond_ended": "{friday}わ もう {name}の フライデーでわ ない。",
     "swapped": "{name}と {other}が いれかわる。",

@@ -78,8 +78,8 @@ class Spoken:
             return self.turn(state)
         square = state.player(seat).position
         if square is None:  # hanged: where the token was when it left the board, not start
-            square = next((e.end for e in events if isinstance(e, ev.Moved) and e.seat == seat),
-                          square or 0)
+            # (a hanging is a roll from 42: its events always move the mover)
+            square = next(e.end for e in events if isinstance(e, ev.Moved) and e.seat == seat)
         said = [self("where", name=name(seat), square=self._square(square))]
         said += [self(narrate.decided_key(e), name=name(e.seat))
                  for e in events if isinstance(e, ev.Decided)]

@@ -154,14 +154,14 @@ def _old_value(name: str, text: str) -> str:
     return _OLD_VALUES[word]
 
 
+_SAVED_AS = {(new, value): f"{old}={old_value}" for old, new in OLD_NAMES.items()
+             for old_value, value in _OLD_VALUES.items()}
+"""A rule's value that an old name's words say, as a saved game writes it."""
+
+
 def _saved_as(name: str, value: str) -> str:
     """One rule as a saved game writes it: in its old name's words where those say it."""
-    for old, new in OLD_NAMES.items():
-        if new == name:
-            for old_value, new_value in _OLD_VALUES.items():
-                if new_value == value:
-                    return f"{old}={old_value}"
-    return f"{name}={value}"
+    return _SAVED_AS.get((name, value), f"{name}={value}")
 
 
 def split_rule(text: str) -> tuple[str, str]:

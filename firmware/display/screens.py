@@ -14,6 +14,7 @@ from robinson_core import (
     HOME,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    START,
     Game,
     GameState,
     HouseRules,
@@ -130,7 +131,7 @@ def mover(game: Game) -> int | None:
 
 
 def decider(state: GameState) -> int | None:
-    """Who must decide now (on 7, 20 or 23), if anyone."""
+    """Who must decide now (on 7, 20 or 23, or 4 under square_4 = ask), if anyone."""
     return state.to_move if state.pending in ASK_KEYS else None
 
 
@@ -360,7 +361,7 @@ def path(w: Words, events: Sequence[ev.Event], rolled: ev.Moved) -> str:
     """The path of the token the roll moved, without its name (the title says whose: a
     name and its path were parted on a row of their own where the line wrapped):
     "31 → 32", "start → 4 → start", "43 → 45 → 41"."""
-    start = w("start") if rolled.start == 0 else rolled.start
+    start = w("start") if rolled.start == START else rolled.start
     bounce = f" → {HOME}" if rolled.bounced else ""
     return f"{start}{bounce} → {rolled.end}" + _onward(w, events, rolled)
 

@@ -71,6 +71,14 @@ def narration() -> list[str]:
     return lines
 
 
+def recorded() -> list[Game]:
+    """The recorded reference game after each of its actions, the first to the last."""
+    game = replay_game(SEATS, None, [], (HERE / "game_4p.script").read_text(
+        encoding="utf-8").strip())
+    return [Game(game.seats, game.first, game.rules, game.actions[:n])
+            for n in range(1, len(game.actions) + 1)]
+
+
 def seeded_kinds() -> list[tuple[int, Game]]:
     """The first result of each kind in seeded games of 2 to 8 (the glance checker's)
     under each house rule that changes money: a kind is what the game waits for, the
@@ -103,8 +111,7 @@ def spoken() -> list[str]:
     from firmware.speech.said import Spoken
     from tests.screen_gallery import games as moments
 
-    reference = replay_game(SEATS, None, [], (HERE / "game_4p.script").read_text(
-        encoding="utf-8").strip())
+    reference = recorded()
     seeded = seeded_kinds()
     lines = []
     for lang in LANGUAGES:
@@ -113,9 +120,7 @@ def spoken() -> list[str]:
                              ("seats", {})):
             voice = Spoken(lang, given)
             at = f"{lang} {label}"
-            for n in range(1, len(reference.actions) + 1):
-                so_far = Game(reference.seats, reference.first, reference.rules,
-                              reference.actions[:n])
+            for n, so_far in enumerate(reference, start=1):
                 lines.append(f"{at} game {n}: {voice.result(so_far)}")
             for name, game in moments().items():
                 lines.append(f"{at} {name}: {voice.result(game)}")
@@ -151,15 +156,13 @@ def shown() -> list[str]:
     from tests.screen_gallery import games as moments
     from tests.screen_gallery import menu_items
 
-    reference = replay_game(SEATS, None, [], (HERE / "game_4p.script").read_text(
-        encoding="utf-8").strip())
+    reference = recorded()
     seeded = seeded_kinds()
     gallery = moments()
     lines = []
     for lang in LANGUAGES:
         named, plain = Words(lang, {1: "Ana", 2: "Ben", 3: "Cid"}), Words(lang)
-        for n in range(1, len(reference.actions) + 1):
-            game = Game(reference.seats, reference.first, reference.rules, reference.actions[:n])
+        for n, game in enumerate(reference, start=1):
             lines.append(f"{lang} game {n} result: {screens.result_screen(named, game)!r}")
             lines.append(f"{lang} game {n} turn: {screens.turn_screen(named, game.state)!r}")
             if n % 5 == 0:
@@ -190,7 +193,7 @@ def shown() -> list[str]:
                             gallery[kind].state.winner)
                     for day, kind in ((30, "no_winner"), (29, "won_alone"), (28, "bounce"))]
         put_away.append(Summary(27, Ended.ABANDONED, None, None))
-        lines.append(f"{lang} recall: {screens.recall_screen(named, reference, put_away)!r}")
+        lines.append(f"{lang} recall: {screens.recall_screen(named, reference[-1], put_away)!r}")
         lines.append(f"{lang} recall empty: {screens.recall_screen(named, None, [])!r}")
         short = gallery["everyone_pays"]  # one action: the recall shows it all
         lines.append(f"{lang} recall short: {screens.recall_screen(named, short, put_away)!r}")

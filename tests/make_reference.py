@@ -204,6 +204,8 @@ def shown() -> list[str]:
             lines.append(f"{lang} menu of {count} at {index}: "
                          f"{screens.menu_screen(named, items[:count], index)!r}")
         lines.append(f"{lang} abandon: {screens.abandon_screen(named)!r}")
+        lines.append(f"{lang} pairing: " + repr(screens.pairing_screen(
+            named, "042917", "Xq3_kP9vLm2sT8wZ", "http://robinson.local:8080/")))
         lines.append(f"{lang} rolling: {screens.rolling_screen(named, 2, 5, 1, 'B')!r}")
         lines.append(f"{lang} about: "
                      f"{screens.about_screen(named, '1.0', '/var/lib/x', 'SSD1306', ('f',))!r}")

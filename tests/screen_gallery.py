@@ -99,3 +99,5 @@ def gallery(names: dict[str, dict[int, str]] | None = None) -> Iterator[tuple[st
         items = menu_items(w)
         yield f"{lang}-menu", screens.menu_screen(w, items, 0)
         yield f"{lang}-menu-last", screens.menu_screen(w, items, len(items) - 1)
+        yield f"{lang}-pairing", screens.pairing_screen(w, "042917", "Xq3_kP9vLm2sT8wZ",
+                                                        "http://robinson.local/")

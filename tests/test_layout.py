@@ -20,7 +20,17 @@ FORBIDDEN = {
     "firmware.runtime": ("firmware.table", "firmware.display", "firmware.devices",
                          "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.table": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
-                       "firmware.cli"),
+                       "firmware.cli", "firmware.seam", "firmware.web"),
+    # The seam: the table's end reads the machine's state, never the disk's rooms; the
+    # page is another process: it reaches the table only through the seam's wire, reads
+    # the store read-only, and never holds the machine or re-derives its rules.
+    "firmware.seam": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
+                      "firmware.cli", "firmware.web", "firmware.table.store",
+                      "firmware.table.table"),
+    "firmware.web": ("firmware.table.machine", "firmware.table.table", "firmware.table.view",
+                     "firmware.seam.server", "firmware.seam.shown", "firmware.seam.intents",
+                     "firmware.devices", "firmware.emulate", "firmware.tools", "firmware.app",
+                     "firmware.cli", "firmware.display.render", "firmware.runtime"),
     "firmware.display": ("firmware.emulate", "firmware.tools", "firmware.table",
                          "firmware.devices", "firmware.config", "firmware.app", "firmware.cli"),
     "firmware.config": ("firmware.table", "firmware.devices", "firmware.emulate",
@@ -88,7 +98,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
                                         "time"},  # tempfile: a recording's errors, on disk
     "firmware.runtime.soundcards": PURE | {"pathlib"},  # the machine's cards, by name
     "firmware.speech": PURE | {"importlib", "unicodedata"},  # a language's texts, by its code
-    "firmware.table.table": PURE | {"logging", "threading"},
+    "firmware.table.table": PURE | {"logging", "secrets", "threading"},  # secrets: pairing
     "firmware.table.weigh": PURE | {"logging", "threading"},  # the odds' worker thread
     # The store's rooms: the public face, the rows, the folder, the salvage, the fault kinds.
     "firmware.table.store": PURE | {"contextlib", "datetime", "errno", "os", "pathlib",
@@ -104,7 +114,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.config": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: a file, not a FIFO
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked
     "firmware.display": PURE | {"PIL", "budoux", "contextlib", "datetime", "logging", "pathlib",
-                                "time"},
+                                "segno", "time"},  # segno: a phone's pairing, as a QR code
     "firmware.display.layout": PURE,
     "firmware.display.panels": PURE,
     "firmware.display.screen": PURE,
@@ -130,6 +140,17 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.startup": PURE | {"contextlib", "logging", "os", "pathlib", "signal", "sys",
                                 "tempfile", "threading"},
     "firmware.errors": PURE,
+    # The seam's wire and its two ends: a Unix socket, a thread on the table's side.
+    "firmware.seam": PURE | {"json", "os", "pathlib", "socket"},
+    "firmware.seam.server": PURE | {"contextlib", "logging", "os", "pathlib", "selectors",
+                                    "socket", "stat", "struct", "threading"},
+    "firmware.seam.intents": PURE,
+    "firmware.seam.shown": PURE,
+    # The companion page: Starlette under uvicorn, asyncio, the seam's socket.
+    "firmware.web": PURE | {"asyncio", "contextlib", "datetime", "hmac", "html", "json",
+                            "logging", "os", "pathlib", "secrets", "socket", "starlette",
+                            "struct", "time"},
+    "firmware.web.serve": PURE | {"argparse", "logging", "os", "pathlib", "socket", "uvicorn"},
     "firmware": PURE,
 }
 """A module's own line wins over its package's: the machine is held to less than the table."""
@@ -140,6 +161,8 @@ LOADS_NONE = {
     "firmware.table.machine": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
     "firmware.table.view": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
     "firmware.config": ("PIL", "gpiozero", "luma", "lgpio"),
+    "firmware.seam.intents": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio"),
+    "firmware.web.pages": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "starlette"),
     "robinson_core": ("PIL", "gpiozero", "luma", "sqlite3", "random", "socket", "threading"),
 }
 

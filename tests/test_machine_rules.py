@@ -942,7 +942,8 @@ def test_menu_language_goes_round_the_languages_and_is_kept() -> None:
         effects = menu_at(table, Row.LANGUAGE)
         seen.append(table.state.prefs.language)
         assert kept(effects) == [{"language": table.state.prefs.language, "contrast": "255",
-                                  **VOICE_OFF, "names": "{}", "owed": ""}]
+                                  **VOICE_OFF, "names": "{}", "owed": "",
+                                  "phones": ""}]
         assert draws(effects)[-1].screen == screens.menu_screen(
             table.w, m.menu_labels(table.state), MENU.index(Row.LANGUAGE))
         table.press(Press.MENU)
@@ -959,7 +960,8 @@ def test_menu_brightness_steps_down_then_back_to_the_brightest() -> None:
         assert draws(effects)[-1].screen == screens.menu_screen(  # its new level shown
             table.w, m.menu_labels(table.state), MENU.index(Row.BRIGHTNESS))
         assert kept(effects) == [{"language": "en", "contrast": str(contrast.level),
-                                  **VOICE_OFF, "names": "{}", "owed": ""}]
+                                  **VOICE_OFF, "names": "{}", "owed": "",
+                                  "phones": ""}]
         table.press(Press.MENU)
     assert levels == [128, 48, 8, 255]
 
@@ -1104,7 +1106,7 @@ def test_a_roll_taken_back_comes_again_with_the_same_face() -> None:
     effects = table.press(Press.LONG)
     assert table.state.prefs.owed == Owed().owe(MOVED, 6)
     assert kept(effects) == [{"language": "en", "contrast": "255", **VOICE_OFF, "names": "{}",
-                              "owed": Owed().owe(MOVED, 6).as_string()}]
+                              "owed": Owed().owe(MOVED, 6).as_string(), "phones": ""}]
     table.fire(TimerKind.FLASH)
     effects = table.press()
     assert of(m.NeedFace, effects) == []  # the die is not asked: the 6 stands

@@ -158,6 +158,8 @@ def paged(screen: Screen, fonts: Fonts, where: Box = Box()) -> list[list[tuple[i
             if len(page) == per_page:
                 all_pages.append(page := [])
             page.append((index, row))
+    if screen.qr:  # the QR code: a page of its own, after the text
+        all_pages.append([])
     return all_pages
 
 
@@ -288,6 +290,9 @@ def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: 
     width, height, line = where.width, where.height, where.line
     laid = paged(screen, fonts, where)
     page %= len(laid)
+    if screen.qr and page == len(laid) - 1:
+        _qr(draw, screen.qr, where)
+        return
     y = 0
     if screen.title:
         bar = SEAT_INK + screen.seat if screen.seat else INK
@@ -326,6 +331,27 @@ def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: 
             # sends it in as few 8-row pages as it spans: the tumbling die's first frame)
             _picture(draw, screen.picture, (width - PICTURE) // 2, (top + 11) // 8 * 8,
                      screen.tilt)
+
+
+def _qr(draw: ImageDraw.ImageDraw, text: str, where: Box) -> None:
+    """``text`` as a QR code (segno), as large as the panel takes in whole pixels to a
+    module, in the middle: dark modules on a lit ground, as a camera expects, with the
+    quiet zone the standard asks for (two modules, where the panel has no more room)."""
+    import segno  # only when a phone pairs
+
+    matrix = segno.make(text, error="l", micro=False).matrix
+    modules = len(matrix)
+    room = min(where.width, where.height)
+    scale, border = max((room // (modules + 2 * quiet), quiet) for quiet in (4, 2, 1))
+    scale = max(1, scale)
+    size = (modules + 2 * border) * scale
+    left, top = (where.width - size) // 2, (where.height - size) // 2
+    draw.rectangle((left, top, left + size - 1, top + size - 1), fill=INK)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                x0, y0 = left + (border + x) * scale, top + (border + y) * scale
+                draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=BACK)
 
 
 @dataclass(frozen=True)

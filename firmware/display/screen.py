@@ -47,3 +47,4 @@ class Screen:
     side: tuple[str, ...] = ()
     cursor: int = -1  # a body row that must stay in view (a menu's ▶)
     compact: tuple[str, ...] = ()  # the body where ``body`` would take more than one page
+    qr: str = ""  # a QR code of this text beside the body (a phone's pairing address)

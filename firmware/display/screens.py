@@ -411,6 +411,16 @@ def message_screen(title: str, text: str, footer: str = "") -> Screen:
     return Screen(title=title, body=(text,), footer=footer)
 
 
+def pairing_screen(w: Words, digits: str, token: str, address: str) -> Screen:
+    """A phone's pairing: the code to type on the companion page, where the page is, and
+    a QR code that opens it paired (the code's one-time token in the address)."""
+    host = address.split("://", 1)[-1].rstrip("/")
+    return Screen(title=w("phone_title"),
+                  body=(w("pair_code", code=f"{digits[:3]} {digits[3:]}"),
+                        w("pair_at", address=host)),
+                  footer=w("pair_keys"), qr=f"{address.rstrip('/')}/pair?t={token}")
+
+
 def abandon_screen(w: Words) -> Screen:
     """Whether to put the game in progress away for a new one."""
     return Screen(title=w("abandon_title"), body=(w("abandon_what"),), footer=w("keys_yes_no"))

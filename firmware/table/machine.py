@@ -30,6 +30,7 @@ from firmware.table.faults import Fault
 from firmware.table.menu import MENU, Row
 from firmware.table.messages import (
     WRITES,
+    Address,
     After,
     Begin,
     BeginGame,
@@ -39,6 +40,7 @@ from firmware.table.messages import (
     Cancel,
     CancelAll,
     Chime,
+    Code,
     Contrast,
     Dim,
     Down,
@@ -50,15 +52,19 @@ from firmware.table.messages import (
     Input,
     Light,
     Log,
+    NeedCode,
     NeedFace,
     NeedOdds,
     NeedRecall,
     Odds,
+    PairAsked,
+    Paired,
     Prefer,
     Press,
     Pressed,
     PutAway,
     Recalled,
+    Repeat,
     Save,
     SavePrefs,
     Say,
@@ -74,7 +80,15 @@ from firmware.table.messages import (
     Write,
     Wrote,
 )
-from firmware.table.prefs import SPEEDS, VOLUMES, Prefs, in_force, next_step
+from firmware.table.prefs import (
+    PHONES_MOST,
+    SPEEDS,
+    VOLUMES,
+    Prefs,
+    in_force,
+    is_phone,
+    next_step,
+)
 from firmware.table.state import (
     Animate,
     Asking,
@@ -102,6 +116,7 @@ from robinson_core.texts import LANGUAGES
 
 __all__ = [  # the messages and the state, with the step that takes them
     "WRITES",
+    "Address",
     "After",
     "Begin",
     "BeginGame",
@@ -111,6 +126,7 @@ __all__ = [  # the messages and the state, with the step that takes them
     "Cancel",
     "CancelAll",
     "Chime",
+    "Code",
     "Contrast",
     "Dim",
     "Down",
@@ -124,15 +140,19 @@ __all__ = [  # the messages and the state, with the step that takes them
     "Light",
     "Log",
     "Mode",
+    "NeedCode",
     "NeedFace",
     "NeedOdds",
     "NeedRecall",
     "Odds",
+    "PairAsked",
+    "Paired",
     "Prefer",
     "Press",
     "Pressed",
     "PutAway",
     "Recalled",
+    "Repeat",
     "Save",
     "SavePrefs",
     "Saver",
@@ -162,6 +182,14 @@ ROLLING_CHOICES = (Choice.ROLL, Choice.AGAIN)  # decisions whose answer is to ro
 AUDIT_AFTER = 0.05  # after the result is out, not on its way
 RETRY_EVERY = 3.0  # seconds between tries of a write the disk refused
 HALT_CONTRAST = 1  # the panel's, on the frame left after a stop
+PAIR_FOR = 120.0  # seconds a pairing code stands on the panel (and can be used)
+PHONE_NOTICES = frozenset({"phone_paired", "no_web"})
+"""Messages a phone brings over any screen: a press ends them and does nothing else (the
+players never saw what a press would do under them)."""
+QUESTIONS = frozenset({Mode.UNDO, Mode.ABANDON})
+"""Questions a long press answers for good: a message over one (a save refused, met by
+the retry's timer) is ended by a press, which answers nothing (the question is seen
+again first)."""
 
 
 def initial(fixed: Fixed) -> TableState:
@@ -281,6 +309,19 @@ class _Moment:
                 self.stop()
             case Prefer(prefs):
                 self.prefer(prefs)
+            case Repeat():
+                if self.state.mode in (Mode.PLAY, Mode.MENU, Mode.INFO):
+                    self.repeat()
+            case PairAsked():
+                self.ask_pairing()
+            case Code():
+                if self.answered(Waiting.CODE):
+                    self.set(pairing=event)
+                    self.after(TimerKind.PAIR, PAIR_FOR)
+            case Paired(proof, phone):
+                self.paired(proof, phone)
+            case Address(url):
+                self.set(address=url)
             case Odds(game, win):
                 if game == self.state.game and self.state.prefs.odds:
                     self.set(odds=(game, win))
@@ -335,7 +376,8 @@ class _Moment:
             self.after(TimerKind.BOOT, 2.0 + 2.0 * len(notes))
 
     def stop(self) -> None:
-        self.set(armed=frozenset(), now=Off(), flash=None, hint=None, saver=Saver.AWAKE)
+        self.set(armed=frozenset(), now=Off(), flash=None, hint=None, saver=Saver.AWAKE,
+                 pairing=None)
         self.do(CancelAll())
         if self.state.unsaved:  # refused until now: once more, and the last frame says
             self.do(self.state.unsaved[0])  # whether it got through
@@ -379,7 +421,13 @@ class _Moment:
         if mode in (Mode.ANIMATE, Mode.OFF):
             return  # never queued into a second roll
         if self.state.flash is not None:  # a press ends a message: the screen under it
+            hidden = self.state.flash.key in PHONE_NOTICES or mode in QUESTIONS
             self.unflash()
+            if hidden:  # what the press would do was not on the panel: only that
+                return
+        if self.state.pairing is not None:  # a press takes the code away, and only that
+            self.unpair()
+            return
         if kind is Press.MENU and mode is not Mode.STUCK:
             self.resume() if mode is Mode.MENU else self.open_menu()
             return
@@ -439,14 +487,17 @@ class _Moment:
             case TimerKind.BLANK:
                 self.set(saver=Saver.BLANK)
                 self.do(Blank())
+            case TimerKind.PAIR:
+                self.set(pairing=None)
             case TimerKind.SHIFT:
                 self.do(Shift())
                 self.after(TimerKind.SHIFT, self.state.fixed.config.timings.shift_every)
 
     def prefer(self, prefs: Prefs) -> None:
-        """Settings from outside: in force now (the faces owed stay the table's own)."""
+        """Settings from outside: in force now (the faces owed and the phones paired stay
+        the table's own)."""
         before = self.state.prefs
-        prefs = prefs.but(owed=before.owed)
+        prefs = prefs.but(owed=before.owed, phones=before.phones)
         if prefs == before:
             return
         self.set(prefs=prefs)
@@ -715,11 +766,8 @@ class _Moment:
         match row := MENU[menu.row]:
             case Row.BACK:
                 self.resume()
-            case Row.REPEAT:  # the last result from page 1, and said again (voice on)
-                game = self.state.game
-                if game is not None and game.actions:
-                    self.resume()
-                    self.speak(self.s.result(game, prefs.story))
+            case Row.REPEAT:
+                self.repeat()
             case Row.UNDO:
                 self.ask_undo()
             case Row.STANDINGS | Row.ABOUT:
@@ -769,6 +817,51 @@ class _Moment:
                 self.set(prefs=prefs.but(odds=not prefs.odds), odds=None, weighing=None)
                 self.speak(self.s.switched("odds_on" if self.state.prefs.odds else "odds_off"))
                 self.save_prefs()
+            case Row.PHONE:
+                self.ask_pairing()
+            case Row.FORGET:
+                self.set(prefs=prefs.but(phones=()))
+                self.save_prefs()
+                self.flash(Notice.of("phones_forgotten"), 3.0)
+
+    def repeat(self) -> None:
+        """The last result from page 1, and said again (voice on)."""
+        game = self.state.game
+        if game is not None and game.actions:
+            self.resume()
+            self.speak(self.s.result(game, self.state.prefs.story))
+
+    # -- phones -----------------------------------------------------------------------
+
+    def ask_pairing(self) -> None:
+        """A code on the panel for a phone to pair with (made by the shell: chance), if
+        the companion page is there to take it."""
+        if self.state.mode in (Mode.STUCK, Mode.OFF) or self.state.waiting is not None:
+            return
+        if not self.state.address:
+            self.flash(Notice.of("no_web"), 4.0)
+            return
+        self.set(waiting=Waiting.CODE)
+        self.do(NeedCode())
+
+    def unpair(self) -> None:
+        self.cancel(TimerKind.PAIR)
+        self.set(pairing=None, page=0)
+
+    def paired(self, proof: str, phone: str) -> None:
+        """A phone paired with the code (or its QR token) on the panel: kept, and the code
+        used up. Anything else is not a pairing."""
+        pairing = self.state.pairing
+        if pairing is None or proof not in (pairing.digits, pairing.token) \
+                or not is_phone(phone):
+            self.do(Log("warning", "a phone offered a pairing code the panel does not show"))
+            return
+        prefs = self.state.prefs
+        phones = tuple(dict.fromkeys((*prefs.phones, phone)))[-PHONES_MOST:]
+        self.unpair()
+        self.set(prefs=prefs.but(phones=phones))
+        self.save_prefs()
+        self.flash(Notice.of("phone_paired"), 3.0)
 
     def brought(self, game: Game | None, fault: Fault | None) -> None:
         if game is None:

@@ -33,6 +33,8 @@ class Row(enum.Enum):
     SPEED = "menu_speed"
     STORY = "menu_story"
     ODDS = "menu_odds"
+    PHONE = "menu_phone"  # pair a phone with the companion page
+    FORGET = "menu_forget"  # every phone paired must pair again
     ABOUT = "menu_about"
 
 

@@ -37,6 +37,7 @@ class TimerKind(enum.Enum):
     DIM = "dim"
     BLANK = "blank"
     SHIFT = "shift"  # burn-in: the panel moves a pixel
+    PAIR = "pair"  # a pairing code's time is up
 
 
 # -- inputs --------------------------------------------------------------------------
@@ -160,8 +161,47 @@ class Prefer:
     prefs: Prefs
 
 
+@dataclass(frozen=True)
+class Repeat:
+    """Show the last result again from page 1, and say it (the menu's row, asked from a
+    phone)."""
+
+
+@dataclass(frozen=True)
+class PairAsked:
+    """A phone asks to be paired (the menu's "Phone" row, or the companion page): the
+    panel shows a code for a while."""
+
+
+@dataclass(frozen=True)
+class Code:
+    """The answer to ``NeedCode``: the pairing code the panel shows (six digits) and the
+    one-time token its QR code carries."""
+
+    digits: str
+    token: str
+
+
+@dataclass(frozen=True)
+class Paired:
+    """The companion page took ``proof`` (the code shown, or its QR token) from a phone:
+    ``phone`` (its session's digest) is paired if the proof is the one on the panel."""
+
+    proof: str
+    phone: str
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where the companion page answers (``http://robinson.local/``), as it says itself;
+    "" when it went away."""
+
+    url: str
+
+
 Input = (Start | Down | Held | Unstuck | Pressed | SeatsChanged | TimerFired | Face | Wrote
-         | Recalled | Brought | Begin | Stop | Prefer | Odds)
+         | Recalled | Brought | Begin | Stop | Prefer | Odds | Repeat | PairAsked | Code
+         | Paired | Address)
 
 
 # -- effects -------------------------------------------------------------------------
@@ -208,6 +248,11 @@ class NeedOdds:
     answer with ``Odds``, whenever it is done: nothing waits for it."""
 
     game: Game
+
+
+@dataclass(frozen=True)
+class NeedCode:
+    """Make a pairing code (chance is the shell's); answer with ``Code``."""
 
 
 @dataclass(frozen=True)
@@ -324,7 +369,8 @@ class Log:
     text: str
 
 
-Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedOdds | NeedRecall | BringBack
+Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedOdds | NeedRecall | NeedCode
+          | BringBack
           | Chime | Say | Voicing
           | Hush | Light | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast
           | SavePrefs | Log)

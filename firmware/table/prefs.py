@@ -103,6 +103,7 @@ class Prefs:
     speed: int = Voice.speed  # the voice's words a minute
     names: kept_names.Names = ()  # set with robinson names: before the config's
     owed: Owed = Owed()
+    phones: tuple[str, ...] = ()  # the paired phones, each as its session's digest (web)
 
     @classmethod
     def defaults(cls, config: Config, contrast: int | None = None) -> Prefs:
@@ -132,7 +133,8 @@ class Prefs:
             volume=volume if volume is not None and volume in VOLUMES_ALLOWED else defaults.volume,
             speed=speed if speed is not None and speed in SPEEDS_ALLOWED else defaults.speed,
             names=names or defaults.names,
-            owed=Owed.from_string(kept.get("owed", "")))
+            owed=Owed.from_string(kept.get("owed", "")),
+            phones=phones_from_string(kept.get("phones", "")))
         return prefs, wrong
 
     def as_strings(self) -> dict[str, str]:
@@ -141,10 +143,32 @@ class Prefs:
                 "voice": "on" if self.voice else "off", "story": "on" if self.story else "off",
                 "odds": "on" if self.odds else "off",
                 "volume": str(self.volume), "speed": str(self.speed),
-                kept_names.PREF: kept_names.to_pref(self.names), "owed": self.owed.as_string()}
+                kept_names.PREF: kept_names.to_pref(self.names), "owed": self.owed.as_string(),
+                "phones": " ".join(self.phones)}
 
     def but(self, **changes: object) -> Prefs:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+PHONES_MOST = 16
+"""Phones paired at once: pairing one more lets the oldest go (it pairs again)."""
+PHONE_DIGITS = 64  # a phone as the table keeps it: a SHA-256 digest of its session, in hex
+
+
+def phones_from_string(text: str) -> tuple[str, ...]:
+    """The paired phones kept: each a digest in hex; anything else is left out (a phone
+    left out pairs again, as after "Forget phones").
+
+    >>> phones_from_string("a" * 64 + " junk " + "B" * 64)
+    ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',)
+    """
+    kept = [word for word in text.split() if is_phone(word)]
+    return tuple(dict.fromkeys(kept))[-PHONES_MOST:]
+
+
+def is_phone(text: str) -> bool:
+    """Whether ``text`` is a phone as the table keeps it (a digest in lower-case hex)."""
+    return len(text) == PHONE_DIGITS and all(c in HEX for c in text)
 
 
 VOLUMES = (100, 70, 40)  # the menu's steps: loud, softer, soft

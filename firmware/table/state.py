@@ -19,7 +19,7 @@ from firmware.display.screens import PastGame
 from firmware.display.words import Words
 from firmware.table.faults import Fault
 from firmware.table.menu import Row
-from firmware.table.messages import BeginGame, Press, PutAway, Save, TimerKind, Write
+from firmware.table.messages import BeginGame, Code, Press, PutAway, Save, TimerKind, Write
 from firmware.table.prefs import Prefs
 from robinson_core import Game
 
@@ -173,6 +173,7 @@ class Waiting(enum.Enum):
     FACE = "face"  # the die's
     RECALL = "recall"  # the finished games, for the menu's recall
     BACK = "back"  # the game the store brings back
+    CODE = "code"  # a pairing code, for a phone
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,8 @@ class TableState:
     failing: Fault | None = None  # why the disk refused the last try: said until one passes
     odds: tuple[Game, tuple[int, int]] | None = None  # a decision's chances, for its game
     weighing: Game | None = None  # the game whose decision's odds were last asked for
+    pairing: Code | None = None  # the code on the panel for a phone to pair with
+    address: str = ""  # where the companion page answers, as it said ("": not running)
 
     @property
     def mode(self) -> Mode:

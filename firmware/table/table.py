@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import functools
 import logging
+import secrets
 import threading
 from collections.abc import Callable
 
@@ -78,6 +79,7 @@ class Table:
         self.state = m.initial(fixed)
         self._inputs: collections.deque[m.Input] = collections.deque()
         self._weigher: Weigher | None = None  # made at the first decision weighed
+        self.on_state: Callable[[m.TableState], None] | None = None  # the seam's publish
 
     def _measure(self, screen: Screen) -> tuple[int, int]:
         return _measure(screen, self.fonts, self.layout)
@@ -159,6 +161,7 @@ class Table:
         self._inputs.append(event)
         if len(self._inputs) > 1:  # the loop below is under way: it takes this one next
             return
+        before = self.state
         try:
             while self._inputs:
                 for _, state, _ in m.run(self.state, self._inputs[0], self._run):
@@ -166,6 +169,8 @@ class Table:
                 self._inputs.popleft()
         finally:
             self._inputs.clear()
+        if self.on_state is not None and self.state is not before:
+            self.on_state(self.state)
         if self.state.mode is Mode.ANIMATE:
             self.ready.clear()
         else:
@@ -194,6 +199,8 @@ class Table:
                 if self._weigher is None:
                     self._weigher = Weigher(self._weighed, seed=1 if self.die.seeded else None)
                 self._weigher.ask(game)
+            case m.NeedCode():
+                return m.Code(f"{secrets.randbelow(10 ** 6):06d}", secrets.token_urlsafe(12))
             case m.NeedRecall(last):
                 return self._recall(last)
             case m.BringBack():

@@ -26,6 +26,7 @@ from firmware.table.state import (
     Asking,
     Info,
     Menu,
+    Mode,
     Off,
     Play,
     Question,
@@ -75,6 +76,10 @@ def view(state: TableState) -> Screen:
     w = words(state)
     if state.flash is not None and state.hint is None:
         return screens.message_screen(w("notice"), state.flash.said(w))
+    if state.pairing is not None and state.hint is None \
+            and state.mode not in (Mode.ANIMATE, Mode.OFF, Mode.STUCK):
+        return screens.pairing_screen(w, state.pairing.digits, state.pairing.token,
+                                      state.address)
     screen = _mode(state, w)
     hint = _hint(state, w)
     return dataclasses.replace(screen, footer=hint) if hint else screen

@@ -7,6 +7,7 @@ threads that drive an emulated table (keyboard, demo).
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import signal
 import sys
@@ -16,11 +17,13 @@ from pathlib import Path
 
 from firmware.devices import Rigging, on_raspberry_pi
 from firmware.display.fonts import Fonts
+from firmware.display.render import shown
 from firmware.errors import ConfigError
 from firmware.notify import Notifier
 from firmware.runtime.loop import Loop
 from firmware.runtime.soundcards import AUTO
 from firmware.runtime.speaker import Speaker
+from firmware.seam.server import Seam
 from firmware.startup import (
     config_and_mode,
     keyboard,
@@ -106,6 +109,10 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
         rig.close()
         store.close()
         raise
+    seam = Seam(store.directory, loop, table, functools.partial(
+        shown, fonts=fonts, layout=config.display.layout))
+    if seam.open():
+        table.on_state = seam.publish
     notifier = Notifier()
     notifier.ready()  # the first frame is out (or the panel is known missing and retried)
     if notifier.watchdog:
@@ -118,6 +125,8 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
             loop.run()
     finally:
         notifier.stopping()
+        table.on_state = None
+        seam.close()
         table.stop()
         speaker.close()
         notifier.close()

@@ -1,0 +1,95 @@
+"""What another process may ask of the table, and as which input of its machine.
+
+Each intent is checked here, as the table's own commands check it (a name as
+``robinson names`` checks it), and becomes one input: a setting a ``Prefer`` of the
+settings in force with that one changed (so the machine stays their one owner, saves
+them and redraws every mode), a repeat ``Repeat``, a pairing ``PairAsked`` or
+``Paired``, the page's address ``Address``.
+
+>>> from firmware.table.prefs import Prefs
+>>> wanted({"intent": "language", "value": "fi"}, Prefs()).prefs.language
+'fi'
+>>> wanted({"intent": "brightness", "value": 9}, Prefs())
+'brightness is a step from 1 (dimmest) to 4 (brightest), not 9'
+"""
+
+from __future__ import annotations
+
+from firmware.seam.wire import Message
+from firmware.table import names as kept_names
+from firmware.table.messages import Address, Input, PairAsked, Paired, Prefer, Repeat
+from firmware.table.prefs import Prefs, is_phone
+from firmware.table.view import BRIGHTNESS, brightness_step
+from robinson_core import SEATS
+from robinson_core.errors import quote
+from robinson_core.texts import LANGUAGES
+
+SWITCHES = {"voice": "voice", "story": "story"}  # intent -> the setting it switches
+ADDRESS_MOST = 200
+
+
+def wanted(message: Message, prefs: Prefs) -> Input | str:
+    """The input ``message`` asks for, with ``prefs`` the settings in force; or what is
+    wrong with it, in one line."""
+    value = message.get("value")
+    match message.get("intent"):
+        case "names":
+            return _names(message.get("names"), prefs)
+        case "language":
+            if value not in LANGUAGES:
+                return f"language is one of {', '.join(LANGUAGES)}, not {_said(value)}"
+            return Prefer(prefs.but(language=value))
+        case "voice" | "story" as switch:
+            if not isinstance(value, bool):
+                return f"{switch} is true or false, not {_said(value)}"
+            return Prefer(prefs.but(**{SWITCHES[switch]: value}))
+        case "brightness":
+            steps = len(BRIGHTNESS)
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= steps:
+                return f"brightness is a step from 1 (dimmest) to {steps} (brightest), not " \
+                       f"{_said(value)}"
+            return Prefer(prefs.but(contrast=BRIGHTNESS[steps - value]))
+        case "repeat":
+            return Repeat()
+        case "pair":
+            return PairAsked()
+        case "paired":
+            proof, phone = message.get("proof"), message.get("phone")
+            if not isinstance(proof, str) or not isinstance(phone, str) or not is_phone(phone):
+                return "paired needs a proof (the code or its token) and a phone's digest"
+            return Paired(proof[:64], phone)
+        case "address":
+            if not isinstance(value, str) or len(value) > ADDRESS_MOST \
+                    or not (value == "" or value.startswith(("http://", "https://"))) \
+                    or not value.isprintable():
+                return f"address is the page's http:// address, not {_said(value)}"
+            return Address(value)
+    return f"no such intent: {_said(message.get('intent'))} (names, language, voice, " \
+           "story, brightness, repeat, pair, paired, address)"
+
+
+def level(prefs: Prefs) -> int:
+    """The panel's brightness as a step from 1 (dimmest) to 4 (brightest)."""
+    return len(BRIGHTNESS) - brightness_step(prefs.contrast)
+
+
+def _names(given: object, prefs: Prefs) -> Input | str:
+    """``{"1": "Ana", "3": ""}``: those seats named (an empty name: the default again),
+    the others as they are."""
+    if not isinstance(given, dict) or not given:
+        return 'names is an object from seat to name, e.g. {"1": "Ana"}'
+    now = dict(prefs.names)
+    for key, name in given.items():
+        seat = int(key) if isinstance(key, str) and key.isdigit() and len(key) < 3 else 0
+        if seat not in SEATS:
+            return f"seat {quote(str(key), 20)} is not one of {SEATS.start}-{SEATS.stop - 1}"
+        if not isinstance(name, str):
+            return f"the name of seat {seat} is not text"
+        if why := kept_names.problem(seat, name):
+            return why
+        now[seat] = name
+    return Prefer(prefs.but(names=tuple(sorted((s, n) for s, n in now.items() if n))))
+
+
+def _said(value: object) -> str:
+    return quote(str(value), 40) if isinstance(value, str) else repr(value)[:40]

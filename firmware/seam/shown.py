@@ -1,0 +1,87 @@
+"""What the table publishes on its seam: the view as a value for another process.
+
+A function of the table's state, as the panel's view is: the mode, the pages of the
+screen on the panel as drawn (and which one is up), page 1 of the last result, the
+game as the panel has shown it (while the die tumbles, without the roll: nothing is
+out before the panel reveals it), the settings in force, and the seats' names. What
+only the companion page may know (the pairing code on the panel, the phones paired)
+is under ``"private"``; the page never passes it on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from firmware.display.render import Page
+from firmware.display.screen import Screen
+from firmware.display.screens import result_screen
+from firmware.seam.intents import level
+from firmware.seam.wire import Message
+from firmware.table.state import Mode, TableState
+from firmware.table.view import view, words
+from robinson_core import MAX_PLAYERS, SEATS, Game
+from robinson_core.state import Status
+
+Pages = Callable[[Screen], list[Page]]
+"""A screen's pages on this table's panel, as text (``firmware.display.render.shown``)."""
+
+
+def game_shown(state: TableState) -> Game | None:
+    """The game as the panel has shown it: while the die tumbles, the roll is not out."""
+    game = state.game
+    if game is not None and state.mode is Mode.ANIMATE and game.actions:
+        return game.undo()
+    return game
+
+
+def published(state: TableState, pages: Pages) -> Message:
+    """The view for the seam's clients (JSON-ready)."""
+    prefs, w = state.prefs, words(state)
+    game = game_shown(state)
+    animate = state.mode is Mode.ANIMATE
+    screen_pages = [] if animate else [_page(p) for p in pages(view(state))]
+    last: list[dict[str, Any]] = []
+    if game is not None and game.actions:
+        last = [_page(p) for p in pages(result_screen(w, game))[:1]]
+    rolling = state.now.roller if animate else None  # type: ignore[union-attr]
+    return {
+        "kind": "view",
+        "mode": state.mode.value,
+        "page": 0 if animate else state.page,
+        "pages": screen_pages,
+        "result": last,
+        "rolling": rolling,
+        "game": _game(game, w.name) if game is not None else None,
+        "names": {str(seat): w.name(seat) for seat in SEATS},
+        "given": {str(seat): name for seat, name in prefs.names},
+        "settings": {"language": prefs.language, "voice": prefs.voice, "story": prefs.story,
+                     "brightness": level(prefs)},
+        "seats": list(state.seats),
+        "most": MAX_PLAYERS,
+        "saved": not state.unsaved,
+        "private": {"pairing": {"code": state.pairing.digits, "token": state.pairing.token}
+                    if state.pairing is not None else None,
+                    "phones": list(prefs.phones)},
+    }
+
+
+def _page(page: Page) -> dict[str, Any]:
+    drawn = page.drawn()
+    return {"title": drawn.title, "rows": list(drawn.rows), "footer": list(drawn.footer)}
+
+
+def _game(game: Game, name: Callable[[int], str]) -> dict[str, Any]:
+    state = game.state
+    return {
+        "players": [{"seat": p.seat, "name": name(p.seat), "square": p.position,
+                     "chips": p.chips, "friday": p.friday, "master": state.master_of(p.seat),
+                     "sits_out": p.sits_out} for p in state.players],
+        "pot": state.pot,
+        "to_move": state.to_move,
+        "pending": state.pending.name.lower(),
+        "over": state.status is not Status.PLAYING,
+        "winner": state.winner,
+        "actions": len(game.actions),
+        "rules": state.rules.as_strings(),
+    }

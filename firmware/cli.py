@@ -19,6 +19,7 @@ from firmware.display.panels import PANELS
 from firmware.errors import TableError, UsageError
 from firmware.table.store import KEEP_FINISHED, Finished, Store, state_dir
 from firmware.tools.summary import replay_args, summary
+from firmware.web.serve import add_arguments as web_arguments
 from robinson_core import (
     BOARD,
     MAX_PLAYERS,
@@ -255,13 +256,20 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--output", "-o", metavar="FILE", help="write here, not to stdout")
 
     names = commands.add_parser("names", help="name the players (kept in the state folder; "
-                                              "the table must be stopped)")
+                                              "a running table takes them at once)")
     names.add_argument("names", nargs="*", metavar="SEAT=NAME",
                        help="e.g. 1=Ana 2=Ben; SEAT= gives a seat its default name back")
     names.add_argument("--clear", action="store_true", help="every seat its default name")
     names.add_argument("--state-dir", type=_directory, metavar="DIR",
                        help="where games are saved")
     _add_lang(names)
+
+    web = commands.add_parser("web", help="serve the companion page: the table on every "
+                                          "phone at the table (pair a phone on the panel)")
+    web.add_argument("--state-dir", type=_directory, metavar="DIR",
+                     help="the table's state folder (read only: its seam and its saves)")
+    web.add_argument("--config", metavar="FILE", help="a TOML config file")
+    web_arguments(web)
 
     import_ = commands.add_parser("import", help="make a file from robinson export the game "
                                                  "in play (the table must be stopped)")
@@ -612,8 +620,10 @@ def _names(args: argparse.Namespace) -> int:
             raise UsageError(why)
         given[number] = name
     changing = bool(given) or args.clear
-    store = Store(state_dir(args.state_dir, on_raspberry_pi()),
-                  read_only=not changing)  # listing them makes and moves nothing
+    directory = state_dir(args.state_dir, on_raspberry_pi())
+    if changing and (answer := _names_to_the_table(directory, given, args.clear)) is not None:
+        return answer
+    store = Store(directory, read_only=not changing)  # listing them makes and moves nothing
     if changing:
         store.lock()  # not beside a running table: it would not see them until it starts
     try:
@@ -640,9 +650,40 @@ def _names(args: argparse.Namespace) -> int:
     return 0
 
 
+def _names_to_the_table(directory: Path, given: dict[int, str], clear: bool) -> int | None:
+    """The names through the seam of the table that runs on ``directory`` (it keeps them,
+    and shows them at once); None if no table runs there."""
+    from firmware.seam.client import ask
+
+    names = {str(seat): "" for seat in SEATS} if clear else {}
+    names.update({str(seat): name for seat, name in given.items()})
+    answer = ask(directory, "names", names=names)
+    if answer is None:
+        return None
+    why, view = answer
+    if why is not None:
+        raise UsageError(f"the table refused the names: {why}")
+    now = (view or {}).get("given") or {}
+    for seat, name in sorted(now.items(), key=lambda item: int(item[0])):
+        print(f"{seat}  {name}")
+    if not now:
+        print("no names kept: the default names")
+    print("the table shows them now")
+    return 0
+
+
+def _web(args: argparse.Namespace) -> int:
+    from firmware.devices import on_raspberry_pi
+    from firmware.web.serve import serve
+
+    return serve(state_dir(args.state_dir, on_raspberry_pi()), args.config, args.host,
+                 args.port)
+
+
 _COMMANDS = {"replay": _replay, "odds": _odds, "rules": _rules, "table": _table,
              "selftest": _selftest, "state": _state, "history": _history, "export": _export,
-             "import": _import, "sim": _sim, "bench": _bench, "names": _names, "restore": _restore}
+             "import": _import, "sim": _sim, "bench": _bench, "names": _names, "restore": _restore,
+             "web": _web}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

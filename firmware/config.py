@@ -169,6 +169,14 @@ class TableOptions:
 
 
 @dataclass(frozen=True)
+class Web:
+    """The companion page (``[web]``: ``robinson web``, its own unit)."""
+
+    enabled: bool = True  # install.sh installs and starts its unit (port 80, socket-activated)
+    port: int = 80
+
+
+@dataclass(frozen=True)
 class Config:
     """Every setting of the table, validated; the built-in defaults where the file is silent."""
 
@@ -182,6 +190,7 @@ class Config:
     voice: Voice = field(default_factory=Voice)
     source: str = "built-in defaults"
     table: TableOptions = field(default_factory=TableOptions)
+    web: Web = field(default_factory=Web)
 
     def seat_name(self, seat: int) -> str | None:
         """The configured name of ``seat``, if any."""
@@ -310,7 +319,7 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
     """Validate a decoded TOML table into a Config."""
     reader = _Reader(source)
     top = reader.table(raw, "", {"language", "hardware", "seat_names", "pins", "display",
-                                 "timings", "rules", "voice", "table"})
+                                 "timings", "rules", "voice", "table", "web"})
     language = reader.choice(top, "language", LANGUAGES, Config.language)
     hardware = reader.choice(top, "hardware", HARDWARE, Config.hardware)
     names = reader.strings(top, "seat_names", MAX_PLAYERS)
@@ -323,7 +332,11 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
     _check_wiring(reader, pins, display, voice)
     options = reader.table(top.get("table", {}), "table", _names(TableOptions))
     table = TableOptions(reader.boolean(options, "odds", TableOptions.odds, "table."))
-    return Config(language, hardware, names, pins, display, timings, rules, voice, source, table)
+    page = reader.table(top.get("web", {}), "web", _names(Web))
+    web = Web(reader.boolean(page, "enabled", Web.enabled, "web."),
+              reader.integer(page, "port", Web.port, 1, 65535, "web."))
+    return Config(language, hardware, names, pins, display, timings, rules, voice, source, table,
+                  web)
 
 
 ALSA_DEVICE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

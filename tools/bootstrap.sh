@@ -15,7 +15,9 @@ FONTS="fonts-misaki fonts-terminus-otb fonts-unifont"
 VOICE="espeak-ng alsa-utils"  # the spoken banker: the synthesizer, and aplay
 case "$MODE" in
     table) WANT="$FONTS $VOICE" ;;
-    test) WANT="$FONTS $VOICE systemd tmux strace" ;;
+    # and a real browser for the companion page (chromium, its driver), and zbarimg to
+    # read the panel's QR code as a phone camera would.
+    test) WANT="$FONTS $VOICE systemd tmux strace chromium chromium-driver zbar-tools" ;;
     *) say "usage: tools/bootstrap.sh table|test"; exit 2 ;;
 esac
 # On a Pi the pins' libraries come from Raspberry Pi OS, never compiled by pip:
@@ -78,8 +80,8 @@ fi
 
 # Install (again) only when the package metadata changed, or extras are missing.
 # The table needs no extras but the Pi's; the tests add the dev tools.
-extras="lcd"  # any panel can be tried emulated (--display st7789)
-[ "$MODE" = test ] && extras="dev,lcd"
+extras="lcd,web"  # any panel can be tried emulated (--display st7789); the page too
+[ "$MODE" = test ] && extras="dev,lcd,web"
 if grep -qs "Raspberry Pi" /proc/device-tree/model; then
     extras="${extras:+$extras,}pi"
 fi

@@ -5,11 +5,14 @@ screen on the panel as drawn (and which one is up), page 1 of the last result, t
 game as the panel has shown it (while the die tumbles, without the roll: nothing is
 out before the panel reveals it), the settings in force, and the seats' names. What
 only the companion page may know (the pairing code on the panel, the phones paired)
-is under ``"private"``; the page never passes it on.
+is under ``"private"``; the page never passes it on. So the panel's pages are published
+as they are under the pairing code: the code is on the panel for the eyes at the table,
+never on the network.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +43,8 @@ def published(state: TableState, pages: Pages) -> Message:
     prefs, w = state.prefs, words(state)
     game = game_shown(state)
     animate = state.mode is Mode.ANIMATE
-    screen_pages = [] if animate else [_page(p) for p in pages(view(state))]
+    under = dataclasses.replace(state, pairing=None) if state.pairing is not None else state
+    screen_pages = [] if animate else [_page(p) for p in pages(view(under))]
     last: list[dict[str, Any]] = []
     if game is not None and game.actions:
         last = [_page(p) for p in pages(result_screen(w, game))[:1]]
@@ -60,6 +64,7 @@ def published(state: TableState, pages: Pages) -> Message:
         "seats": list(state.seats),
         "most": MAX_PLAYERS,
         "saved": not state.unsaved,
+        "pairing": state.pairing is not None,  # a code is on the panel (not the code)
         "private": {"pairing": {"code": state.pairing.digits, "token": state.pairing.token}
                     if state.pairing is not None else None,
                     "phones": list(prefs.phones)},

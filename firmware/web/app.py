@@ -1,0 +1,336 @@
+"""The companion page as a Starlette application (served by uvicorn: ``serve``).
+
+Reads: Now (``/``, ``/api/now``, live over ``/events``), History, Rules, Settings.
+Changes (``POST /api/…``): each needs a paired session's cookie (401 without), the
+CSRF token that goes with it and a JSON body from this page's own origin (403
+without), and becomes one intent on the table's seam. Pairing (``POST /api/pair``,
+``GET /pair?t=``) is throttled: HTTP 429 after five wrong codes a minute.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Route
+
+from firmware.config import Config
+from firmware.seam.wire import INTENT_MOST
+from firmware.table import names as kept_names
+from firmware.table.store import Store
+from firmware.web import pages
+from firmware.web.live import Live
+from firmware.web.pairing import (
+    COOKIE,
+    CSRF_HEADER,
+    Tries,
+    csrf_ok,
+    csrf_token,
+    digest,
+    new_session,
+    paired,
+)
+from firmware.web.words import say
+from robinson_core import SEATS, HouseRules
+from robinson_core.narrate import seat_names
+
+STATIC = Path(__file__).with_name("static")
+HEARTBEAT = 15.0  # seconds between SSE comments on a quiet table (proxies, phones asleep)
+ASK_EVERY = 3.0  # seconds between two codes asked for on the panel
+SETTINGS = ("names", "language", "voice", "story", "brightness", "repeat")
+HEADERS = {
+    "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+                               "img-src 'self'; connect-src 'self'; form-action 'self'; "
+                               "base-uri 'none'; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "cache-control": "no-store",
+}
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+class Companion:
+    """The page's own state: the table followed, the pairing tries."""
+
+    def __init__(self, directory: Path, config: Config, page_address: str = "") -> None:
+        self.directory, self.config = directory, config
+        self.live = Live(directory, page_address)
+        self.tries = Tries()
+        self.asked_at = -ASK_EVERY
+        self._fragments: dict[tuple[int, str], str] = {}
+
+    def lang(self) -> str:
+        settings = (self.live.view or {}).get("settings") or {}
+        return str(settings.get("language") or self.config.language)
+
+    def session(self, request: Request) -> str | None:
+        """The cookie's session, if the table keeps it."""
+        session = request.cookies.get(COOKIE)
+        phones = self.live.private().get("phones") or ()
+        return session if session and paired(session, phones) else None
+
+    def fragment(self) -> tuple[int, str, str]:
+        """Now's live part at this version (made once a version, for every client)."""
+        version, lang = self.live.version, self.lang()
+        key = (version, lang)
+        if key not in self._fragments:
+            self._fragments = {key: pages.now_fragment(self.live.public(), lang)}
+        return version, lang, self._fragments[key]
+
+
+def build(companion: Companion) -> Starlette:
+    live = companion.live
+
+    def html(text: str, status: int = 200) -> HTMLResponse:
+        return HTMLResponse(text, status)
+
+    def csrf(request: Request) -> str:
+        session = companion.session(request)
+        return csrf_token(session) if session else ""
+
+    async def now(request: Request) -> Response:
+        return html(pages.now_page(live.public(), companion.lang(), csrf(request)))
+
+    async def api_now(request: Request) -> Response:
+        return JSONResponse(live.public())
+
+    async def events(request: Request) -> Response:
+        async def stream() -> AsyncIterator[str]:
+            yield "retry: 1000\n\n"
+            seen = -1
+            while True:
+                version, lang, fragment = companion.fragment()
+                if version != seen:
+                    seen = version
+                    data = json.dumps({"html": fragment, "lang": lang, "version": version,
+                                       "status": live.status}, ensure_ascii=False)
+                    yield f"event: now\ndata: {data}\n\n"
+                else:
+                    yield ": still here\n\n"
+                await live.changed(seen, HEARTBEAT)
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"x-accel-buffering": "no"})
+
+    async def history(request: Request) -> Response:
+        lang = companion.lang()
+        games, kept = await asyncio.to_thread(_history, companion.directory)
+        default = seat_names(lang)
+        names = {str(s): (live.public().get("names") or {}).get(str(s)) or kept.get(s)
+                 or companion.config.seat_name(s) or default(s) for s in SEATS}
+        return html(pages.history_page(games, names, lang))
+
+    async def rules(request: Request) -> Response:
+        game = (live.view or {}).get("game") or {}
+        rules = companion.config.rules
+        with contextlib.suppress(Exception):
+            if game.get("rules"):
+                rules = HouseRules.from_strings(game["rules"])
+        return html(pages.rules_page(companion.lang(), rules))
+
+    async def settings(request: Request) -> Response:
+        return html(pages.settings_page(live.public(), companion.lang(), csrf(request)))
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        kinds = {"app.js": "text/javascript", "style.css": "text/css"}
+        if name not in kinds:
+            return PlainTextResponse("not found", 404)
+        return Response((STATIC / name).read_bytes(), media_type=kinds[name],
+                        headers={"cache-control": "max-age=60"})
+
+    async def change(request: Request) -> Response:
+        """A setting from a paired phone: one intent on the seam."""
+        lang = companion.lang()
+        intent = request.path_params["intent"]
+        if intent not in SETTINGS:
+            return JSONResponse({"said": "not found"}, 404)
+        session = request.cookies.get(COOKIE)
+        if companion.session(request) is None:
+            return JSONResponse({"said": say(lang, "need_pair")}, 401)
+        assert session is not None
+        if not csrf_ok(session, request.headers.get(CSRF_HEADER)) or not _same_origin(request):
+            return JSONResponse({"said": "a change needs this page's token"}, 403)
+        body = await _json(request)
+        if isinstance(body, Response):
+            return body
+        values = {"names": body.get("names")} if intent == "names" else (
+            {} if intent == "repeat" else {"value": body.get("value")})
+        why = await live.ask(intent, **values)
+        if why is not None:
+            return JSONResponse({"said": why}, 503 if not live.connected else 400)
+        return JSONResponse({"ok": True, "said": say(lang, "saved")})
+
+    async def pair(request: Request) -> Response:
+        lang = companion.lang()
+        if not _same_origin(request):
+            return JSONResponse({"said": "not from this page"}, 403)
+        if not companion.tries.allowed():
+            return _too_many(companion, lang)
+        body = await _json(request)
+        if isinstance(body, Response):
+            return body
+        code = body.get("code")
+        return await _pair_with(
+            companion, code if isinstance(code, str) else "",
+            ok=lambda: JSONResponse({"ok": True, "said": say(lang, "paired")}),
+            refused=lambda why: JSONResponse({"said": why or say(lang, "wrong_code")}, 403))
+
+    async def pair_link(request: Request) -> Response:
+        """The panel's QR code: its one-time token in the address."""
+        lang = companion.lang()
+        if not companion.tries.allowed():
+            return html(pages.document(lang, "settings", pages.pair_form(
+                lang, say(lang, "too_many"))), 429)
+        token = request.query_params.get("t", "")[:64]
+        return await _pair_with(
+            companion, token, ok=lambda: RedirectResponse("/settings", 303),
+            refused=lambda why: html(pages.document(lang, "settings", pages.pair_form(
+                lang, why or say(lang, "wrong_code"))), 403))
+
+    async def ask_code(request: Request) -> Response:
+        """Ask the table to show a code on its panel (no pairing needed: that is what it
+        is for), one every few seconds at most."""
+        lang = companion.lang()
+        if not _same_origin(request):
+            return JSONResponse({"said": "not from this page"}, 403)
+        loop_now = asyncio.get_running_loop().time()
+        if loop_now - companion.asked_at < ASK_EVERY:
+            return JSONResponse({"said": say(lang, "too_many")}, 429,
+                                headers={"retry-after": str(int(ASK_EVERY))})
+        companion.asked_at = loop_now
+        why = await live.ask("pair")
+        if why is not None:
+            return JSONResponse({"said": why}, 503)
+        return JSONResponse({"ok": True, "said": say(lang, "pair_code")})
+
+    routes = [
+        Route("/", now), Route("/history", history), Route("/rules", rules),
+        Route("/settings", settings), Route("/events", events), Route("/api/now", api_now),
+        Route("/static/{name}", static), Route("/pair", pair_link),
+        Route("/api/pair", pair, methods=["POST"]),
+        Route("/api/pair/request", ask_code, methods=["POST"]),
+        Route("/api/{intent}", change, methods=["POST"]),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(live.follow())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _pair_with(companion: Companion, proof: str, *, ok: Callable[[], Response],
+                     refused: Callable[[str], Response]) -> Response:
+    """Pair with ``proof`` (the code or the QR's token): a new session, kept by the table
+    (its digest); ``ok`` or ``refused`` (with why, or "" for a wrong code) says so."""
+    proof = proof.replace(" ", "")[:64]
+    matched = companion.tries.matches(proof, companion.live.private().get("pairing"))
+    if matched is None:
+        companion.tries.wrong()
+        return refused("")
+    companion.tries.used.add(matched)
+    session = new_session()
+    why = await companion.live.ask("paired", proof=matched, phone=digest(session))
+    if why is not None:
+        return refused(why)
+    response = ok()
+    response.set_cookie(COOKIE, session, max_age=365 * 24 * 3600, httponly=True,
+                        samesite="strict", path="/")
+    return response
+
+
+def _too_many(companion: Companion, lang: str) -> Response:
+    return JSONResponse({"said": say(lang, "too_many")}, 429,
+                        headers={"retry-after": str(companion.tries.retry_after())})
+
+
+def _same_origin(request: Request) -> bool:
+    """A change's Origin, where the browser gives one, is this page's own host."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+async def _json(request: Request) -> dict[str, Any] | Response:
+    """The body as a JSON object, read no further than ``INTENT_MOST`` bytes."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return JSONResponse({"said": "send JSON"}, 415)
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > INTENT_MOST):
+        return JSONResponse({"said": "too long"}, 413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > INTENT_MOST:
+            return JSONResponse({"said": "too long"}, 413)
+    try:
+        value = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return JSONResponse({"said": "not JSON"}, 400)
+    if not isinstance(value, dict):
+        return JSONResponse({"said": "not a JSON object"}, 400)
+    return value
+
+
+def _history(directory: Path) -> tuple[list[Any], dict[int, str]]:
+    """The games put away (newest first) and the names kept, read-only."""
+    store = Store(directory, read_only=True)
+    try:
+        games = store.recent(100)
+        kept, _ = kept_names.from_pref(store.prefs().get(kept_names.PREF, ""))
+    except OSError:
+        return [], {}
+    finally:
+        store.close()
+    return games, dict(kept)
+
+
+class Hardened:
+    """The security headers on every answer (ASGI middleware)."""
+
+    def __init__(self, app: Starlette) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *(
+                    (k.encode(), v.encode()) for k, v in HEADERS.items()
+                    if k.encode() not in have)]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def application(directory: Path, config: Config, page_address: str = "") -> Hardened:
+    return Hardened(build(Companion(directory, config, page_address)))

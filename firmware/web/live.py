@@ -1,0 +1,155 @@
+"""The table as the page sees it: a connection to the seam, kept up by itself.
+
+``Live.view`` is the newest view the table published (None: the table is stopped,
+or starting); every change bumps ``Live.version`` and wakes whoever waits in
+``changed``. ``ask`` sends an intent and waits for the table's answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import socket
+import struct
+from pathlib import Path
+from typing import Any
+
+from firmware.seam.wire import VIEW_MOST, Message, address, decode, encode, socket_path
+
+log = logging.getLogger("robinson.web")
+
+RETRY = (0.1, 0.25, 0.5, 1.0)  # seconds between tries to reach a stopped table
+ANSWER_WITHIN = 5.0
+
+
+class Live:
+    """The seam's client, for the page: run ``follow`` as a task."""
+
+    def __init__(self, directory: Path, page_address: str = "") -> None:
+        self.path = socket_path(directory)
+        self.page_address = page_address
+        self.view: Message | None = None
+        self.connected = False
+        self.version = 0
+        self._changed = asyncio.Condition()
+        self._writer: asyncio.StreamWriter | None = None
+        self._answers: dict[int, asyncio.Future[Message]] = {}
+        self._ids = itertools.count(1)
+
+    @property
+    def status(self) -> str:
+        """"playing" (a view is here), "starting" (connected, no view yet), "stopped"."""
+        if self.view is not None:
+            return "playing"
+        return "starting" if self.connected else "stopped"
+
+    def public(self) -> dict[str, Any]:
+        """The view as anyone on the page may see it: without what is private."""
+        view = {key: value for key, value in (self.view or {}).items() if key != "private"}
+        return {"status": self.status, "version": self.version, **view}
+
+    def private(self) -> dict[str, Any]:
+        return dict((self.view or {}).get("private") or {})
+
+    async def changed(self, since: int, timeout: float) -> int:
+        """Wait until the version passes ``since`` (or ``timeout``); the version now."""
+        async with self._changed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._changed.wait_for(lambda: self.version != since), timeout)
+        return self.version
+
+    async def _bump(self) -> None:
+        async with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+    async def ask(self, intent: str, **values: Any) -> str | None:
+        """Send an intent; None once the table took it, else why not (one line)."""
+        writer = self._writer
+        if writer is None:
+            return "the table is not running"
+        ident = next(self._ids)
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._answers[ident] = future
+        try:
+            writer.write(encode({"intent": intent, "id": ident, **values}))
+            await writer.drain()
+            answer = await asyncio.wait_for(future, ANSWER_WITHIN)
+        except (OSError, TimeoutError):
+            return "the table did not answer"
+        finally:
+            self._answers.pop(ident, None)
+        return None if answer.get("ok") else str(answer.get("why") or "refused")
+
+    async def follow(self) -> None:
+        """Connect, read views until the table goes, and again, for ever."""
+        tries = 0
+        while True:
+            try:
+                reader, writer = await self._connect()
+            except OSError:
+                await asyncio.sleep(RETRY[min(tries, len(RETRY) - 1)])
+                tries += 1
+                continue
+            if not _ours(writer):
+                log.error("%s is not the table's (another user listens there): not followed",
+                          self.path)
+                writer.close()
+                await asyncio.sleep(RETRY[-1])
+                continue
+            tries = 0
+            self._writer, self.connected = writer, True
+            await self._bump()
+            try:
+                if self.page_address:
+                    writer.write(encode({"intent": "address", "id": 0,
+                                         "value": self.page_address}))
+                await self._read(reader)
+            except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+                log.info("the table's seam closed: %s", error)
+            finally:
+                self._writer, self.connected, self.view = None, False, None
+                for future in self._answers.values():
+                    if not future.done():
+                        future.set_exception(OSError("the table went away"))
+                writer.close()
+                await self._bump()
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        where, folder = address(self.path)
+        try:
+            return await asyncio.open_unix_connection(where, limit=VIEW_MOST + 1)
+        finally:
+            if folder is not None:
+                os.close(folder)
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            message = decode(line)
+            if message is None:
+                raise ValueError("the seam sent something that is not a message")
+            if message.get("kind") == "answer":
+                future = self._answers.get(message.get("id"))  # type: ignore[arg-type]
+                if future is not None and not future.done():
+                    future.set_result(message)
+            elif message.get("kind") == "view":
+                self.view = message
+                await self._bump()
+
+
+def _ours(writer: asyncio.StreamWriter) -> bool:
+    """Whether the table's end is our own user's (or root's)."""
+    sock = writer.get_extra_info("socket")
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    except (OSError, AttributeError):
+        return False
+    _, uid, _ = struct.unpack("3i", creds)
+    return uid in (os.geteuid(), 0)

@@ -1,0 +1,256 @@
+"""The companion page's HTML, written on the server in the table's language.
+
+Everything that came from the network or the table (a name, a page's row) goes
+through ``e`` (``html.escape``) on its way into a page: a name
+``<img src=x onerror=alert(1)>`` is shown as those letters. The live part of Now is
+one fragment (``now_fragment``), sent whole over Server-Sent Events and put in place
+by ``app.js``: the page itself never builds HTML from data.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from firmware.display.layout import MAP_ROWS, SEAT_COLOURS
+from firmware.web.words import say
+from robinson_core import BOARD, HouseRules
+from robinson_core.house_rules import NAMES, format_value
+from robinson_core.texts import LANGUAGES, caption, instruction, language_name, texts, ui
+
+SQUARES = len(BOARD) - 1  # 45
+TABS = ("now", "history", "rules", "settings")
+PATHS = {"now": "/", "history": "/history", "rules": "/rules", "settings": "/settings"}
+
+
+def e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def document(lang: str, tab: str, body: str, *, csrf: str = "", live: bool = False) -> str:
+    """A whole page: the tabs, then ``body``."""
+    nav = "".join(f'<a href="{PATHS[t]}"{" aria-current=page" if t == tab else ""}>'
+                  f"{e(say(lang, t))}</a>" for t in TABS)
+    meta = f'<meta name="csrf" content="{e(csrf)}">' if csrf else ""
+    return (f'<!doctype html><html lang="{e(lang)}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'{meta}<title>Robinson · {e(say(lang, tab))}</title>'
+            '<link rel="stylesheet" href="/static/style.css">'
+            '<script src="/static/app.js" defer></script></head>'
+            f'<body data-lang="{e(lang)}"{" data-live" if live else ""}>'
+            f'<nav>{nav}</nav><main>{body}</main></body></html>')
+
+
+def status_line(view: dict[str, Any], lang: str) -> str:
+    status = view.get("status")
+    if status != "playing":
+        return f'<p class="status off">{e(say(lang, status or "stopped"))}</p>'
+    game = view.get("game")
+    if game is None:
+        return f'<p class="status">{e(say(lang, "no_game"))}</p>'
+    names = view.get("names", {})
+    if view.get("rolling"):
+        text = say(lang, "rolling", name=names.get(str(view["rolling"]), ""))
+    elif game["over"]:
+        text = (say(lang, "won", name=names.get(str(game["winner"]), ""))
+                if game["winner"] else say(lang, "over"))
+    else:
+        text = say(lang, "turn", name=names.get(str(game["to_move"]), ""))
+    seat = view.get("rolling") or (game["winner"] if game["over"] else game["to_move"])
+    return f'<p class="status seat-{e(seat or 0)}">{e(text)}</p>'
+
+
+def now_fragment(view: dict[str, Any], lang: str) -> str:
+    """The live part of Now: whose turn, the board with every token, the players, the
+    pot, page 1 of the last result as the panel has it."""
+    parts = [status_line(view, lang)]
+    game = view.get("game")
+    if view.get("status") == "playing" and game is not None:
+        parts.append(board(game, lang))
+        parts.append(players(game, view.get("names", {}), lang))
+    shown = view.get("result") or []
+    if not shown and view.get("status") == "playing" and view.get("pages"):
+        pages = view["pages"]  # no result yet (a new game being set up): what the panel shows
+        shown = [pages[min(int(view.get("page") or 0), len(pages) - 1)]]
+    for page in shown:
+        parts.append(f'<section class="panel"><h2>{e(say(lang, "last"))}</h2>'
+                     f'{panel_page(page)}</section>')
+    return "".join(parts)
+
+
+def panel_page(page: dict[str, Any]) -> str:
+    rows = "".join(f"<li>{e(row)}</li>" for row in page.get("rows", []))
+    foot = "".join(f"<li>{e(row)}</li>" for row in page.get("footer", []))
+    return (f'<div class="oled"><b>{e(page.get("title", ""))}</b><ul>{rows}</ul>'
+            f'<ul class="foot">{foot}</ul></div>')
+
+
+def board(game: dict[str, Any], lang: str) -> str:
+    """The 45 squares as the panel's map draws them (rows of 9, the path turning at each
+    end), start beside, each token a dot in its seat's colour."""
+    at: dict[int, list[int]] = {}
+    for p in game["players"]:
+        if p["square"] is not None:
+            at.setdefault(p["square"], []).append(p["seat"])
+    per_row = SQUARES // MAP_ROWS
+    cells = [_cell(0, say(lang, "start"), at.get(0, []))]
+    for row in range(MAP_ROWS):
+        squares = list(range(row * per_row + 1, (row + 1) * per_row + 1))
+        if row % 2:
+            squares.reverse()
+        cells.extend(_cell(n, str(n), at.get(n, []), row, col)
+                     for col, n in enumerate(squares))
+    return (f'<section class="board" aria-label="{e(say(lang, "board"))}">'
+            f'{"".join(cells)}</section>')
+
+
+def _cell(n: int, label: str, seats: Sequence[int], row: int = -1, col: int = 0) -> str:
+    dots = "".join(f'<i class="tok seat-{s}" title="{s}">{s}</i>' for s in seats)
+    where = f" r{row + 2} c{col + 1}" if row >= 0 else " first"
+    square = BOARD[n]
+    kind = " home" if n == SQUARES else (" rule" if n and instruction("en", n) else "")
+    return (f'<div class="sq{kind}{where}" title="{e(square.number)}">'
+            f"<span>{e(label)}</span>{dots}</div>")
+
+
+def players(game: dict[str, Any], names: dict[str, str], lang: str) -> str:
+    def square(p: dict[str, Any]) -> str:
+        if p["square"] is None:
+            return say(lang, "out")
+        return say(lang, "start") if p["square"] == 0 else str(p["square"])
+
+    rows = []
+    for p in game["players"]:
+        friday = names.get(str(p["friday"]), "") if p["friday"] else ""
+        note = f' <small>({e(say(lang, "sits_out"))})</small>' if p["sits_out"] else ""
+        turn = " turn" if p["seat"] == game["to_move"] and not game["over"] else ""
+        rows.append(f'<tr class="seat-{p["seat"]}{turn}"><td><i class="tok seat-{p["seat"]}">'
+                    f'{p["seat"]}</i> {e(names.get(str(p["seat"]), ""))}{note}</td>'
+                    f'<td>{e(square(p))}</td><td>{e(p["chips"])}</td><td>{e(friday)}</td></tr>')
+    head = "".join(f"<th>{e(say(lang, k))}</th>" for k in ("player", "square", "chips", "friday"))
+    return (f'<table class="players"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
+            f'</tbody><tfoot><tr><td>{e(say(lang, "pot"))}</td><td></td>'
+            f'<td>{e(game["pot"])}</td><td></td></tr></tfoot></table>')
+
+
+def now_page(view: dict[str, Any], lang: str, csrf: str) -> str:
+    repeat = ""
+    if csrf:
+        repeat = (f'<form class="intent" data-api="/api/repeat"><button>'
+                  f'{e(say(lang, "repeat"))}</button></form>')
+    return document(lang, "now", f'<div id="now">{now_fragment(view, lang)}</div>{repeat}',
+                    csrf=csrf, live=True)
+
+
+def history_page(games: Sequence[Any], names: dict[str, str], lang: str) -> str:
+    wins: dict[int, int] = {}
+    for game in games:
+        if game.winner is not None:
+            wins[game.winner] = wins.get(game.winner, 0) + 1
+    body = [f"<h1>{e(say(lang, 'history'))}</h1>"]
+    if not games:
+        body.append(f"<p>{e(say(lang, 'no_history'))}</p>")
+    else:
+        body.append(f"<h2>{e(say(lang, 'wins'))}</h2>{chart(wins, names)}")
+        rows = []
+        for game in games:
+            when = game.finished_at.strftime("%Y-%m-%d %H:%M") if isinstance(
+                game.finished_at, datetime.datetime) else "?"
+            who = (names.get(str(game.winner), str(game.winner)) if game.winner is not None
+                   else say(lang, "abandoned" if str(game.ended) == "abandoned" else "nobody"))
+            rows.append(f"<tr><td>{e(when)}</td><td>{e(who)}</td></tr>")
+        body.append(f"<h2>{e(say(lang, 'games'))}: {len(games)}</h2><table><thead><tr>"
+                    f"<th>{e(say(lang, 'when'))}</th><th>{e(say(lang, 'winner'))}</th></tr>"
+                    f"</thead><tbody>{''.join(rows)}</tbody></table>")
+    return document(lang, "history", "".join(body))
+
+
+def chart(wins: dict[int, int], names: dict[str, str]) -> str:
+    """Wins per player as bars (an SVG written here: no script, no library)."""
+    if not wins:
+        return ""
+    most = max(wins.values())
+    bars = []
+    for i, (seat, count) in enumerate(sorted(wins.items(), key=lambda kv: (-kv[1], kv[0]))):
+        width = 200 * count / most
+        colour = "rgb({},{},{})".format(*SEAT_COLOURS.get(seat, ("", (200, 200, 200)))[1])
+        y = i * 28
+        bars.append(f'<text x="0" y="{y + 18}">{e(names.get(str(seat), str(seat)))}</text>'
+                    f'<rect x="120" y="{y + 4}" width="{width:.0f}" height="20" fill="{colour}"/>'
+                    f'<text x="{125 + width:.0f}" y="{y + 19}">{count}</text>')
+    return (f'<svg class="chart" viewBox="0 0 360 {28 * len(wins)}" role="img">'
+            f'{"".join(bars)}</svg>')
+
+
+def rules_page(lang: str, rules: HouseRules) -> str:
+    squares = []
+    for square in BOARD[1:]:
+        told = instruction(lang, square.number, rules)
+        squares.append(f'<li value="{square.number}"><b>{e(caption(lang, square.number))}</b>'
+                       + (f"<br>{e(told)}" if told else "") + "</li>")
+    how = "".join(f"<li>{e(line)}</li>" for line in texts(lang).HOW)
+    default = HouseRules()
+    house = "".join(
+        f"<tr{' class=changed' if getattr(rules, name) != getattr(default, name) else ''}>"
+        f"<td>{e(ui(lang, 'rule_' + name))}</td>"
+        f"<td>{e(format_value(getattr(rules, name)))}</td></tr>" for name in NAMES)
+    body = (f"<h1>{e(ui(lang, 'board_title'))}</h1><ol class='squares'>{''.join(squares)}</ol>"
+            f"<h2>{e(say(lang, 'how'))}</h2><ul>{how}</ul>"
+            f"<h2>{e(say(lang, 'house_rules'))}</h2><table>{house}</table>")
+    return document(lang, "rules", body)
+
+
+def settings_page(view: dict[str, Any], lang: str, csrf: str) -> str:
+    """Names, language, voice, storyteller, brightness: each a form the script sends as
+    JSON with the CSRF token; without a pairing, the way to pair first."""
+    body = [f"<h1>{e(say(lang, 'settings'))}</h1>"]
+    if not csrf:
+        body.append(pair_form(lang))
+        return document(lang, "settings", "".join(body))
+    body.append(f'<p class="ok">{e(say(lang, "paired"))}</p>')
+    given, names = view.get("given", {}), view.get("names", {})
+    seats = [s for s in view.get("seats") or []] or list(range(1, int(view.get("most", 8)) + 1))
+    game = view.get("game")
+    if game is not None:
+        seats = [p["seat"] for p in game["players"]]
+    fields = "".join(
+        f'<label>{e(say(lang, "seat"))} {s} <input name="{s}" maxlength="40" '
+        f'value="{e(given.get(str(s), ""))}" placeholder="{e(names.get(str(s), ""))}"></label>'
+        for s in seats)
+    body.append(f'<form class="intent" data-api="/api/names" data-kind="names">'
+                f'<h2>{e(say(lang, "names"))}</h2>{fields}'
+                f'<button>{e(say(lang, "save"))}</button></form>')
+    settings = view.get("settings", {})
+    chosen = settings.get("language")
+    options = "".join(f'<option value="{code}"{" selected" if code == chosen else ""}>'
+                      f"{e(language_name(code))}</option>" for code in LANGUAGES)
+    body.append(f'<form class="intent" data-api="/api/language"><label>'
+                f'{e(say(lang, "language"))} <select name="value">{options}</select></label>'
+                f'<button>{e(say(lang, "save"))}</button></form>')
+    for key in ("voice", "story"):
+        on = bool(settings.get(key))
+        body.append(f'<form class="intent" data-api="/api/{key}" data-kind="switch">'
+                    f'<label>{e(say(lang, key))} <input type="checkbox" name="value"'
+                    f'{" checked" if on else ""}></label>'
+                    f'<button>{e(say(lang, "save"))}</button></form>')
+    level = int(settings.get("brightness", 4))
+    body.append(f'<form class="intent" data-api="/api/brightness" data-kind="number">'
+                f'<label>{e(say(lang, "brightness"))} <input type="range" name="value" min="1" '
+                f'max="4" value="{level}"></label><button>{e(say(lang, "save"))}</button></form>')
+    body.append('<p id="said" role="status"></p>')
+    return document(lang, "settings", "".join(body), csrf=csrf)
+
+
+def pair_form(lang: str, problem: str = "") -> str:
+    said = f'<p class="bad">{e(problem)}</p>' if problem else ""
+    return (f'<section class="pair"><h2>{e(say(lang, "pair_title"))}</h2>'
+            f'<p>{e(say(lang, "pair_why"))}</p>{said}'
+            f'<form class="intent" data-api="/api/pair/request" data-open><button>'
+            f'{e(say(lang, "pair_ask"))}</button></form>'
+            f'<form class="intent" data-api="/api/pair" data-open data-kind="code">'
+            f'<label>{e(say(lang, "pair_code"))} <input name="code" inputmode="numeric" '
+            f'autocomplete="one-time-code" maxlength="7" pattern="[0-9 ]*"></label>'
+            f'<button>{e(say(lang, "pair_send"))}</button></form><p id="said" role="status">'
+            f'</p></section>')

@@ -1,0 +1,96 @@
+"""Who may change the table from a phone: a browser paired through the panel.
+
+The table is the key: the panel shows a six-digit code (and a QR code with a one-time
+token) for two minutes; a browser that gives it back gets a session, a random secret
+in an HttpOnly, SameSite=Strict cookie. The table keeps only each session's SHA-256
+digest (its ``phones``), so "Forget phones" on the panel ends them all, and a page
+restarted knows them still. Every change also carries a CSRF token, derived from the
+session. Wrong codes are counted for everyone together: five a minute, then HTTP 429.
+Nothing is trusted for where a request comes from or what a header claims.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable, Iterable
+
+COOKIE = "robinson_session"
+CSRF_HEADER = "x-csrf-token"
+TRIES_MOST = 5  # wrong codes a minute, from everyone together
+TRIES_WINDOW = 60.0
+
+
+def digest(session: str) -> str:
+    """A session as the table keeps it."""
+    return hashlib.sha256(session.encode()).hexdigest()
+
+
+def csrf_token(session: str) -> str:
+    """The token a paired page sends with each change: only the session's holder has it."""
+    return hashlib.sha256(f"csrf {session}".encode()).hexdigest()[:32]
+
+
+def paired(session: str | None, phones: Iterable[str]) -> bool:
+    """Whether the cookie's session is one the table keeps."""
+    if not session or len(session) > 100:
+        return False
+    mine = digest(session)
+    return any(hmac.compare_digest(mine, phone) for phone in phones)
+
+
+def csrf_ok(session: str, given: str | None) -> bool:
+    return given is not None and hmac.compare_digest(csrf_token(session), given)
+
+
+def new_session() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Tries:
+    """Wrong pairing codes, counted over the last minute, and the codes used up.
+
+    >>> tries = Tries(clock=lambda: 0.0)
+    >>> [tries.allowed() for _ in range(1)], [tries.wrong() for _ in range(5)][-1]
+    ([True], None)
+    >>> tries.allowed()
+    False
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._wrong: collections.deque[float] = collections.deque()
+        self.used: set[str] = set()
+
+    def _forget_old(self) -> None:
+        now = self.clock()
+        while self._wrong and now - self._wrong[0] >= TRIES_WINDOW:
+            self._wrong.popleft()
+
+    def allowed(self) -> bool:
+        """Whether a code may be tried now."""
+        self._forget_old()
+        return len(self._wrong) < TRIES_MOST
+
+    def wrong(self) -> None:
+        self._wrong.append(self.clock())
+
+    def retry_after(self) -> int:
+        """Seconds until the next try is allowed."""
+        self._forget_old()
+        if len(self._wrong) < TRIES_MOST:
+            return 0
+        return max(1, int(TRIES_WINDOW - (self.clock() - self._wrong[0])) + 1)
+
+    def matches(self, given: str, pairing: dict[str, str] | None) -> str | None:
+        """The proof ``given`` is (the code, or the token), if it is the panel's and not
+        used yet; None otherwise."""
+        if not pairing or not given or given in self.used:
+            return None
+        for proof in (pairing.get("code", ""), pairing.get("token", "")):
+            if proof and hmac.compare_digest(proof.encode(), given.encode()):
+                return proof
+        return None

@@ -1,0 +1,88 @@
+"""``robinson web``: the companion page served by uvicorn, on the socket systemd hands
+over (``robinson-web.socket``: port 80, no capability needed) or on ``--host``/``--port``.
+
+Says where the page is (``http://HOSTNAME.local/`` where avahi answers for the Pi,
+the address of its way out otherwise) in its first line and to the table, which
+shows it when a phone asks to pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+from pathlib import Path
+
+from firmware.config import Config, default_path, load
+from firmware.errors import ConfigError
+
+log = logging.getLogger("robinson.web")
+
+LISTEN_FDS_START = 3  # sd_listen_fds(3): the first socket systemd hands over
+AVAHI = Path("/run/avahi-daemon/pid")
+
+
+def handed_over() -> socket.socket | None:
+    """The listening socket systemd passed (socket activation), if any."""
+    if os.environ.get("LISTEN_PID") != str(os.getpid()):
+        return None
+    if int(os.environ.get("LISTEN_FDS", "0") or 0) < 1:
+        return None
+    for name in ("LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"):
+        os.environ.pop(name, None)  # not for the children (there are none), as sd_listen_fds
+    return socket.socket(fileno=LISTEN_FDS_START)
+
+
+def page_address(port: int, host: str = "") -> str:
+    """Where phones find the page: the Pi's mDNS name where avahi runs, else the address
+    this machine reaches the network by (no packet is sent to find it)."""
+    suffix = "" if port == 80 else f":{port}"
+    if host and host not in ("0.0.0.0", "::", ""):
+        name = f"[{host}]" if ":" in host else host
+        return f"http://{name}{suffix}/"
+    if AVAHI.exists():
+        return f"http://{socket.gethostname()}.local{suffix}/"
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.168.0.1", 9))  # chooses a route; sends nothing
+            address = probe.getsockname()[0]
+    except OSError:
+        address = "127.0.0.1"
+    return f"http://{address}{suffix}/"
+
+
+def serve(directory: Path, config_file: str | None, host: str | None, port: int | None) -> int:
+    """Serve until stopped (SIGTERM, SIGINT); the exit status."""
+    import uvicorn
+
+    from firmware.web.app import application
+
+    config: Config = load(Path(config_file) if config_file else default_path())
+    sock = handed_over()
+    if sock is not None:
+        port = sock.getsockname()[1] if sock.family in (socket.AF_INET, socket.AF_INET6) else 80
+        address = page_address(int(port))
+    else:
+        host, port = host or "127.0.0.1", port or 8080
+        address = page_address(port, host if host not in ("127.0.0.1", "localhost") else "")
+    if not directory.is_dir():
+        raise ConfigError(f"{directory} is not a folder: give --state-dir the table's "
+                          "state folder")
+    app = application(directory, config, address)
+    settings = uvicorn.Config(
+        app, host=host or "127.0.0.1", port=port or 8080, fd=sock.fileno() if sock else None,
+        log_level="warning", access_log=False, proxy_headers=False, server_header=False,
+        date_header=False, timeout_keep_alive=5, limit_concurrency=200,
+        h11_max_incomplete_event_size=16 * 1024, lifespan="on")
+    print(f"robinson web: the page is at {address} (the table's saves: {directory})",
+          flush=True)
+    uvicorn.Server(settings).run()
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", metavar="ADDR",
+                        help="listen here (default 127.0.0.1; 0.0.0.0 for every phone on the "
+                             "network); systemd's socket is used when it hands one over")
+    parser.add_argument("--port", type=int, metavar="N", help="(default 8080)")

@@ -1,0 +1,61 @@
+// The companion page's script: the live part of Now from Server-Sent Events, and each
+// form sent as JSON with the CSRF token. No HTML is built here from data: the server
+// writes every fragment, escaped.
+"use strict";
+(function () {
+  const csrf = document.querySelector('meta[name="csrf"]');
+  const said = () => document.getElementById("said");
+
+  if (document.body.hasAttribute("data-live")) {
+    const now = document.getElementById("now");
+    const events = new EventSource("/events");
+    events.addEventListener("now", (event) => {
+      const data = JSON.parse(event.data);
+      if (data.lang !== document.body.dataset.lang) {
+        location.reload();
+        return;
+      }
+      now.innerHTML = data.html;
+      document.body.dataset.version = data.version;
+      document.body.classList.remove("lost");
+    });
+    events.addEventListener("error", () => document.body.classList.add("lost"));
+  }
+
+  function body(form) {
+    const kind = form.dataset.kind || "value";
+    if (kind === "names") {
+      const names = {};
+      for (const input of form.querySelectorAll("input")) names[input.name] = input.value.trim();
+      return { names: names };
+    }
+    if (kind === "switch") return { value: form.querySelector("input").checked };
+    if (kind === "number") return { value: Number(form.querySelector("input").value) };
+    if (kind === "code") return { code: form.querySelector("input").value.replace(/\s/g, "") };
+    const field = form.querySelector("select, input");
+    return field ? { value: field.value } : {};
+  }
+
+  for (const form of document.querySelectorAll("form.intent")) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const headers = { "Content-Type": "application/json" };
+      if (csrf) headers["X-CSRF-Token"] = csrf.content;
+      let answer = { said: "…" };
+      try {
+        const response = await fetch(form.dataset.api, {
+          method: "POST", headers: headers, body: JSON.stringify(body(form)),
+          credentials: "same-origin",
+        });
+        answer = await response.json();
+        if (response.ok && (form.dataset.api === "/api/pair" || form.dataset.api === "/api/language")) {
+          location.reload();
+          return;
+        }
+      } catch (error) {
+        answer = { said: String(error) };
+      }
+      if (said()) said().textContent = answer.said || "";
+    });
+  }
+})();

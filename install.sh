@@ -43,6 +43,10 @@ if [ -n "$WHEELHOUSE" ]; then
 fi
 
 SERVICE=robinson-table
+WEB_SERVICE=robinson-web
+WEB_UNIT="$ROOT/etc/systemd/system/$WEB_SERVICE.service"
+WEB_SOCKET="$ROOT/etc/systemd/system/$WEB_SERVICE.socket"
+WEB_PORT_DROP_IN="$ROOT/etc/systemd/system/$WEB_SERVICE.socket.d/port.conf"
 USER_NAME=robinson
 OPT="$ROOT/opt/robinson-table"
 VENV="$OPT/venv"
@@ -179,28 +183,30 @@ available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 panel_bus() {
     config="$CONFIG_DIR/config.toml"
     [ -f "$config" ] || config="$SRC/systemd/config.toml"
-    python3 - "$config" "$SRC" <<'EOF' 2>/dev/null || echo "i2c 1 - 0.0 no no"
+    python3 - "$config" "$SRC" <<'EOF' 2>/dev/null || echo "i2c 1 - 0.0 no no yes 80"
 import sys, tomllib
 sys.path.insert(0, sys.argv[2])
 from firmware.display.panels import PANELS  # the one home of what each panel needs
 with open(sys.argv[1], "rb") as file:
     config = tomllib.load(file)
-display, voice = config.get("display", {}), config.get("voice", {})
+display, voice, web = config.get("display", {}), config.get("voice", {}), config.get("web", {})
 kind = PANELS.get(display.get("display", "ssd1306"), PANELS["ssd1306"])
 yes = lambda on: "yes" if on is True else "no"
 print(display.get("interface", kind.interfaces[0]), int(display.get("i2c_port", 1)),
       kind.extra or "-",
       f'{int(display.get("spi_port", 0))}.{int(display.get("spi_device", 0))}',
-      yes(voice.get("enabled") or voice.get("i2s_amplifier")), yes(voice.get("i2s_amplifier")))
+      yes(voice.get("enabled") or voice.get("i2s_amplifier")), yes(voice.get("i2s_amplifier")),
+      yes(web.get("enabled", True)), int(web.get("port", 80)))
 EOF
 }
 
 uninstall() {
     systemctl disable --now "$SERVICE.service" >/dev/null 2>&1 || true
-    for f in "$UNIT" "$DROP_IN" "$OLD_DROP_IN" "$RESTART_DROP_IN" "$UDEV" "$MODULES" "$COMMAND"; do
+    systemctl disable --now "$WEB_SERVICE.socket" "$WEB_SERVICE.service" >/dev/null 2>&1 || true
+    for f in "$WEB_UNIT" "$WEB_SOCKET" "$WEB_PORT_DROP_IN" "$UNIT" "$DROP_IN" "$OLD_DROP_IN" "$RESTART_DROP_IN" "$UDEV" "$MODULES" "$COMMAND"; do
         { [ -e "$f" ] || [ -L "$f" ]; } && rm -f "$f" && changed "removed ${f#$ROOT}"
     done
-    rmdir "$(dirname "$DROP_IN")" 2>/dev/null || true
+    rmdir "$(dirname "$DROP_IN")" "$(dirname "$WEB_PORT_DROP_IN")" 2>/dev/null || true
     [ -d "$OPT" ] && rm -rf "$OPT" && changed "removed ${OPT#$ROOT}"
     systemctl daemon-reload || true
     if [ "$PURGE" = yes ]; then
@@ -220,7 +226,10 @@ install() {
     command -v python3 >/dev/null 2>&1 || die "python3 is missing: sudo apt-get install python3"
     set -- $(panel_bus)
     INTERFACE=$1 I2C_PORT=$2 EXTRA=${3:--} SPI_DEVICE=${4:-0.0} VOICE=${5:-no} I2S=${6:-no}
+    WEB=${7:-yes} WEB_PORT=${8:-80}
     [ "$EXTRA" = - ] && EXTRA=""
+    # The companion page's framework and server come with the package's "web" extra.
+    [ "$WEB" = yes ] && EXTRA="${EXTRA:+$EXTRA,}web"
     # The spoken banker: the synthesizer and ALSA's player, where the config wants a voice.
     [ "$VOICE" = yes ] && APT_PACKAGES="$APT_PACKAGES $VOICE_PACKAGES"
 
@@ -431,8 +440,40 @@ EOF
     if [ -e "$OLD_DROP_IN" ]; then
         rm -f "$OLD_DROP_IN" && changed "removed ${OLD_DROP_IN#$ROOT} (now panel-bus.conf)"
     fi
+    # 8. The companion page (config [web] enabled, the default): its own unit, started
+    #    by its socket on the port (80 unless the config says otherwise).
+    if [ "$WEB" = yes ]; then
+        put "$SRC/systemd/$WEB_SERVICE.service" "$WEB_UNIT" 0644
+        put "$SRC/systemd/$WEB_SERVICE.socket" "$WEB_SOCKET" 0644
+        if [ "$WEB_PORT" != 80 ]; then
+            put_text "$WEB_PORT_DROP_IN" 0644 <<EOF
+# Written by install.sh: the config's [web] port.
+[Socket]
+ListenStream=
+ListenStream=$WEB_PORT
+EOF
+        elif [ -e "$WEB_PORT_DROP_IN" ]; then
+            rm -f "$WEB_PORT_DROP_IN" && changed "removed ${WEB_PORT_DROP_IN#$ROOT} (port 80 again)"
+        fi
+    else
+        systemctl disable --now "$WEB_SERVICE.socket" "$WEB_SERVICE.service" >/dev/null 2>&1 || true
+        for f in "$WEB_UNIT" "$WEB_SOCKET" "$WEB_PORT_DROP_IN"; do
+            [ -e "$f" ] && rm -f "$f" && changed "removed ${f#$ROOT} ([web] enabled = false)"
+        done
+        rmdir "$(dirname "$WEB_PORT_DROP_IN")" 2>/dev/null || true
+    fi
     if [ "$CHANGES" != 0 ]; then
         systemctl daemon-reload || true
+    fi
+    if [ "$WEB" = yes ]; then
+        if ! systemctl is-enabled --quiet "$WEB_SERVICE.socket" 2>/dev/null; then
+            systemctl enable "$WEB_SERVICE.socket" || die "systemctl could not enable $WEB_SERVICE.socket"
+            changed "enabled $WEB_SERVICE.socket"
+        fi
+        if [ "$CHANGES" != 0 ]; then
+            systemctl try-restart "$WEB_SERVICE.service" >/dev/null 2>&1 || true
+            systemctl restart "$WEB_SERVICE.socket" || say "the page's socket did not start: journalctl -u $WEB_SERVICE.socket -b"
+        fi
     fi
     if ! systemctl is-enabled --quiet "$SERVICE.service" 2>/dev/null; then
         systemctl enable "$SERVICE.service" || die "systemctl could not enable $SERVICE.service"
@@ -450,6 +491,22 @@ EOF
     say "  systemctl status $SERVICE"
     say "  journalctl -u $SERVICE -b"
     say "Config: /etc/robinson-table/config.toml (then: sudo systemctl restart $SERVICE)"
+    if [ "$WEB" = yes ]; then
+        say "The table on every phone: open $(page_address "$WEB_PORT") on the home network,"
+        say "  then pair the phone with the code the panel shows (menu: Phone)."
+    fi
+}
+
+# Where phones find the page: the Pi's .local name where avahi answers for it, its
+# address on the network otherwise (as robinson web says it to the panel).
+page_address() {
+    suffix=""; [ "$1" != 80 ] && suffix=":$1"
+    if systemctl is-active --quiet avahi-daemon 2>/dev/null; then
+        printf 'http://%s.local%s/' "$(hostname)" "$suffix"
+    else
+        where=$(hostname -I 2>/dev/null | awk '{print $1}')
+        printf 'http://%s%s/' "${where:-$(hostname)}" "$suffix"
+    fi
 }
 
 "$ACTION"

@@ -36,8 +36,8 @@ STAND_INS = {
     "usermod": 'r=$2; g=$4; n=$5; sed -i "s/^$g:\\(.*\\):\\([^:]*\\)$/$g:\\1:\\2,$n/; '
                's/^$g:\\(.*\\):,$n$/$g:\\1:$n/" "$r/etc/group"',
     "userdel": 'r=$2; n=$3; sed -i "/^$n:/d" "$r/etc/passwd"',
-    "systemctl": 'case "$1" in is-enabled) [ -e "$FAKE/enabled" ];; enable) touch '
-                 '"$FAKE/enabled";; disable) rm -f "$FAKE/enabled";; esac',
+    "systemctl": 'for u; do :; done; case "$1" in is-enabled) [ -e "$FAKE/enabled-$u" ];; '
+                 'enable) touch "$FAKE/enabled-$u";; disable) rm -f "$FAKE"/enabled-*;; esac',
     "udevadm": ":",
     # The venv's python records its calls; pip records what it was asked to build and
     # whether a build/ or egg-info would land there (it lists the source folder).
@@ -122,6 +122,39 @@ def test_first_install_puts_everything_in_place(machine: dict[str, Path]) -> Non
     assert "systemctl restart robinson-table.service" in done
     assert "systemctl status robinson-table" in run.stdout
     assert "journalctl -u robinson-table" in run.stdout
+
+
+def test_the_companion_page_is_installed_socket_activated_and_can_be_switched_off(
+        machine: dict[str, Path]) -> None:
+    """On by default (the family asked for it first; changes need a phone paired on the
+    panel): the page's unit and socket in place, the socket enabled, the address said."""
+    root = machine["root"]
+    units = root / "etc/systemd/system"
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    done = calls(machine)
+    assert (units / "robinson-web.service").read_bytes() == (
+        ROOT / "systemd/robinson-web.service").read_bytes()
+    assert (units / "robinson-web.socket").read_bytes() == (
+        ROOT / "systemd/robinson-web.socket").read_bytes()
+    assert not (units / "robinson-web.socket.d").exists()  # port 80: as shipped
+    assert "systemctl enable robinson-web.socket" in done
+    assert "systemctl enable robinson-web.service" not in done  # the socket starts it
+    assert "The table on every phone: open http://" in run.stdout
+    config = root / "etc/robinson-table/config.toml"
+    config.write_text(config.read_text().replace("port = 80", "port = 8080"))
+    assert install(machine, "--no-fast-i2c").returncode == 0
+    port = (units / "robinson-web.socket.d/port.conf").read_text()
+    assert "ListenStream=\nListenStream=8080\n" in port
+    config.write_text(config.read_text().replace("enabled = true\nport", "enabled = false\nport"))
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    assert not any(p.name.startswith("robinson-web") for p in units.iterdir())
+    done = calls(machine)
+    assert any(c.startswith("systemctl disable --now robinson-web.socket") for c in done)
+    assert "every phone" not in run.stdout
+    pip = [c for c in done if "pip install" in c and "setuptools" not in c]
+    assert len(pip) == 1 and "web" not in pip[0].split("/")[-1], pip
 
 
 def test_a_second_run_changes_nothing(machine: dict[str, Path]) -> None:
@@ -294,14 +327,14 @@ def test_a_panel_on_spi_enables_spi_and_waits_for_its_spi_device(
 def test_a_tft_in_the_config_installs_the_lcd_extra(machine: dict[str, Path]) -> None:
     assert install(machine, "--no-fast-i2c").returncode == 0
     first = [c for c in calls(machine) if "pip install" in c and "setuptools" not in c]
-    assert len(first) == 1 and "[lcd]" not in first[0]  # an OLED: luma.oled alone
+    assert len(first) == 1 and "[web]" in first[0]  # an OLED: luma.oled alone, and the page
     config = machine["root"] / "etc/robinson-table/config.toml"
     config.write_text(config.read_text().replace('display = "ssd1306"', 'display = "st7789"')
                       .replace('interface = "i2c"', 'interface = "spi"'))
     run = install(machine, "--no-fast-i2c")
     assert run.returncode == 0, run.stderr
     pip = [c for c in calls(machine) if "pip install" in c and "setuptools" not in c]
-    assert len(pip) == 1 and "[lcd]" in pip[0], pip  # the config changed: installed again
+    assert len(pip) == 1 and "[lcd,web]" in pip[0], pip  # the config changed: installed again
     assert install(machine, "--no-fast-i2c").returncode == 0
     assert not [c for c in calls(machine) if "pip install" in c]
 

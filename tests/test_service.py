@@ -21,18 +21,28 @@ from firmware.runtime.loop import Loop
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "robinson-table.service"
+WEB_UNIT = ROOT / "systemd" / "robinson-web.service"
+WEB_SOCKET = ROOT / "systemd" / "robinson-web.socket"
 ROBINSON = Path(sys.executable).with_name("robinson")
 needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                                    reason="./test.sh installs systemd; run it that way")
 
 
-def unit_with_existing_binary(tmp_path: Path) -> Path:
+def unit_with_existing_binary(tmp_path: Path, unit: Path = UNIT) -> Path:
     """The unit as shipped, but ExecStart pointing at a binary this machine has:
     verify exits 1 for a missing ExecStart binary, and /opt/robinson-table is not here."""
-    text = UNIT.read_text().replace("/opt/robinson-table/venv/bin/robinson", str(ROBINSON))
-    copy = tmp_path / UNIT.name
+    text = unit.read_text().replace("/opt/robinson-table/venv/bin/robinson", str(ROBINSON))
+    copy = tmp_path / unit.name
     copy.write_text(text)
     return copy
+
+
+def exposure_of(unit: Path) -> float:
+    run = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit)],
+                         capture_output=True, text=True, check=False)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", run.stdout + run.stderr)
+    assert found, run.stdout + run.stderr
+    return float(found.group(1))
 
 
 @needs_systemd
@@ -44,14 +54,33 @@ def test_the_unit_verifies_silently(tmp_path: Path) -> None:
 
 @needs_systemd
 def test_the_unit_exposure_is_at_most_2(tmp_path: Path) -> None:
-    run = subprocess.run(["systemd-analyze", "security", "--offline=yes",
-                          str(unit_with_existing_binary(tmp_path))],
-                         capture_output=True, text=True, check=False)
-    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", run.stdout + run.stderr)
-    assert found, run.stdout + run.stderr
-    exposure = float(found.group(1))
+    exposure = exposure_of(unit_with_existing_binary(tmp_path))
     print(f"\nsystemd-analyze security exposure: {exposure}")
     assert exposure <= 2.0
+
+
+@needs_systemd
+def test_the_pages_units_verify_and_its_exposure_is_at_most_2_5(tmp_path: Path) -> None:
+    """The companion page: its socket on port 80, its service hardened as the table's
+    (no devices, nothing writable, the home network's addresses only)."""
+    service = unit_with_existing_binary(tmp_path, WEB_UNIT)
+    socket_unit = unit_with_existing_binary(tmp_path, WEB_SOCKET)
+    run = subprocess.run(["systemd-analyze", "verify", str(service), str(socket_unit)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0 and run.stdout == "" and run.stderr == "", run.stderr
+    exposure = exposure_of(service)
+    print(f"\nsystemd-analyze security exposure of the page: {exposure}")
+    assert exposure <= 2.5
+    text = WEB_UNIT.read_text()
+    for line in ("ProtectSystem=strict", "PrivateDevices=yes", "CapabilityBoundingSet=\n",
+                 "User=robinson", "IPAddressDeny=any",
+                 "IPAddressAllow=localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 "
+                 "fc00::/7"):
+        assert line in text, line
+    assert "ListenStream=80\n" in WEB_SOCKET.read_text()
+    # The table's unit stays closed to the network: the page reaches it by its seam.
+    table = UNIT.read_text()
+    assert "PrivateNetwork=yes" in table and "RestrictAddressFamilies=AF_UNIX\n" in table
 
 
 def test_the_unit_is_watched_restarted_and_sandboxed() -> None:

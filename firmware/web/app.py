@@ -50,6 +50,7 @@ from robinson_core.narrate import seat_names
 
 STATIC = Path(__file__).with_name("static")
 HEARTBEAT = 15.0  # seconds between SSE comments on a quiet table (proxies, phones asleep)
+HEADERS_MOST = 8 * 1024  # bytes of a request's headers (the page's own: a few hundred)
 ASK_EVERY = 3.0  # seconds between two codes asked for on the panel
 SETTINGS = ("names", "language", "voice", "story", "brightness", "repeat")
 HEADERS = {
@@ -311,7 +312,10 @@ def _history(directory: Path) -> tuple[list[Any], dict[int, str]]:
 
 
 class Hardened:
-    """The security headers on every answer (ASGI middleware)."""
+    """The security headers on every answer, and no request with more than
+    ``HEADERS_MOST`` bytes of headers (ASGI middleware). uvicorn's h11 parses a request's
+    head whole up to some 256 KiB when it comes in few reads; the page needs a few
+    hundred bytes of it."""
 
     def __init__(self, app: Starlette) -> None:
         self.app = app
@@ -319,6 +323,10 @@ class Hardened:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if sum(len(k) + len(v) for k, v in scope["headers"]) > HEADERS_MOST:
+            await PlainTextResponse("request headers too large", 431, headers=HEADERS)(
+                scope, receive, send)
             return
 
         async def with_headers(message: MutableMapping[str, Any]) -> None:

@@ -1,0 +1,480 @@
+"""The companion page against a real emulated table: what it shows, who may change what,
+and every attack the issue names (each one a request a stranger on the network can make).
+
+Every test runs the table and the page as the Pi does, two processes and the seam
+between them (``tests.companion``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from firmware.seam.wire import socket_path
+from firmware.table.store import Store
+from firmware.web.app import HEADERS
+from firmware.web.pairing import TRIES_MOST
+from robinson_core import Game, Roll, play_script
+from robinson_core.texts import LANGUAGES, caption, instruction
+
+from .companion import (
+    Table,
+    Web,
+    change,
+    code_on_the_panel,
+    csrf_of,
+    paired,
+    seam_view,
+    wait_for,
+)
+
+SEATS = "1,2,3"
+WON = play_script(Game((1, 2)), "6 2 5 3 3 1 6 again 3 jump 6 1 6 3 6 1 5")
+
+
+@pytest.fixture
+def folder() -> Iterator[Path]:
+    """A state folder with a short path (the seam's socket needs one, or goes the long
+    way round), only its owner's."""
+    path = Path(tempfile.mkdtemp(prefix="rt-"))
+    yield path / "state"
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def table(folder: Path) -> Iterator[Table]:
+    running = Table(folder, SEATS, "--no-animation")
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def web(folder: Path, table: Table) -> Iterator[Web]:
+    running = Web(folder)
+    wait_for(lambda: running.now()["status"] == "playing", 10, "the page follows the table")
+    yield running
+    running.stop()
+
+
+def start_a_game(table: Table, web: Web, rolls: int = 0) -> dict[str, Any]:
+    """A new game (a long press on the title, then on the setup), ``rolls`` rolls."""
+    table.keys("hh")
+    wait_for(lambda: web.now().get("game"), 10, "a game in play")
+    for _ in range(rolls):
+        roll(table, web)
+    return web.now()
+
+
+def roll(table: Table, web: Web) -> None:
+    """One press, and the page has its roll."""
+    before = web.now()["game"]["actions"]
+    table.keys(" ")
+    wait_for(lambda: web.now()["game"]["actions"] > before, 10, "a roll")
+
+
+def choose(table: Table, row: str) -> None:
+    """The menu (a very long press), down to ``row`` (short presses), chosen (long)."""
+    wait_for(lambda: seam_view(table.directory)["mode"] in ("setup", "play"), 10, "ready")
+    table.keys("m")
+    wait_for(lambda: seam_view(table.directory)["mode"] == "menu", 5, "the menu")
+    def chosen() -> str:
+        rows = [r for p in seam_view(table.directory)["pages"] for r in p["rows"]]
+        return next((r[2:] for r in rows if r.startswith("▶ ")), "")
+
+    seen = []
+    while (now := chosen()) not in seen:
+        if now == row:
+            table.keys("h")
+            return
+        seen.append(now)
+        table.keys(" ")
+        wait_for(lambda: chosen() != now, 5, "the next row")
+    raise AssertionError(f"no menu row {row!r}: {seen}")
+
+
+# -- what the page shows ----------------------------------------------------------------
+
+
+def test_now_shows_the_table_as_the_panel_has_it(table: Table, web: Web) -> None:
+    now = start_a_game(table, web, rolls=4)
+    game = now["game"]
+    assert [p["seat"] for p in game["players"]] == [1, 2, 3]
+    assert sum(p["chips"] for p in game["players"]) + game["pot"] == 60  # 20 each, all kept
+    assert now["result"] and now["result"][0]["title"], now  # page 1 of the last result
+    assert "private" not in now
+    page = httpx.get(f"{web.url}/").text
+    assert page.count('class="sq') == 46  # start and the 45 squares
+    for p in game["players"]:
+        assert f'<i class="tok seat-{p["seat"]}" title="{p["seat"]}">' in page
+    mover = next(p for p in game["players"] if p["seat"] == game["to_move"])
+    assert f'<tr class="seat-{mover["seat"]} turn">' in page
+    assert now["result"][0]["title"].replace(">", "&gt;") in page
+
+
+def test_the_rules_page_is_the_rule_sheet_in_each_language(table: Table, web: Web) -> None:
+    seen = 0
+    with paired(web, table.directory) as (client, token):
+        pages = {}
+        for lang in LANGUAGES:
+            assert change(client, token, "language", {"value": lang}).status_code == 200
+            wait_for(lambda lang=lang: web.now()["settings"]["language"] == lang, 5,
+                     "the language")
+            pages[lang] = client.get("/rules").text
+    for lang, page in pages.items():
+        assert f'<html lang="{lang}">' in page
+        for number in (4, 20, 45):
+            assert caption(lang, number).replace("'", "&#x27;") in page, (lang, number)
+        told = instruction(lang, 23)
+        assert told and told.replace("'", "&#x27;").replace('"', "&quot;") in page
+        seen += 1
+    assert seen == len(LANGUAGES) == 4
+
+
+def test_history_reads_the_saves_and_never_writes_them(folder: Path) -> None:
+    store = Store(folder)
+    for game in (WON, Game((1, 2)).play(Roll(3)), WON):
+        store.save(game)
+        store.put_away(game, Game((1, 2)))
+    store.close()
+    store = Store(folder, read_only=True)
+    finished = store.recent(10)
+    store.close()
+    assert [f.winner for f in finished] == [WON.state.winner, None, WON.state.winner]
+    files = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+    web = Web(folder)  # no table runs: the page reads the saves alone
+    try:
+        assert web.now()["status"] == "stopped"
+        page = httpx.get(f"{web.url}/history").text
+        assert "Games finished: 3" in page and "<svg" in page and "put away" in page
+        assert page.count(f"<td>Player {WON.state.winner}</td>") == 2
+    finally:
+        web.stop()
+    after = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()
+             if not p.name.endswith(".txt")}
+    assert after == {k: v for k, v in files.items() if not k.endswith(".txt")}
+
+
+# -- pairing, and who may change what -----------------------------------------------------
+
+
+def test_a_change_needs_a_paired_phone_its_token_and_this_pages_origin(
+        table: Table, web: Web) -> None:
+    with web.client() as stranger:
+        for what, body in (("names", {"names": {"1": "Eve"}}), ("language", {"value": "fi"}),
+                           ("voice", {"value": True}), ("story", {"value": True}),
+                           ("brightness", {"value": 1}), ("repeat", {})):
+            answer = stranger.post(f"/api/{what}", json=body)
+            assert answer.status_code == 401, (what, answer.text)
+        stranger.cookies.set("robinson_session", "made-up")
+        assert stranger.post("/api/names", json={"names": {"1": "Eve"}}).status_code == 401
+    with paired(web, table.directory) as (client, token):
+        body = {"names": {"1": "Ana"}}
+        assert client.post("/api/names", json=body).status_code == 403  # no CSRF token
+        assert change(client, "0" * 32, "names", body).status_code == 403  # a wrong one
+        assert client.post("/api/names", json=body, headers={  # a page elsewhere
+            "x-csrf-token": token, "origin": "http://evil.example"}).status_code == 403
+        assert client.post("/api/names", content=json.dumps(body), headers={  # a form post
+            "x-csrf-token": token, "content-type": "text/plain"}).status_code == 415
+        assert seam_view(table.directory)["given"] == {}
+        answer = change(client, token, "names", body)
+        assert answer.status_code == 200, answer.text
+    assert seam_view(table.directory)["given"] == {"1": "Ana"}  # on the panel...
+    table.stop()
+    store = Store(table.directory, read_only=True)  # ...and in the store
+    assert json.loads(store.prefs()["names"]) == {"1": "Ana"}
+    store.close()
+
+
+def test_the_code_pairs_once_and_forget_phones_ends_every_session(
+        table: Table, web: Web) -> None:
+    with web.client() as client:
+        assert client.post("/api/pair/request", json={}).status_code == 200
+        code = code_on_the_panel(table.directory)
+        assert client.post("/api/pair", json={"code": code}).status_code == 200
+        token = csrf_of(client.get("/settings").text)
+        with web.client() as second:
+            assert second.post("/api/pair", json={"code": code}).status_code == 403  # used
+        assert seam_view(table.directory)["private"]["pairing"] is None  # gone from the panel
+        assert change(client, token, "voice", {"value": True}).status_code == 200
+        # The menu's "Forget phones": the menu, down to its row, a long press.
+        phones = seam_view(table.directory)["private"]["phones"]
+        assert len(phones) == 1
+        choose(table, "Forget phones")
+        wait_for(lambda: not seam_view(table.directory)["private"]["phones"], 5,
+                 "the phones forgotten")
+        assert change(client, token, "voice", {"value": False}).status_code == 401
+
+
+def test_a_hundred_wrong_codes_are_throttled(table: Table, web: Web) -> None:
+    with web.client() as client:
+        assert client.post("/api/pair/request", json={}).status_code == 200
+        code = code_on_the_panel(table.directory)
+        wrong = f"{(int(code) + 1) % 1_000_000:06d}"
+        answers = [client.post("/api/pair", json={"code": wrong}) for _ in range(100)]
+        statuses = [a.status_code for a in answers]
+        assert statuses[:TRIES_MOST] == [403] * TRIES_MOST
+        assert statuses[TRIES_MOST:] == [429] * (100 - TRIES_MOST)
+        assert 1 <= int(answers[-1].headers["retry-after"]) <= 61
+        assert client.post("/api/pair", json={"code": code}).status_code == 429  # even it
+        assert client.get(f"/pair?t={code}").status_code == 429  # and the QR's way
+    assert seam_view(table.directory)["private"]["phones"] == []
+
+
+def test_the_code_is_on_the_panel_never_on_the_network(table: Table, web: Web) -> None:
+    with web.client() as client, client.stream("GET", "/events") as events:
+        assert client.post("/api/pair/request", json={}).status_code == 200
+        pairing = seam_view(table.directory)["private"]["pairing"]
+        code, token = pairing["code"], pairing["token"]
+        wait_for(lambda: web.now()["pairing"], 5, "the page knows a code is shown")
+        streamed = ""
+        for line in events.iter_lines():
+            streamed += line
+            if '"version"' in line and "Code" not in streamed:
+                break
+        for text in (json.dumps(web.now()), client.get("/").text, client.get("/settings").text,
+                     streamed):
+            assert code not in text and token not in text
+        assert seam_view(table.directory)["pages"]  # the panel's own pages are there...
+        assert client.get(f"/pair?t={token}", follow_redirects=False).status_code == 303
+
+
+def test_the_qr_codes_token_pairs_a_phone_camera(table: Table, web: Web) -> None:
+    with web.client() as client:
+        client.post("/api/pair/request", json={})
+        wait_for(lambda: seam_view(table.directory)["private"]["pairing"], 5, "a code")
+        token = seam_view(table.directory)["private"]["pairing"]["token"]
+        answer = client.get(f"/pair?t={token}", follow_redirects=False)
+        assert answer.status_code == 303 and answer.headers["location"] == "/settings"
+        assert "httponly" in answer.headers["set-cookie"].lower()
+        assert "samesite=strict" in answer.headers["set-cookie"].lower()
+        assert csrf_of(client.get("/settings").text)
+
+
+def test_asking_for_codes_is_limited(table: Table, web: Web) -> None:
+    with web.client() as client:
+        answers = [client.post("/api/pair/request", json={}).status_code for _ in range(10)]
+    assert answers[0] == 200 and set(answers[1:]) == {429}
+
+
+# -- attacks -------------------------------------------------------------------------
+
+
+MARKUP = ("<script>", "<img src=x>", '"><b>x</b>', "<!--", "&lt;b&gt;")
+
+
+def test_markup_in_every_field_is_shown_as_text(table: Table, web: Web) -> None:
+    start_a_game(table, web, rolls=1)
+    with paired(web, table.directory) as (client, token):
+        names = {str(seat): text for seat, text in zip((1, 2, 3), MARKUP, strict=False)}
+        assert change(client, token, "names", {"names": names}).status_code == 200
+        wait_for(lambda: seam_view(table.directory)["given"] == names, 5, "the names")
+        long = change(client, token, "names", {"names": {"1": "<img src=x onerror=alert(1)>"}})
+        assert long.status_code == 400 and long.headers["content-type"] == "application/json"
+        pages = {path: client.get(path).text for path in ("/", "/settings", "/history")}
+        for value in ("<script>", "en<x>", '"><b>'):
+            answer = change(client, token, "language", {"value": value})
+            assert answer.status_code == 400 and answer.headers["content-type"] == \
+                "application/json"
+    shown = 0
+    for path, page in pages.items():
+        for text in MARKUP[:3]:
+            if path == "/history":
+                continue  # no game finished: no name there
+            assert text not in page, (path, text)
+            escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") \
+                .replace('"', "&quot;")
+            assert escaped in page, (path, text)
+            shown += 1
+    assert shown == 6
+    reflected = httpx.get(f"{web.url}/pair?t=<script>alert(1)</script>").text
+    assert "<script>alert" not in reflected
+
+
+def test_oversized_bodies_and_headers_are_refused(table: Table, web: Web) -> None:
+    with paired(web, table.directory) as (client, token):
+        big = {"names": {"1": "A" * 10_000}}
+        assert change(client, token, "names", big).status_code == 413
+        chunks = (b"x" * 1024 for _ in range(2048))  # 2 MiB, no length said
+        answer = client.post("/api/names", content=chunks, headers={
+            "x-csrf-token": token, "content-type": "application/json"})
+        assert answer.status_code == 413
+        with pytest.raises(httpx.HTTPError):
+            client.get("/", headers={"x-junk": "y" * 70_000}).raise_for_status()
+        nested = "[" * 100_000 + "]" * 100_000
+        assert client.post("/api/pair", content=nested, headers={
+            "content-type": "application/json"}).status_code in (400, 413)
+    assert web.process.poll() is None and table.process.poll() is None
+
+
+def test_every_answer_carries_the_security_headers(table: Table, web: Web) -> None:
+    seen = 0
+    with web.client() as client:
+        for answer in (client.get("/"), client.get("/rules"), client.get("/api/now"),
+                       client.get("/static/app.js"), client.get("/nowhere"),
+                       client.post("/api/names", json={})):
+            for name, value in HEADERS.items():
+                if name == "cache-control" and answer.url.path.startswith("/static"):
+                    continue
+                assert answer.headers.get(name) == value, (answer.url, name)
+                seen += 1
+        assert "server" not in client.get("/").headers
+    assert seen == 6 * len(HEADERS) - 1
+
+
+def test_fifty_live_clients_follow_the_table_as_it_plays(table: Table, web: Web) -> None:
+    start_a_game(table, web)
+    clients = 50
+    latest: list[int] = [0] * clients
+    stop = threading.Event()
+
+    def listen(i: int) -> None:
+        with httpx.Client(base_url=web.url, timeout=30) as client, \
+                client.stream("GET", "/events") as events:
+            for line in events.iter_lines():
+                if line.startswith("data: "):
+                    latest[i] = json.loads(line[6:])["version"]
+                if stop.is_set():
+                    return
+
+    threads = [threading.Thread(target=listen, args=(i,), daemon=True) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    wait_for(lambda: all(latest), 20, "every client's first event")
+    for _ in range(6):
+        roll(table, web)
+    final = web.now()["version"]
+    wait_for(lambda: min(latest) >= final, 10, f"all {clients} clients at version {final}")
+    stop.set()
+    table.keys(" ")  # one more event wakes each stream to see it is done
+    for thread in threads:
+        thread.join(timeout=10)
+    assert table.process.poll() is None
+
+
+def test_the_page_killed_and_started_again_leaves_the_table_playing(
+        folder: Path, table: Table) -> None:
+    web = Web(folder)
+    wait_for(lambda: web.now()["status"] == "playing", 10, "the page follows")
+    start_a_game(table, web, rolls=1)
+    web.stop(9)  # SIGKILL, mid-game
+    before = seam_view(folder)["game"]["actions"]
+    table.keys(" ")
+    wait_for(lambda: seam_view(folder)["game"]["actions"] > before, 10, "a roll without it")
+    again = Web(folder)
+    try:
+        wait_for(lambda: again.now()["status"] == "playing", 10, "the page follows again")
+        assert again.now()["game"]["actions"] == before + 1
+    finally:
+        again.stop()
+    assert table.process.poll() is None
+
+
+def test_the_table_stopped_and_started_again_the_page_follows(folder: Path) -> None:
+    table = Table(folder, SEATS, "--no-animation")
+    web = Web(folder)
+    try:
+        wait_for(lambda: web.now()["status"] == "playing", 10, "the page follows")
+        start_a_game(table, web, rolls=2)
+        assert table.stop() == 0
+        wait_for(lambda: web.now()["status"] == "stopped", 5, "the page sees it stop")
+        assert "switched off" in httpx.get(f"{web.url}/").text
+        with httpx.Client(base_url=web.url, timeout=10) as client, \
+                client.stream("GET", "/events") as events:
+            table = Table(folder, SEATS, "--no-animation")
+            for line in events.iter_lines():
+                if line.startswith("data: ") and json.loads(line[6:])["status"] == "playing":
+                    break
+        assert web.now()["game"]["actions"] == 2  # the game resumed from its save
+    finally:
+        table.stop()
+        web.stop()
+
+
+def test_no_table_a_file_in_the_way_or_a_strangers_socket(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    web = Web(folder)  # no table
+    try:
+        assert web.now()["status"] == "stopped"
+        socket_path(folder).write_text("not a socket")  # a file where the socket goes
+        time.sleep(1.5)
+        assert web.now()["status"] == "stopped" and web.process.poll() is None
+        with web.client() as client:
+            assert client.post("/api/pair/request", json={}).status_code == 503
+            assert client.post("/api/voice", json={"value": True}).status_code == 401
+    finally:
+        web.stop()
+    socket_path(folder).unlink()
+    # A stranger (another user) listens where the table's seam goes: not followed.
+    os.chmod(folder, 0o777)  # the stranger must reach the folder
+    os.chmod(folder.parent, 0o755)
+    stranger = subprocess.Popen(
+        ["/usr/bin/python3", "-c", _STRANGER, str(socket_path(folder))],
+        stdout=subprocess.PIPE, text=True, user=65534, group=65534)
+    try:
+        assert stranger.stdout is not None and stranger.stdout.readline().strip() == "ready"
+        web = Web(folder)
+        try:
+            time.sleep(1.5)
+            assert web.now()["status"] == "stopped"
+            assert "not the table's" in web.said()
+        finally:
+            web.stop()
+    finally:
+        stranger.kill()
+        stranger.wait()
+        if stranger.stdout is not None:
+            stranger.stdout.close()
+    # ...and the table, started, will not take that path from another user: it plays
+    # on without its seam, and says why.
+    table = Table(folder, SEATS, "--no-animation")
+    try:
+        table.keys("hh ")
+        time.sleep(1.0)
+        assert table.process.poll() is None
+    finally:
+        assert table.stop() == 0
+    log = folder / "table.log"
+    said = table.said() + (log.read_text() if log.exists() else "")
+    assert "belongs to another user: remove it" in said, said
+
+
+_STRANGER = """
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1]); s.listen(4)
+print("ready", flush=True)
+while True:
+    c, _ = s.accept()
+    try:
+        c.sendall(b'{"kind":"view","mode":"play","private":{"phones":["' + b"0" * 64 + b'"]}}\\n')
+    except OSError:
+        pass
+"""
+
+
+def test_a_stranger_cannot_reach_the_seam(table: Table) -> None:
+    """The seam is the table's user's alone: another user's connect is refused."""
+    path = socket_path(table.directory)
+    assert path.stat().st_mode & 0o777 == 0o600
+    os.chmod(table.directory, 0o755)
+    os.chmod(table.directory.parent, 0o755)
+    probe = subprocess.run(
+        ["/usr/bin/python3", "-c",
+         "import socket, sys\ns = socket.socket(socket.AF_UNIX)\n"
+         "try:\n    s.connect(sys.argv[1]); print('connected')\n"
+         "except OSError as e:\n    print(e.errno)\n", str(path)],
+        capture_output=True, text=True, user=65534, group=65534, check=False)
+    assert probe.stdout.strip() == "13", probe  # EACCES
+    assert seam_view(table.directory)["kind"] == "view"  # its own user it still serves

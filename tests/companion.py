@@ -38,7 +38,7 @@ def wait_for(check: Any, within: float, what: str) -> Any:
     """``check()``'s first true answer within ``within`` seconds (AssertionError after)."""
     end = time.monotonic() + within
     while True:
-        with contextlib.suppress(httpx.HTTPError, OSError):
+        with contextlib.suppress(httpx.HTTPError, OSError, AssertionError):
             if answer := check():
                 return answer
         if time.monotonic() > end:

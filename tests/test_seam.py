@@ -1,0 +1,173 @@
+"""The table's seam (``firmware.seam``) against a real emulated table: what it publishes,
+what it takes, and what it will not let a client do to the table."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware.seam.wire import CLIENTS_MOST, INTENT_MOST, connect, decode, encode, socket_path
+
+from .companion import ROBINSON, Table, seam_view, wait_for
+
+
+@pytest.fixture
+def table() -> Iterator[Table]:
+    folder = Path(tempfile.mkdtemp(prefix="rs-"))
+    running = Table(folder / "state", "1,2,3")
+    yield running
+    running.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def ask(table: Table, message: dict[str, object]) -> dict[str, object]:
+    """One intent; the table's answer to it."""
+    with connect(socket_path(table.directory)) as sock, sock.makefile("rb") as lines:
+        sock.sendall(encode({"id": 7, **message}))
+        while line := lines.readline():
+            answer = decode(line)
+            if answer is not None and answer.get("kind") == "answer":
+                return answer
+    raise AssertionError("no answer")
+
+
+def test_the_seam_is_the_tables_users_alone(table: Table) -> None:
+    assert socket_path(table.directory).stat().st_mode & 0o777 == 0o600
+
+
+def test_each_intent_is_one_input_and_every_setting_shows_at_once(table: Table) -> None:
+    wait_for(lambda: seam_view(table.directory)["mode"] == "setup", 10, "the setup")
+    taken = 0
+    for message, setting, value in (
+            ({"intent": "language", "value": "hr"}, "language", "hr"),
+            ({"intent": "voice", "value": True}, "voice", True),
+            ({"intent": "story", "value": True}, "story", True),
+            ({"intent": "brightness", "value": 2}, "brightness", 2)):
+        assert ask(table, message) == {"kind": "answer", "id": 7, "ok": True}
+        assert seam_view(table.directory)["settings"][setting] == value
+        taken += 1
+    assert taken == 4
+    assert seam_view(table.directory)["pages"][0]["title"] == "Nova igra"  # redrawn in hr
+    assert ask(table, {"intent": "names", "names": {"2": "Ana"}})["ok"] is True
+    view = seam_view(table.directory)
+    assert view["names"]["2"] == "Ana" and view["given"] == {"2": "Ana"}
+
+
+@pytest.mark.parametrize(("message", "why"), [
+    ({"intent": "names", "names": {"1": " Ana"}}, "without spaces around"),
+    ({"intent": "names", "names": {"1": "A" * 13}}, "longer than 12 letters"),
+    ({"intent": "names", "names": {"9": "Ana"}}, "is not one of 1-8"),
+    ({"intent": "names", "names": ["Ana"]}, "an object from seat to name"),
+    ({"intent": "language", "value": "de"}, "language is one of en, hr, fi, ja"),
+    ({"intent": "voice", "value": "yes"}, "voice is true or false"),
+    ({"intent": "brightness", "value": 9}, "brightness is a step from 1"),
+    ({"intent": "paired", "proof": "123456", "phone": "x"}, "a phone's digest"),
+    ({"intent": "address", "value": "javascript:alert(1)"}, "the page's http:// address"),
+    ({"intent": "shutdown"}, "no such intent"),
+])
+def test_a_wrong_intent_is_one_line_saying_why(table: Table, message: dict[str, object],
+                                              why: str) -> None:
+    answer = ask(table, message)
+    assert answer["ok"] is False and why in str(answer["why"]), answer
+    assert "\n" not in str(answer["why"])
+
+
+def test_names_from_the_seam_are_checked_as_robinson_names_checks_them(table: Table) -> None:
+    """The same name refused by both, with the same words."""
+    long = "Maximiliansson"
+    answer = ask(table, {"intent": "names", "names": {"1": long}})
+    table.stop()
+    refused = subprocess.run([str(ROBINSON), "names", f"1={long}", "--state-dir",
+                              str(table.directory)], capture_output=True, text=True,
+                             check=False)
+    assert refused.returncode == 2 and str(answer["why"]) in refused.stderr, refused.stderr
+
+
+def test_robinson_names_while_the_table_runs_goes_through_the_seam(table: Table) -> None:
+    run = subprocess.run([str(ROBINSON), "names", "1=Ana", "3=Ben", "--state-dir",
+                          str(table.directory)], capture_output=True, text=True, check=False,
+                         timeout=30)
+    assert run.returncode == 0, run.stderr
+    assert "the table shows them now" in run.stdout
+    assert seam_view(table.directory)["given"] == {"1": "Ana", "3": "Ben"}
+    clear = subprocess.run([str(ROBINSON), "names", "--clear", "--state-dir",
+                            str(table.directory)], capture_output=True, text=True,
+                           check=False, timeout=30)
+    assert clear.returncode == 0, clear.stderr
+    assert seam_view(table.directory)["given"] == {}
+
+
+def test_junk_a_long_line_or_one_client_too_many_ends_only_that_connection(
+        table: Table) -> None:
+    path = socket_path(table.directory)
+    ended = 0
+    for junk in (b"\xff\xfe not json\n", b"[1, 2]\n", b"x" * (INTENT_MOST + 10)):
+        with connect(path) as sock:
+            sock.sendall(junk)
+            sock.settimeout(5)
+            deadline = time.monotonic() + 5
+            while sock.recv(65536):  # views, until the table closes it (b"")
+                assert time.monotonic() < deadline, f"{junk[:20]!r} kept its connection"
+            ended += 1
+    assert ended == 3
+    held = [connect(path) for _ in range(CLIENTS_MOST)]
+    try:
+        time.sleep(0.3)
+        with connect(path) as extra:
+            extra.settimeout(5)
+            assert extra.recv(100) == b""  # closed at once, unread
+        for sock in held:
+            sock.settimeout(5)
+            assert json.loads(sock.makefile("rb").readline())["kind"] == "view"
+    finally:
+        for sock in held:
+            sock.close()
+    table.keys("hh ")
+    wait_for(lambda: (seam_view(table.directory).get("game") or {}).get("actions"), 10,
+             "the table plays on")
+    assert table.process.poll() is None
+
+
+def test_a_roll_is_never_out_before_the_panel_reveals_it(table: Table) -> None:
+    """While the die tumbles, the seam has the game as it was and no screen."""
+    table.keys("hh")
+    wait_for(lambda: seam_view(table.directory).get("game"), 10, "a game")
+    views = []
+    with connect(socket_path(table.directory)) as sock, sock.makefile("rb") as lines:
+        table.keys(" ")
+        sock.settimeout(5)
+        while line := lines.readline():
+            view = decode(line)
+            if view is None or view.get("kind") != "view":
+                continue
+            views.append(view)
+            if view["mode"] == "play" and view["game"]["actions"] == 1:
+                break
+    tumbling = [v for v in views if v["mode"] == "animate"]
+    assert tumbling, [v["mode"] for v in views]
+    for view in tumbling:
+        assert view["game"]["actions"] == 0 and view["pages"] == [] and view["result"] == []
+        assert view["rolling"] == 1
+
+
+def test_the_page_up_is_the_one_the_panel_shows(table: Table) -> None:
+    """The panel turns a screen's pages every few seconds; the seam says which is up,
+    one of them, as the panel does (never past the last)."""
+    wait_for(lambda: seam_view(table.directory)["mode"] == "setup", 10, "the setup")
+    seen = set()
+    with connect(socket_path(table.directory)) as sock, sock.makefile("rb") as lines:
+        sock.settimeout(10)
+        while len(seen) < 3:
+            view = decode(lines.readline())
+            assert view is not None
+            if view.get("kind") == "view" and view["mode"] == "setup":
+                assert 0 <= view["page"] < len(view["pages"]), view
+                seen.add(len(seen))
+    assert len(seen) == 3

@@ -45,11 +45,12 @@ def test_the_seam_is_the_tables_users_alone(table: Table) -> None:
 def test_each_intent_is_one_input_and_every_setting_shows_at_once(table: Table) -> None:
     wait_for(lambda: seam_view(table.directory)["mode"] == "setup", 10, "the setup")
     taken = 0
-    for message, setting, value in (
+    intents: tuple[tuple[dict[str, object], str, object], ...] = (
             ({"intent": "language", "value": "hr"}, "language", "hr"),
             ({"intent": "voice", "value": True}, "voice", True),
             ({"intent": "story", "value": True}, "story", True),
-            ({"intent": "brightness", "value": 2}, "brightness", 2)):
+            ({"intent": "brightness", "value": 2}, "brightness", 2))
+    for message, setting, value in intents:
         assert ask(table, message) == {"kind": "answer", "id": 7, "ok": True}
         assert seam_view(table.directory)["settings"][setting] == value
         taken += 1
@@ -161,7 +162,7 @@ def test_the_page_up_is_the_one_the_panel_shows(table: Table) -> None:
     """The panel turns a screen's pages every few seconds; the seam says which is up,
     one of them, as the panel does (never past the last)."""
     wait_for(lambda: seam_view(table.directory)["mode"] == "setup", 10, "the setup")
-    seen = set()
+    seen: set[int] = set()
     with connect(socket_path(table.directory)) as sock, sock.makefile("rb") as lines:
         sock.settimeout(10)
         while len(seen) < 3:

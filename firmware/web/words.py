@@ -56,7 +56,7 @@ WORDS: dict[str, dict[str, str]] = {
         "stopped": "Pöytä on sammutettu. Sivu seuraa sitä taas, kun se käynnistyy.",
         "starting": "Pöytä käynnistyy…", "lost": "Yhteys katkesi: yritetään uudelleen…",
         "no_game": "Ei peliä: kytke paikat päälle ja paina ROLL.",
-        "player": "Pelaaja", "square": "Ruutu", "chips": "Pelimerkit", "friday": "Perjantai",
+        "player": "Pelaaja", "square": "Ruutu", "chips": "Merkit", "friday": "Perjantai",
         "pot": "Kassa", "start": "lähtö", "out": "pois pelistä", "turn": "Vuorossa: {name}",
         "rolling": "Heittää: {name}…", "won": "Voittaja: {name}!", "over": "Peli päättyi",
         "sits_out": "jää väliin", "last": "Näytöllä", "board": "Pelilauta",

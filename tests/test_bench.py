@@ -20,7 +20,8 @@ FIGURES = ("(a) press -> result on the bus", "(b) bus bytes per turn, partial",
            "(d) process start -> first frame", "(d) start -> first frame, against python",
            "(e) peak RSS", "(f) CPU over", "(g) sim kernel vs a plain reading",
            "(g) robinson sim", "(h) replay --script-file", "(i) a press at",
-           "(m) a decision's odds")
+           "(m) a decision's odds", "(o) the page's RSS, idle", "(o) the page's peak RSS",
+           "(o) key -> SSE event at a client", "(o) the table's CPU a press without the page")
 COUNTED = ("(b) partial / full per turn", "(b) bus bytes per animation frame (median)",
            "(c) that first part on the wire", "(c) the longest part while the die tumbles",
            "(c) frames/s the bus could carry at 100 kHz")

@@ -612,6 +612,167 @@ def idle_figures(bench: Bench, seconds: float) -> None:
               "< 1", per_second < 1, kind="count")
 
 
+def web_figures(bench: Bench, presses: int, clients: int = 10) -> None:
+    """(o) the companion page: ``robinson web``'s memory idle and with ``clients`` live
+    SSE clients, a press's way to them (the key written to the event read), and the
+    table's CPU a press without the page and with it (the table's process, /proc)."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        bench.add("(o) the companion page", "not measured: no web extra installed", kind="count")
+        return
+    from firmware.seam.wire import socket_path
+
+    robinson = Path(sys.executable).with_name("robinson")
+    with tempfile.TemporaryDirectory() as folder:
+        state = Path(folder) / "state"
+        table = subprocess.Popen([str(robinson), "table", "--emulate", "--no-animation",
+                                  "--seats", "1,2,3,4,5,6", "--state-dir", str(state)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+        web: subprocess.Popen[bytes] | None = None
+        followers: list[_Follower] = []
+        assert table.stdin is not None
+        try:
+            _until(lambda: socket_path(state).exists(), 20)
+            time.sleep(1.5)
+            table.stdin.write(b"hh")  # a new game: six players, long enough for the presses
+            table.stdin.flush()
+            time.sleep(1.5)
+
+            def press_cpu(follower: _Follower | None) -> tuple[float, list[float]]:
+                """The table's CPU a press (ms), and each press's way to ``follower``."""
+                spent = _cpu_seconds(table.pid)
+                ways = []
+                for _ in range(presses):
+                    before, pressed = (follower.version if follower else 0), time.monotonic()
+                    table.stdin.write(b" ")  # type: ignore[union-attr]
+                    table.stdin.flush()  # type: ignore[union-attr]
+                    if follower is not None:
+                        got = follower.after(before, 5.0)
+                        if got is not None:
+                            ways.append((got - pressed) * 1000)
+                    time.sleep(max(0.0, 0.25 - (time.monotonic() - pressed)))
+                return (_cpu_seconds(table.pid) - spent) * 1000 / presses, ways
+
+            alone, _ = press_cpu(None)
+            port = _free_port()
+            web = subprocess.Popen([str(robinson), "web", "--state-dir", str(state), "--port",
+                                    str(port)], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+            _until(lambda: _get(port, "/api/now") == 200, 20)
+            time.sleep(2.0)
+            idle_rss = _rss_kib(web.pid)
+            followers = [_Follower(port) for _ in range(clients)]
+            _until(lambda: all(f.version for f in followers), 20)
+            followed, ways = press_cpu(followers[0])
+            busy_rss = _peak_rss_kib(web.pid)
+            web_cpu = _cpu_seconds(web.pid)
+        finally:
+            for follower in followers:
+                follower.close()
+            if web is not None:
+                web.send_signal(signal.SIGTERM)
+                web.wait(timeout=20)
+            table.stdin.write(b"q")
+            table.stdin.close()
+            table.wait(timeout=20)
+    bench.add("(o) the page's RSS, idle (following the table)", f"{idle_rss / 1024:.1f} MB",
+              "<= 50 MB", idle_rss / 1024 <= 50, kind="memory")
+    bench.add(f"(o) the page's peak RSS, {clients} live clients", f"{busy_rss / 1024:.1f} MB",
+              "<= 50 MB", busy_rss / 1024 <= 50, kind="memory")
+    # A press over a screen it does not change (the first, while the game starts) shows
+    # nothing new: the next event is the panel turning a page, seconds later. Counted.
+    changed = sorted(way for way in ways if way < 1000)
+    if changed:
+        tail = changed[int(0.9 * (len(changed) - 1))]
+        bench.add(f"(o) key -> SSE event at a client (an 80 ms press in it), median of "
+                  f"{len(changed)} ({presses - len(changed)} changed nothing within 1 s)",
+                  f"{statistics.median(changed):.0f} ms (90 %: {tail:.0f})", "<= 300 ms",
+                  statistics.median(changed) <= 300, kind="wall")
+    bench.add(f"(o) the table's CPU a press without the page / with it and {clients} clients",
+              f"{alone:.2f} / {followed:.2f} ms = {followed / alone:.2f}x", "<= 1.5x",
+              followed <= 1.5 * alone, kind="ratio")
+    bench.add(f"(o) the page's own CPU over those {presses} presses", f"{web_cpu:.2f} s",
+              kind="CPU")
+
+
+class _Follower:
+    """One live client of the page: an SSE stream read in a thread of its own (stdlib
+    only: the bench runs where the test tools are not installed)."""
+
+    def __init__(self, port: int) -> None:
+        import http.client
+        import threading
+
+        self.version = 0
+        self.seen: list[tuple[float, int]] = []
+        self._changed = threading.Condition()
+        self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self._connection.request("GET", "/events")
+        self._response = self._connection.getresponse()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        import json
+
+        with contextlib.suppress(Exception):  # closed under it at the end: that is all
+            while line := self._response.readline():
+                if line.startswith(b"data: "):
+                    version = int(json.loads(line[6:])["version"])
+                    with self._changed:
+                        self.version = version
+                        self.seen.append((time.monotonic(), version))
+                        self._changed.notify_all()
+
+    def after(self, version: int, timeout: float) -> float | None:
+        """When the first event past ``version`` came (None: not within ``timeout``)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version > version, timeout)
+            return next((t for t, v in self.seen if v > version), None)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._connection.sock.shutdown(socket.SHUT_RDWR)
+        self._connection.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _get(port: int, path: str) -> int:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().status
+    except OSError:
+        return 0
+    finally:
+        connection.close()
+
+
+def _until(check: Callable[[], bool], within: float) -> None:
+    end = time.monotonic() + within
+    while not check():
+        if time.monotonic() > end:
+            raise TimeoutError("the bench's table or page did not come up")
+        time.sleep(0.05)
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
 PANEL_TURNS = 10  # turns on each panel class, quick or not: its rows are the docs' too
 BEGIN, END = "<!-- robinson bench: begin -->", "<!-- robinson bench: end -->"
 
@@ -628,6 +789,7 @@ def run(quick: bool = False) -> str:
     sim_figures(bench, 1000 if quick else 10_000)
     odds_figures(bench)
     replay_figures(bench, 10_000 if quick else 100_000)
+    web_figures(bench, 20 if quick else 100)
     kinds = "\n".join(f"  {kind:<6}  {meaning}" for kind, meaning in KINDS.items())
     return (bench.table() + f"\n\nKinds:\n{kinds}\n\nPanel classes (the same {PANEL_TURNS} "
             "turns on each panel's own driver):\n" + panel_classes(PANEL_TURNS))

@@ -30,6 +30,7 @@ from robinson_core import Game, Roll, play_script
 from robinson_core.texts import LANGUAGES, caption, instruction
 
 from .companion import (
+    ROBINSON,
     Table,
     Web,
     change,
@@ -479,3 +480,25 @@ def test_a_stranger_cannot_reach_the_seam(table: Table) -> None:
         capture_output=True, text=True, user=65534, group=65534, check=False)
     assert probe.stdout.strip() == "13", probe  # EACCES
     assert seam_view(table.directory)["kind"] == "view"  # its own user it still serves
+
+
+def test_bad_input_to_robinson_web_is_one_line(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    web = Web(folder)
+    try:
+        said = 0
+        for args, words in (
+                (["--port", str(web.port)], "Address already in use): another program"),
+                (["--port", "99999"], "a port is a number from 1 to 65535"),
+                (["--host", "192.0.2.77"], "give --host an address of this machine"),
+                (["--state-dir", "/etc/passwd"], "is not a folder"),
+        ):
+            args = ["--state-dir", str(folder), *args] if "--state-dir" not in args else args
+            run = subprocess.run([str(ROBINSON), "web", *args], capture_output=True,
+                                 text=True, timeout=30, check=False)
+            assert run.returncode == 2 and words in run.stderr, (args, run.stderr)
+            assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+            said += 1
+        assert said == 4
+    finally:
+        web.stop()

@@ -9,6 +9,7 @@ shows it when a phone asks to pair.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import socket
@@ -54,11 +55,19 @@ def page_address(port: int, host: str = "") -> str:
 
 def serve(directory: Path, config_file: str | None, host: str | None, port: int | None) -> int:
     """Serve until stopped (SIGTERM, SIGINT); the exit status."""
-    import uvicorn
+    try:
+        import uvicorn
 
-    from firmware.web.app import application
+        from firmware.web.app import application
+    except ImportError as missing:
+        raise ConfigError(f"the companion page needs {missing.name or 'its framework'}: "
+                          "it comes with the package's web extra (sudo ./install.sh with "
+                          "[web] enabled = true; here, sh tools/bootstrap.sh table)") from None
 
     config: Config = load(Path(config_file) if config_file else default_path())
+    if not directory.is_dir():
+        raise ConfigError(f"{directory} is not a folder: give --state-dir the table's "
+                          "state folder")
     sock = handed_over()
     if sock is not None:
         port = sock.getsockname()[1] if sock.family in (socket.AF_INET, socket.AF_INET6) else 80
@@ -66,12 +75,10 @@ def serve(directory: Path, config_file: str | None, host: str | None, port: int 
     else:
         host, port = host or "127.0.0.1", port or 8080
         address = page_address(port, host if host not in ("127.0.0.1", "localhost") else "")
-    if not directory.is_dir():
-        raise ConfigError(f"{directory} is not a folder: give --state-dir the table's "
-                          "state folder")
+        sock = listen(host, port)
     app = application(directory, config, address)
     settings = uvicorn.Config(
-        app, host=host or "127.0.0.1", port=port or 8080, fd=sock.fileno() if sock else None,
+        app, fd=sock.fileno(),
         log_level="warning", access_log=False, proxy_headers=False, server_header=False,
         date_header=False, timeout_keep_alive=5, limit_concurrency=200,
         h11_max_incomplete_event_size=16 * 1024, lifespan="on")
@@ -81,8 +88,29 @@ def serve(directory: Path, config_file: str | None, host: str | None, port: int 
     return 0
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (made here, not by uvicorn, so a port in
+    use or an address this machine does not have is one line, not its traceback)."""
+    try:
+        return socket.create_server((host, port), family=socket.AF_INET6 if ":" in host
+                                    else socket.AF_INET, backlog=128)
+    except OSError as error:
+        hint = ("another program (another robinson web?) listens there: stop it or give "
+                "--port" if error.errno == errno.EADDRINUSE else "give --host an address of "
+                "this machine, and --port a free port above 1023 (or run it as the unit)")
+        raise ConfigError(f"cannot listen on {host}:{port} ("
+                          f"{os.strerror(error.errno) if error.errno else error}): "
+                          f"{hint}") from None
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")
+    return int(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", metavar="ADDR",
                         help="listen here (default 127.0.0.1; 0.0.0.0 for every phone on the "
                              "network); systemd's socket is used when it hands one over")
-    parser.add_argument("--port", type=int, metavar="N", help="(default 8080)")
+    parser.add_argument("--port", type=_port, metavar="N", help="(default 8080)")

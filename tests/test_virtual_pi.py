@@ -135,6 +135,36 @@ def test_the_unit_is_hardened_in_the_guest_too(vpi: vm.Run) -> None:
     assert exposure <= 2.0, line
 
 
+def test_the_page_is_served_to_the_host_by_its_socket_unit(vpi: vm.Run) -> None:
+    """The companion page as shipped: install.sh put its units in place, the socket
+    listens on port 80 and starts the page's service at the first visit (as the table's
+    user), which the host made through QEMU's port forward, as a phone would; the page
+    has the table's game as it stood, and refuses a change from an unpaired phone."""
+    web = vpi.facts["web"]
+    assert web["before"]["socket"]["ActiveState"] == "active", web
+    assert web["before"]["service"]["ActiveState"] == "inactive", web  # until a visit
+    assert web["after"]["ActiveState"] == "active", web
+    assert web["uid"] == web["robinson_uid"] != "0", web
+    visit = web["visit"]
+    assert visit is not None, web
+    now = visit["now"]
+    assert now["status"] == 200, visit
+    game = vpi.json("state-after_rolls")  # robinson state --json, read in the guest
+    assert now["body"]["status"] == "playing" and now["body"]["game"] is not None, now
+    assert now["body"]["game"]["actions"] >= len(game["actions"]) >= 10, (now, game)
+    assert "private" not in now["body"]
+    for name in ("page", "rules"):
+        assert visit[name]["status"] == 200 and visit[name]["csp"], visit[name]
+    assert 'class="board"' in visit["page"]["body"]
+    assert visit["names"]["status"] == 401, visit["names"]
+    assert visit["event"]["status"] == "playing" and visit["event"]["has_board"], visit
+    line = web["security"][0]
+    exposure = float(line.split("level for robinson-web.service: ")[1].split()[0])
+    print(f"\nthe page in the guest: first visit {now['seconds']} s (its start, socket-"
+          f"activated, under TCG); systemd-analyze security: {exposure}")
+    assert exposure <= 2.5, line
+
+
 def test_the_title_on_the_kernels_i2c_bus_is_the_reference_screen(
         vpi: vm.Run, panel: vm.PanelLog) -> None:
     title = reference("en-title")  # "A game is in progress", as after every restart

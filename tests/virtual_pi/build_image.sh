@@ -43,7 +43,7 @@ case "$SUITE" in
     trixie) SUITE_PACKAGES="linux-source-6.12,python3-pil" ;;
     *) echo "build_image.sh: SUITE is bookworm or trixie, not $SUITE" >&2; exit 2 ;;
 esac
-PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,ca-certificates,python3,python3-venv,python3-smbus2,python3-spidev,i2c-tools,gpiod,dmsetup,e2fsprogs,fonts-misaki,fonts-terminus-otb,fonts-unifont,espeak-ng,alsa-utils,linux-image-$ARCH,linux-headers-$ARCH,xz-utils,gcc,make,libc6-dev,swig,python3-dev,$SUITE_PACKAGES"
+PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,iproute2,ca-certificates,python3,python3-venv,python3-smbus2,python3-spidev,i2c-tools,gpiod,dmsetup,e2fsprogs,fonts-misaki,fonts-terminus-otb,fonts-unifont,espeak-ng,alsa-utils,linux-image-$ARCH,linux-headers-$ARCH,xz-utils,gcc,make,libc6-dev,swig,python3-dev,$SUITE_PACKAGES"
 # The product is an input, as install.sh installs it (its code, its unit and config,
 # install.sh itself): the image holds this checkout's product, so the guests start
 # from it at once and the guest's own install.sh runs are updates that change nothing.
@@ -103,7 +103,7 @@ install -D -m 0644 "$ROOTFS/root/spi-stub/spi-stub.ko" "$ROOTFS/lib/modules/$KVE
 chroot "$ROOTFS" depmod "$KVER"
 rm -rf "$ROOTFS/root/spi-stub"
 
-echo "virtual Pi: the wheelhouse (lgpio, rpi-lgpio and the product's dependencies)" >&2
+echo "virtual Pi: the wheelhouse (lgpio, rpi-lgpio and the product's dependencies, the page's too)" >&2
 cp -R "$REPO/setup.cfg" "$REPO/pyproject.toml" "$REPO/README.md" "$REPO/robinson_core" "$REPO/firmware" \
     "$REPO/systemd" "$REPO/install.sh" "$ROOTFS/root/"
 mkdir -p "$ROOTFS/root/tests"  # install.sh copies what it builds; tests are not part of it
@@ -113,7 +113,7 @@ chroot "$ROOTFS" env PYPI=1 sh -ec '
     python3 -m venv /tmp/wheeler
     /tmp/wheeler/bin/pip install -q --disable-pip-version-check wheel
     /tmp/wheeler/bin/pip wheel -q --disable-pip-version-check --prefer-binary -w /opt/wheelhouse \
-        lgpio rpi-lgpio setuptools wheel /root
+        lgpio rpi-lgpio setuptools wheel "/root[web]"
     rm -rf /tmp/wheeler /opt/wheelhouse/robinson_table-*.whl
 ' >&2
 

@@ -7,6 +7,7 @@ Run alone to watch one: ``.venv/bin/python -m tests.virtual_pi.vm [--cuts N]``.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import platform
@@ -155,7 +156,12 @@ def _yielding(folders: list[Path], stop: threading.Event) -> None:
     """While a guest holds YIELD, every other guest is paused; then it goes on. A guest
     whose QEMU is gone asks nothing, whatever it left in its share."""
     paused: set[Path] = set()
+    visited: set[Path] = set()
     while not stop.wait(0.05):
+        for folder in set(folders) - visited:  # (a visit takes a while: beside this loop)
+            if (folder / "share" / "results" / WEB_ASK).exists():
+                visited.add(folder)
+                threading.Thread(target=_visit_the_page, args=(folder,), daemon=True).start()
         asking = {f for f in folders if (f / "share" / "results" / YIELD).exists()
                   and _qmp(f, "query-status")}
         want = {f for f in folders if asking - {f}}
@@ -171,6 +177,65 @@ def _yielding(folders: list[Path], stop: threading.Event) -> None:
                 given.write_text(json.dumps(sorted(f.name for f in paused)))
     for folder in paused:
         _qmp(folder, "cont")
+
+
+WEB_ASK = "web.ask"
+"""The table's guest asks the host to visit its page (through QEMU's port forward), as a
+phone on the home network would; the host writes what it saw to web.json."""
+
+
+def _network(folder: Path, settings: dict[str, object]) -> list[str]:
+    """The table's guest on a network of its own (QEMU's user mode, restricted: nothing
+    in or out but the host's forward to its port 80); the cuts' guest on none."""
+    if settings["part"] != "table":
+        return ["-nic", "none"]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    (folder / "web.port").write_text(str(port))
+    return ["-nic", f"user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:{port}-:80"]
+
+
+def _visit_the_page(folder: Path) -> None:
+    """If the guest asks, visit its page as a phone would: Now as JSON and as HTML, the
+    rules, the live events' first, and a change without a pairing (refused)."""
+    results = folder / "share" / "results"
+    port = int((folder / "web.port").read_text())
+    seen: dict[str, Any] = {"port": port}
+    for name, method, path, body in (
+            ("now", "GET", "/api/now", None), ("page", "GET", "/", None),
+            ("rules", "GET", "/rules", None),
+            ("names", "POST", "/api/names", b'{"names": {"1": "Eve"}}')):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=90)
+        began = time.monotonic()
+        try:
+            connection.request(method, path, body=body,
+                               headers={"content-type": "application/json"} if body else {})
+            answer = connection.getresponse()
+            text = answer.read().decode("utf-8", "replace")
+            seen[name] = {"status": answer.status, "seconds": round(time.monotonic() - began, 2),
+                          "csp": answer.getheader("content-security-policy"),
+                          "body": text[:4000] if name != "now" else json.loads(text)}
+        except (OSError, ValueError) as error:
+            seen[name] = {"error": f"{type(error).__name__}: {error}"}
+        finally:
+            connection.close()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=90)
+    try:
+        connection.request("GET", "/events")
+        stream = connection.getresponse()
+        for _ in range(20):
+            line = stream.readline()
+            if line.startswith(b"data: "):
+                event = json.loads(line[6:])
+                seen["event"] = {"status": event["status"], "version": event["version"],
+                                 "has_board": 'class="board"' in event["html"]}
+                break
+    except (OSError, ValueError) as error:
+        seen["event"] = {"error": f"{type(error).__name__}: {error}"}
+    finally:
+        connection.close()
+    (results / "web.json").write_text(json.dumps(seen))
 
 
 def _qmp(folder: Path, command: str) -> bool:
@@ -281,7 +346,7 @@ def _guest(folder: Path, built: Path, build_seconds: float, settings: dict[str, 
         *(["nice", "-n", "10"] if settings["part"] == "cuts" else []),
         *machine, "-accel", "tcg,thread=multi", "-nographic", "-no-user-config", "-nodefaults",
         "-no-reboot",  # the sysrq reboot ends this QEMU: the power goes off, then on again
-        "-serial", f"file:{console}.part", "-nic", "none",
+        "-serial", f"file:{console}.part", *_network(folder, settings),
         "-qmp", f"unix:{folder / 'qmp.sock'},server=on,wait=off",  # YIELD's stop and cont
         "-kernel", str(built / "vmlinuz"), "-initrd", str(built / "initrd.img"),
         "-append", f"root=/dev/vda rw console={tty} quiet loglevel=3 systemd.show_status=0",

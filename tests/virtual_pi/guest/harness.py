@@ -405,6 +405,7 @@ def the_table(trace: Trace) -> None:
     trace.flush()
     (RESULTS / "lines-1.txt").write_text((LINES / "trace").read_text())
     state_json("after_rolls")
+    the_page()
     fact("roll_writes", edges)
     fact("thread_slack_ns", {**FACTS["thread_slack_ns"], "buzzer": thread_slacks()})  # type: ignore[dict-item]
     fact("idle_cpu", {**FACTS["idle_cpu"], "buzzer": idle_cpu()})  # type: ignore[dict-item]
@@ -468,6 +469,42 @@ def the_table(trace: Trace) -> None:
     run("sync", "--file-system", "/", str(RESULTS))
     Path("/proc/sys/kernel/sysrq").write_text("1\n")
     Path("/proc/sysrq-trigger").write_text("b\n")  # ... is cut here, without a sync
+
+
+def the_page() -> None:
+    """The companion page under its units as shipped: robinson-web.socket listens on
+    port 80 and nothing runs until the host (a phone, through QEMU's port forward)
+    visits; then the page is served by a robinson-web.service it started."""
+    web = "robinson-web"
+
+    def shown(unit: str) -> dict[str, str]:
+        out = run("systemctl", "show", "--property=ActiveState", "--property=MainPID",
+                  "--property=SubState", unit).stdout
+        return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+    before = {"socket": shown(f"{web}.socket"), "service": shown(f"{web}.service")}
+    card = next(p.name for p in sorted(Path("/sys/class/net").iterdir()) if p.name != "lo")
+    run("ip", "link", "set", card, "up")
+    run("ip", "addr", "add", "10.0.2.15/24", "dev", card)  # QEMU's user network's guest
+    asked, answer = RESULTS / "web.ask", RESULTS / "web.json"
+    answer.unlink(missing_ok=True)
+    asked.write_text("visit the page\n")
+    began = uptime()
+    while not answer.exists() and uptime() - began < 400:
+        time.sleep(0.2)
+    asked.unlink(missing_ok=True)
+    after = shown(f"{web}.service")
+    user = ""
+    if after.get("MainPID", "0") != "0":
+        for line in Path(f"/proc/{after['MainPID']}/status").read_text().splitlines():
+            if line.startswith("Uid:"):
+                user = line.split()[1]
+    fact("web", {"before": before, "after": after, "uid": user,
+                 "robinson_uid": run("id", "-u", "robinson").stdout.strip(),
+                 "waited_seconds": round(uptime() - began, 1),
+                 "visit": json.loads(answer.read_text()) if answer.exists() else None,
+                 "security": run("systemd-analyze", "security", f"{web}.service",
+                                 check=False).stdout.strip().splitlines()[-1:]})
 
 
 @contextlib.contextmanager

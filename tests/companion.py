@@ -94,8 +94,16 @@ class Web:
         self.process = subprocess.Popen(
             [str(ROBINSON), "web", "--state-dir", str(directory), "--port", str(self.port),
              *extra], stdout=self.log, stderr=subprocess.STDOUT, env=ENV)
-        wait_for(lambda: self.process.poll() is not None or httpx.get(
-            f"{self.url}/api/now", timeout=1).status_code == 200, 20, "the page")
+        self.first: dict[str, Any] = {}  # the first answer of /api/now
+
+        def up() -> bool:
+            if self.process.poll() is not None:
+                return True
+            answer = httpx.get(f"{self.url}/api/now", timeout=10)
+            self.first = dict(answer.json())
+            return answer.status_code == 200
+
+        wait_for(up, 20, "the page")
         assert self.process.poll() is None, self.said()
 
     def client(self) -> httpx.Client:

@@ -149,7 +149,7 @@ def test_the_page_is_served_to_the_host_by_its_socket_unit(vpi: vm.Run) -> None:
     assert visit is not None, web
     now = visit["now"]
     assert now["status"] == 200, visit
-    game = vpi.json("state-after_rolls")  # robinson state --json, read in the guest
+    game = vpi.json("after_rolls")  # robinson state --json, read in the guest
     assert now["body"]["status"] == "playing" and now["body"]["game"] is not None, now
     assert now["body"]["game"]["actions"] >= len(game["actions"]) >= 10, (now, game)
     assert "private" not in now["body"]

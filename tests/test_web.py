@@ -366,6 +366,16 @@ def test_fifty_live_clients_follow_the_table_as_it_plays(table: Table, web: Web)
     assert table.process.poll() is None
 
 
+def test_the_first_visit_sees_the_game_not_starting(folder: Path, table: Table) -> None:
+    """A page started by its first visit (systemd's socket) answers it once it has the
+    table's view: that visit sees the table playing, not "starting"."""
+    web = Web(folder)
+    try:
+        assert web.first["status"] == "playing" and web.first["mode"], web.first
+    finally:
+        web.stop()
+
+
 def test_the_page_killed_and_started_again_leaves_the_table_playing(
         folder: Path, table: Table) -> None:
     web = Web(folder)

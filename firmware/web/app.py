@@ -51,6 +51,7 @@ from robinson_core.narrate import seat_names
 STATIC = Path(__file__).with_name("static")
 HEARTBEAT = 15.0  # seconds between SSE comments on a quiet table (proxies, phones asleep)
 HEADERS_MOST = 8 * 1024  # bytes of a request's headers (the page's own: a few hundred)
+FIRST_VIEW_WITHIN = 3.0  # seconds the page waits for the table's view as it starts
 ASK_EVERY = 3.0  # seconds between two codes asked for on the panel
 SETTINGS = ("names", "language", "voice", "story", "brightness", "repeat")
 HEADERS = {
@@ -233,6 +234,11 @@ def build(companion: Companion) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(live.follow())
+        # Started by the first visit (systemd's socket): that visit waits in the socket's
+        # queue until the table's view is here, and sees the game, not "starting".
+        end = asyncio.get_running_loop().time() + FIRST_VIEW_WITHIN
+        while live.status != "playing" and (left := end - asyncio.get_running_loop().time()) > 0:
+            await live.changed(live.version, left)
         try:
             yield
         finally:

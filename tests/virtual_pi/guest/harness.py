@@ -483,13 +483,21 @@ def the_page() -> None:
         return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
     before = {"socket": shown(f"{web}.socket"), "service": shown(f"{web}.service")}
-    card = next(p.name for p in sorted(Path("/sys/class/net").iterdir()) if p.name != "lo")
-    run("ip", "link", "set", card, "up")
-    run("ip", "addr", "add", "10.0.2.15/24", "dev", card)  # QEMU's user network's guest
     asked, answer = RESULTS / "web.ask", RESULTS / "web.json"
-    answer.unlink(missing_ok=True)
-    asked.write_text("visit the page\n")
+    plugged, ready = RESULTS / "web.plugged", RESULTS / "web.ready"
+    for old in (answer, plugged, ready):
+        old.unlink(missing_ok=True)
+    asked.write_text("visit the page\n")  # the host plugs a network card in...
     began = uptime()
+    card = ""
+    while not card and not answer.exists() and uptime() - began < 120:
+        time.sleep(0.2)
+        cards = [p.name for p in sorted(Path("/sys/class/net").iterdir()) if p.name != "lo"]
+        card = cards[0] if cards and plugged.exists() else ""
+    if card:  # ... the guest brings it up as QEMU's user network's guest, then is visited
+        run("ip", "link", "set", card, "up")
+        run("ip", "addr", "add", "10.0.2.15/24", "dev", card)
+        ready.write_text(card + "\n")
     while not answer.exists() and uptime() - began < 400:
         time.sleep(0.2)
     asked.unlink(missing_ok=True)
@@ -499,7 +507,7 @@ def the_page() -> None:
         for line in Path(f"/proc/{after['MainPID']}/status").read_text().splitlines():
             if line.startswith("Uid:"):
                 user = line.split()[1]
-    fact("web", {"before": before, "after": after, "uid": user,
+    fact("web", {"before": before, "after": after, "uid": user, "card": card,
                  "robinson_uid": run("id", "-u", "robinson").stdout.strip(),
                  "waited_seconds": round(uptime() - began, 1),
                  "visit": json.loads(answer.read_text()) if answer.exists() else None,

@@ -1099,6 +1099,23 @@ def test_undo_asks_first_and_a_long_press_takes_the_action_back() -> None:
     assert m.After(TimerKind.FLASH, 3.0) in effects
 
 
+def test_a_press_over_a_message_over_the_undo_question_answers_nothing() -> None:
+    """A refused save's message (the retry's timer) over the undo question: the long press
+    that ends it must not take the action back: the question was not on the panel. Found
+    by the property "undo asked first" (tests/test_machine.py)."""
+    table = playing(MOVED, animate=False, faces=[6])
+    table.disk_ok = False
+    table.press()  # rolls a 6; its save refused
+    menu_at(table, Row.UNDO)
+    assert table.state.mode is m.Mode.UNDO
+    table.fire(TimerKind.SAVE_FAILED)  # the retry's message, over the question
+    assert table.state.flash is not None and table.state.flash.key == "save_failed"
+    game = table.state.game
+    effects = table.press(Press.LONG)
+    assert table.state.flash is None and table.state.mode is m.Mode.UNDO  # the question again
+    assert table.state.game == game and of(m.Save, effects) == []
+
+
 def test_a_roll_taken_back_comes_again_with_the_same_face() -> None:
     table = playing(MOVED, animate=False, faces=[6, 2])
     table.press()  # rolls a 6

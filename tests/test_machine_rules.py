@@ -1725,3 +1725,54 @@ def test_a_kept_volume_or_speed_out_of_what_the_config_allows_is_the_configs() -
     for volume, speed in (("9", "79"), ("101", "301"), ("loud", ""), ("-5", "1e3")):
         kept, _ = Prefs.from_strings({"volume": volume, "speed": speed}, defaults)
         assert (kept.volume, kept.speed) == (70, 140), (volume, speed)
+
+
+PHONE_A, PHONE_B = "a" * 64, "b" * 64
+
+
+def test_a_phone_pairs_with_the_code_on_the_panel_once_and_only_while_it_shows() -> None:
+    table = playing(MOVED)
+    effects = table(m.PairAsked())  # no page has said where it is: nothing to pair with
+    assert of(m.NeedCode, effects) == [] and table.state.flash is not None
+    assert table.state.flash.key == "no_web"
+    table.press()  # ends the message, and only that
+    table(m.Address("http://robinson.local/"))
+    effects = table(m.PairAsked())
+    assert of(m.NeedCode, effects) == [m.NeedCode()] and table.state.waiting is Waiting.CODE
+    effects = table(m.Code("123456", "tok3n"))
+    assert table.state.pairing == m.Code("123456", "tok3n")
+    assert m.After(TimerKind.PAIR, m.PAIR_FOR) in effects
+    assert "123 456" in "".join(m.view(table.state).body)  # on the panel, as typed
+    table(m.Paired("654321", PHONE_A))  # not the code shown
+    assert table.state.prefs.phones == () and table.state.pairing is not None
+    effects = table(m.Paired("123456", PHONE_A))
+    assert table.state.prefs.phones == (PHONE_A,) and table.state.pairing is None
+    assert kept(effects)[-1]["phones"] == PHONE_A  # saved with the settings
+    table(m.Paired("123456", PHONE_B))  # used up
+    assert table.state.prefs.phones == (PHONE_A,)
+    table(m.PairAsked())
+    table(m.Code("777777", "other"))
+    table.fire(TimerKind.PAIR)  # two minutes on: gone, and no use
+    assert table.state.pairing is None
+    table(m.Paired("777777", PHONE_B))
+    assert table.state.prefs.phones == (PHONE_A,)
+
+
+def test_a_press_while_a_code_shows_only_takes_it_away() -> None:
+    table = playing(MOVED, faces=[6])
+    table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"))
+    game = table.state.game
+    effects = table.press()
+    assert table.state.pairing is None and table.state.game == game
+    assert of(m.NeedFace, effects) == []  # no roll under it
+
+
+def test_forget_phones_unpairs_every_phone() -> None:
+    table = playing(MOVED)
+    table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"),
+          m.Paired("t", PHONE_A))  # by the QR code's token
+    assert table.state.prefs.phones == (PHONE_A,)
+    table.press()  # the "paired" message away
+    menu_at(table, Row.FORGET)
+    effects = table.press(Press.LONG)
+    assert table.state.prefs.phones == () and kept(effects)[-1]["phones"] == ""

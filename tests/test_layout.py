@@ -128,9 +128,10 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.timerslack": PURE | {"contextlib", "ctypes", "logging"},  # prctl
     "firmware.emulate": PURE | {"PIL", "gpiozero", "luma", "os", "pathlib", "shutil", "signal",
                                 "sys", "termios", "threading", "time", "tty"},
-    "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "contextlib", "luma",
-                              "matplotlib", "os", "pathlib", "random", "resource", "shutil",
-                              "signal", "socket",
+    # (http, json, importlib: the bench's live clients of the companion page, stdlib only)
+    "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "contextlib", "http",
+                              "importlib", "json", "luma", "matplotlib", "os", "pathlib",
+                              "random", "resource", "shutil", "signal", "socket",
                               "statistics", "subprocess", "sys", "tempfile", "threading",
                               "time"},
     "firmware.notify": PURE | {"logging", "os", "socket"},
@@ -150,7 +151,8 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.web": PURE | {"asyncio", "contextlib", "datetime", "hmac", "html", "json",
                             "logging", "os", "pathlib", "secrets", "socket", "starlette",
                             "struct", "time"},
-    "firmware.web.serve": PURE | {"argparse", "logging", "os", "pathlib", "socket", "uvicorn"},
+    "firmware.web.serve": PURE | {"argparse", "errno", "logging", "os", "pathlib", "socket",
+                                  "uvicorn"},
     "firmware": PURE,
 }
 """A module's own line wins over its package's: the machine is held to less than the table."""

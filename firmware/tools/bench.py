@@ -616,10 +616,9 @@ def web_figures(bench: Bench, presses: int, clients: int = 10) -> None:
     """(o) the companion page: ``robinson web``'s memory idle and with ``clients`` live
     SSE clients, a press's way to them (the key written to the event read), and the
     table's CPU a press without the page and with it (the table's process, /proc)."""
-    try:
-        import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
         bench.add("(o) the companion page", "not measured: no web extra installed", kind="count")
         return
     from firmware.seam.wire import socket_path

@@ -218,6 +218,12 @@ def default_toml(config: Config | None = None) -> str:
     for name, text in config.rules.as_strings().items():
         bare = text in ("true", "false") or text.isdigit()  # TOML booleans and numbers
         out.append(f"{name} = {text if bare else _toml(text, name)}")
+    out += ["", "[web]",
+            "# The companion page: the table on every phone on the home network (robinson web,",
+            "# its own unit, socket-activated). Reading is open to the home network; every change",
+            "# needs a phone paired with the code on the panel (menu: Phone). false: no page."]
+    out += [f"{field.name} = {_toml(getattr(config.web, field.name), field.name)}"
+            for field in fields(config.web)]
     return "\n".join(out) + "\n"
 
 

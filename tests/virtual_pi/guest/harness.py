@@ -495,6 +495,8 @@ def the_page() -> None:
         cards = [p.name for p in sorted(Path("/sys/class/net").iterdir()) if p.name != "lo"]
         card = cards[0] if cards and plugged.exists() else ""
     if card:  # ... the guest brings it up as QEMU's user network's guest, then is visited
+        run("udevadm", "settle", check=False)  # (udev renames eth0 to enp1s0: after that)
+        card = next(p.name for p in sorted(Path("/sys/class/net").iterdir()) if p.name != "lo")
         run("ip", "link", "set", card, "up")
         run("ip", "addr", "add", "10.0.2.15/24", "dev", card)
         ready.write_text(card + "\n")

@@ -142,15 +142,15 @@ OUTSIDE: dict[str, frozenset[str]] = {
                                 "tempfile", "threading"},
     "firmware.errors": PURE,
     # The seam's wire and its two ends: a Unix socket, a thread on the table's side.
-    "firmware.seam": PURE | {"json", "os", "pathlib", "socket"},
+    "firmware.seam": PURE | {"json", "os", "pathlib", "socket", "struct"},
     "firmware.seam.server": PURE | {"contextlib", "logging", "os", "pathlib", "selectors",
-                                    "socket", "stat", "struct", "threading"},
+                                    "socket", "stat", "threading"},
     "firmware.seam.intents": PURE,
     "firmware.seam.shown": PURE,
     # The companion page: Starlette under uvicorn, asyncio, the seam's socket.
     "firmware.web": PURE | {"asyncio", "contextlib", "datetime", "hmac", "html", "json",
                             "logging", "os", "pathlib", "secrets", "socket", "starlette",
-                            "struct", "time"},
+                            "time"},
     "firmware.web.serve": PURE | {"argparse", "errno", "logging", "os", "pathlib", "socket",
                                   "uvicorn"},
     "firmware": PURE,

@@ -18,7 +18,6 @@ import os
 import selectors
 import socket
 import stat
-import struct
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from firmware.seam.wire import (
     address,
     decode,
     encode,
+    peer_is_ours,
     socket_path,
 )
 from firmware.table.messages import Address, Input, Paired
@@ -234,7 +234,7 @@ class Seam:
             sock, _ = self._listener.accept()
         except OSError:
             return
-        if len(self._clients) >= CLIENTS_MOST or not _ours(sock):
+        if len(self._clients) >= CLIENTS_MOST or not peer_is_ours(sock):
             sock.close()
             return
         sock.setblocking(False)
@@ -313,13 +313,3 @@ class Seam:
 def _bound(function: Callable[..., None], *args: object) -> Callable[[], None]:
     return lambda: function(*args)
 
-
-def _ours(sock: socket.socket) -> bool:
-    """Whether the peer is the table's own user (or root): the socket's mode says so too,
-    but a socket file can be reached by a path the mode does not guard."""
-    try:
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    except OSError:
-        return False
-    _, uid, _ = struct.unpack("3i", creds)
-    return uid in (os.geteuid(), 0)

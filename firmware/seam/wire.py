@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,19 @@ def connect(path: Path, timeout: float = 2.0) -> socket.socket:
         if folder is not None:
             os.close(folder)
     return sock
+
+
+def peer_is_ours(sock: object) -> bool:
+    """Whether the other end of ``sock`` (a socket, or asyncio's stand-in for one) runs as
+    our own user or root: the socket file's mode says so too, but a socket can be reached
+    by a path the mode does not guard, and a stranger can listen where the table would."""
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,  # type: ignore[attr-defined]
+                                struct.calcsize("3i"))
+    except (OSError, AttributeError):
+        return False
+    _, uid, _ = struct.unpack("3i", creds)
+    return uid in (os.geteuid(), 0)
 
 
 def encode(message: Message) -> bytes:

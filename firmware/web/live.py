@@ -12,12 +12,18 @@ import contextlib
 import itertools
 import logging
 import os
-import socket
-import struct
 from pathlib import Path
 from typing import Any
 
-from firmware.seam.wire import VIEW_MOST, Message, address, decode, encode, socket_path
+from firmware.seam.wire import (
+    VIEW_MOST,
+    Message,
+    address,
+    decode,
+    encode,
+    peer_is_ours,
+    socket_path,
+)
 
 log = logging.getLogger("robinson.web")
 
@@ -95,7 +101,7 @@ class Live:
                 await asyncio.sleep(RETRY[min(tries, len(RETRY) - 1)])
                 tries += 1
                 continue
-            if not _ours(writer):
+            if not peer_is_ours(writer.get_extra_info("socket")):
                 log.error("%s is not the table's (another user listens there): not followed",
                           self.path)
                 writer.close()
@@ -143,13 +149,3 @@ class Live:
                 self.view = message
                 await self._bump()
 
-
-def _ours(writer: asyncio.StreamWriter) -> bool:
-    """Whether the table's end is our own user's (or root's)."""
-    sock = writer.get_extra_info("socket")
-    try:
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    except (OSError, AttributeError):
-        return False
-    _, uid, _ = struct.unpack("3i", creds)
-    return uid in (os.geteuid(), 0)

@@ -46,25 +46,14 @@ def wait_for(check: Any, within: float, what: str) -> Any:
         time.sleep(0.02)
 
 
-class Table:
-    """An emulated table on ``directory``; ``keys`` types on its keyboard."""
+class _Process:
+    """One of the product's processes, its output kept in a file beside its folder."""
 
-    def __init__(self, directory: Path, seats: str = "1,2,3", *extra: str) -> None:
+    process: subprocess.Popen[bytes]
+
+    def __init__(self, directory: Path, kind: str) -> None:
         self.directory = directory
-        self.out = (directory.parent / f"{directory.name}-table.txt").open("ab")
-        self.process = subprocess.Popen(
-            [str(ROBINSON), "table", "--emulate", "--state-dir", str(directory), "--seats",
-             seats, *extra], stdin=subprocess.PIPE, stdout=self.out, stderr=subprocess.STDOUT,
-            env=ENV)
-        wait_for(lambda: socket_path(directory).exists() or self.process.poll() is not None,
-                 20, "the table's seam")
-        assert self.process.poll() is None, self.said()
-
-    def keys(self, typed: str) -> None:
-        stdin: IO[bytes] | None = self.process.stdin
-        assert stdin is not None
-        stdin.write(typed.encode())
-        stdin.flush()
+        self.out = (directory.parent / f"{directory.name}-{kind}.txt").open("ab")
 
     def said(self) -> str:
         if not self.out.closed:
@@ -83,17 +72,36 @@ class Table:
             self.out.close()
 
 
-class Web:
+class Table(_Process):
+    """An emulated table on ``directory``; ``keys`` types on its keyboard."""
+
+    def __init__(self, directory: Path, seats: str = "1,2,3", *extra: str) -> None:
+        super().__init__(directory, "table")
+        self.process = subprocess.Popen(
+            [str(ROBINSON), "table", "--emulate", "--state-dir", str(directory), "--seats",
+             seats, *extra], stdin=subprocess.PIPE, stdout=self.out, stderr=subprocess.STDOUT,
+            env=ENV)
+        wait_for(lambda: socket_path(directory).exists() or self.process.poll() is not None,
+                 20, "the table's seam")
+        assert self.process.poll() is None, self.said()
+
+    def keys(self, typed: str) -> None:
+        stdin: IO[bytes] | None = self.process.stdin
+        assert stdin is not None
+        stdin.write(typed.encode())
+        stdin.flush()
+
+
+class Web(_Process):
     """``robinson web`` on ``directory``, on a free port of 127.0.0.1."""
 
     def __init__(self, directory: Path, *extra: str) -> None:
-        self.directory = directory
+        super().__init__(directory, "web")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = (directory.parent / f"{directory.name}-web.txt").open("ab")
         self.process = subprocess.Popen(
             [str(ROBINSON), "web", "--state-dir", str(directory), "--port", str(self.port),
-             *extra], stdout=self.log, stderr=subprocess.STDOUT, env=ENV)
+             *extra], stdout=self.out, stderr=subprocess.STDOUT, env=ENV)
         self.first: dict[str, Any] = {}  # the first answer of /api/now
 
         def up() -> bool:
@@ -111,19 +119,6 @@ class Web:
 
     def now(self) -> dict[str, Any]:
         return dict(httpx.get(f"{self.url}/api/now", timeout=5).json())
-
-    def said(self) -> str:
-        if not self.log.closed:
-            self.log.flush()
-        return Path(self.log.name).read_text(errors="replace")
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        try:
-            return self.process.wait(timeout=15)
-        finally:
-            self.log.close()
 
 
 def seam_view(directory: Path, timeout: float = 5.0) -> Message:

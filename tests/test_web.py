@@ -7,6 +7,7 @@ between them (``tests.companion``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -552,3 +553,23 @@ def test_a_camera_reads_the_panels_qr_code_and_is_paired(folder: Path) -> None:
     finally:
         web.stop()
         table.stop()
+
+
+def test_a_stop_ends_the_live_streams_within_seconds(folder: Path) -> None:
+    """SIGTERM (systemctl stop) with a phone following: the page ends its stream and
+    exits, not waiting for a stream that never ends by itself (it hung past 15 s)."""
+    folder.mkdir(parents=True)
+    web = Web(folder)
+    followed = threading.Event()
+
+    def follow() -> None:
+        with contextlib.suppress(httpx.HTTPError), httpx.Client(
+                base_url=web.url, timeout=60) as phone, phone.stream("GET", "/events") as events:
+            for _ in events.iter_lines():
+                followed.set()
+
+    threading.Thread(target=follow, daemon=True).start()
+    assert followed.wait(10)
+    began = time.monotonic()
+    web.stop()
+    assert time.monotonic() - began < 5

@@ -81,6 +81,7 @@ def serve(directory: Path, config_file: str | None, host: str | None, port: int 
         app, fd=sock.fileno(),
         log_level="warning", access_log=False, proxy_headers=False, server_header=False,
         date_header=False, timeout_keep_alive=5, limit_concurrency=200,
+        timeout_graceful_shutdown=2,  # live streams never end by themselves: a stop ends them
         h11_max_incomplete_event_size=16 * 1024, lifespan="on")
     print(f"robinson web: the page is at {address} (the table's saves: {directory})",
           flush=True)

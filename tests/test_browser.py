@@ -99,10 +99,20 @@ def lang_of(driver: Any) -> str | None:
         return None
 
 
-def said(driver: Any) -> str:
+def text_of(driver: Any, css: str) -> str:
+    """An element's text, or "" while the live part is being put in place anew (an
+    element read as the SSE event replaces it is stale)."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
 
-    return str(driver.find_element(By.ID, "said").text)
+    try:
+        return str(driver.find_element(By.CSS_SELECTOR, css).text)
+    except WebDriverException:
+        return ""
+
+
+def said(driver: Any) -> str:
+    return text_of(driver, "#said")
 
 
 WATCH = """
@@ -160,8 +170,8 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
         view = seam_view(table.directory)
         assert view["game"]["over"], "the game did not end within 600 presses"
         winner = view["names"][str(view["game"]["winner"])]
-        wait_for(lambda: WORDS["hr"]["won"].format(name=winner) in driver.find_element(
-            By.CSS_SELECTOR, "p.status").text, 5, "the winner on the phone")
+        wait_for(lambda: WORDS["hr"]["won"].format(name=winner) in text_of(driver, "p.status"),
+                 5, "the winner on the phone")
         rows = driver.find_elements(By.CSS_SELECTOR, "table.players tbody tr")
         assert [r.text.split()[1] for r in rows] == list(NAMES.values())
         driver.save_screenshot(str(shots / "phone-now-won-hr.png"))

@@ -383,6 +383,8 @@ def spectrum(edges: list[tuple[float, int]], rate: int = 200_000) -> tuple[float
     for (at, level), (until, _) in itertools.pairwise(edges):
         levels[int((at - begin) * rate):int((until - begin) * rate)] = level
     levels -= levels.mean()
+    if not levels.any():  # the line held at one level: a silence, no pitch
+        return 0.0, 0.0
     power = np.abs(np.fft.rfft(levels * np.hanning(len(levels)))) ** 2
     freqs = np.fft.rfftfreq(len(levels), 1 / rate)
     audible = (freqs > 500) & (freqs < 8000)  # the tunes span C6 to C8: 1-4 kHz
@@ -392,13 +394,16 @@ def spectrum(edges: list[tuple[float, int]], rate: int = 200_000) -> tuple[float
 
 
 def gpio_lines(trace: Path) -> dict[str, list[tuple[float, int]]]:
-    """Every GPIO line's level changes in the kernel's trace: (time, level) by line."""
+    """Every GPIO line's level changes in the kernel's trace: (time, level) by line. A set
+    to the level the line already has is no change (a CI run's buzzer line was set low
+    three times over at a tune's end: a "note" of no edge, and no power to share)."""
     levels: dict[str, list[tuple[float, int]]] = {}
     for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
         found = re.search(r"\s(\d+\.\d+): gpio_value: (\d+) set ([01])", line)
         if found:
-            levels.setdefault(found.group(2), []).append((float(found.group(1)),
-                                                          int(found.group(3))))
+            changes = levels.setdefault(found.group(2), [])
+            if not changes or changes[-1][1] != int(found.group(3)):
+                changes.append((float(found.group(1)), int(found.group(3))))
     return levels
 
 
@@ -466,6 +471,26 @@ def test_the_judge_of_the_tunes_hears_a_c7_as_the_guest_plays_it_and_a_buzz_as_n
     buzz = tunes(buzzing)
     assert len(buzz) == 1 and abs(buzz[0].notes[0] / c7 - 1) > 0.05, buzz
     assert buzz[0].purity[0] < 0.05, buzz
+
+
+def test_the_judge_reads_a_line_set_to_the_level_it_has_as_no_edge(tmp_path: Path) -> None:
+    """A CI run's trace ended a C7 with the buzzer's line set low three times over, 8 and
+    10 ms apart: the judge then took them for a note of its own, with no power to share
+    (a division by nothing). Sets that change nothing are no edges: the C7 is one note,
+    heard true, and a stretch held at one level has no pitch."""
+    c7 = Tone("C7").frequency
+    wave = square_wave(c7, NOTE, begin=70.0)
+    end = wave[-1][0]
+    sets = [*wave, (end + 0.0001, 0), (end + 0.0083, 0), (end + 0.0178, 0)]
+    trace = tmp_path / "lines.txt"
+    trace.write_text("".join(f"  lgpio-1  [000] d..1 {at:.6f}: gpio_value: 18 set {level}\n"
+                             for at, level in sets), encoding="utf-8")
+    line = gpio_lines(trace)["18"]
+    assert len(line) == len(wave) + (wave[-1][1] == 1)  # each change once, the last low
+    heard = tunes_heard(trace)
+    assert [(h.tune, len(h.notes)) for h in heard] == [(Tune.ROLL, 1)], heard
+    assert abs(heard[0].notes[0] / c7 - 1) < 0.01
+    assert spectrum([(1.0, 0), (1.01, 0), (1.02, 0)]) == (0.0, 0.0)
 
 
 IN_TUNE = 0.6

@@ -46,6 +46,21 @@ def wait_for(check: Any, within: float, what: str) -> Any:
         time.sleep(0.02)
 
 
+STARTED: list[_Process] = []
+"""Every process a test started, for ``stop_all`` after it."""
+
+
+def stop_all() -> None:
+    """Stop what a test left running (it failed before its own stop): else its process
+    and its output file outlive it, and their ResourceWarnings fail the next test on the
+    same worker."""
+    while STARTED:
+        left = STARTED.pop()
+        if not left.out.closed:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                left.stop(signal.SIGKILL)
+
+
 class _Process:
     """One of the product's processes, its output kept in a file beside its folder."""
 
@@ -54,6 +69,7 @@ class _Process:
     def __init__(self, directory: Path, kind: str) -> None:
         self.directory = directory
         self.out = (directory.parent / f"{directory.name}-{kind}.txt").open("ab")
+        STARTED.append(self)
 
     def said(self) -> str:
         if not self.out.closed:

@@ -4,6 +4,7 @@ figures, or the one loud line saying why it was skipped)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,16 @@ SAY: list[str] = []
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for line in SAY:
         terminalreporter.write_line(line, bold=True, red=line.startswith("!!!"))
+
+
+@pytest.fixture(autouse=True)
+def _companions_stopped() -> Iterator[None]:
+    """After each test, the product's processes it started and left running (a failure
+    before its own stop): tests/companion.py's, where a test used them."""
+    yield
+    companion = sys.modules.get("tests.companion")
+    if companion is not None:
+        companion.stop_all()
 
 
 @pytest.fixture

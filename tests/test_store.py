@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.table import rows
+from firmware.table import rows, spare
 from firmware.table import store as store_module
 from firmware.table.store import KEEP_FINISHED, Store
 from robinson_core import Game, Roll, play_script
@@ -530,7 +530,12 @@ def test_bring_back_with_nothing_abandoned_changes_nothing(tmp_path: Path) -> No
     assert store.load().game == GAME and [f.ended for f in store.finished()] == ["won"]
 
 
-def test_bring_back_skips_a_damaged_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("with_spare", [True, False])
+def test_bring_back_never_takes_a_damaged_game(tmp_path: Path, with_spare: bool) -> None:
+    """The newest game put away, its row spoilt while the table was off: opening finds it
+    and brings it back whole from the spare, said (marking it damaged once copied the
+    spare over with the damage, and the game was lost); with no spare to take it from,
+    bring-back skips it for the game before."""
     store = Store(tmp_path)
     store.save(GAME)
     store.put_away(GAME)
@@ -541,8 +546,12 @@ def test_bring_back_skips_a_damaged_game(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / store_module.DATABASE) as db:  # the newest one's row spoilt
         db.execute("UPDATE action SET token = 'banana' WHERE game = "
                    "(SELECT max(id) FROM game)")
+    if not with_spare:
+        (tmp_path / spare.SPARE).unlink()
     store = Store(tmp_path)
-    assert store.bring_back() == GAME
+    assert store.bring_back() == (other if with_spare else GAME)
+    if with_spare:
+        assert "brought back from the spare copy" in " ".join(store.problems), store.problems
 
 
 @pytest.mark.parametrize("kept,said", [(0, "only 0 games put away"),

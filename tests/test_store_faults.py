@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from firmware import cli
+from firmware.table import spare
 from firmware.table.store import Ended, StateDirectoryError, Store, volatile
 from robinson_core import Game, Roll, SaveError, play_script
 from robinson_core.game import MAX_ACTIONS
@@ -532,7 +533,11 @@ def test_an_import_with_a_line_too_many_is_refused(tmp_path: Path, edit: object,
     assert code == 2 and len(err) < 300, err
 
 
-def test_a_planted_huge_preference_and_many_rows_are_bounded(tmp_path: Path) -> None:
+def test_a_planted_huge_preference_and_many_rows_are_bounded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """300,000 planted rows and a 200 MB preference: a Recall reads a few rows, and the
+    30 it marks damaged copy the database to the spare once at most (a copy a row took
+    42 s here: the loop stalled past the watchdog), and the preference is left out."""
     folder = folder_with_games(tmp_path / "state")
     plant(folder, "INSERT OR REPLACE INTO pref VALUES ('names', "
                   "CAST(zeroblob(200000000) AS TEXT)); "
@@ -543,10 +548,26 @@ def test_a_planted_huge_preference_and_many_rows_are_bounded(tmp_path: Path) -> 
     statements: list[str] = []
     assert store.load().game == IN_PLAY
     db = store._connection()  # counting what a Recall reads
+    copies: list[Path] = []
+    keep = spare.keep
+
+    def counted(source: sqlite3.Connection, where: Path) -> None:
+        copies.append(where)
+        keep(source, where)
+
+    monkeypatch.setattr(spare, "keep", counted)
+
+    def damaged() -> int:
+        return int(db.execute("SELECT count(*) FROM game WHERE ended = ?",
+                              (Ended.DAMAGED,)).fetchone()[0])
+
+    marked = damaged()
     db.set_trace_callback(statements.append)
     assert store.finished(10) == []  # the newest 30 rows are planted, and do not replay
     assert 30 <= len(statements) < 600, len(statements)  # not one a row of 300,000
     db.set_trace_callback(None)
+    assert damaged() - marked == 30  # each of them marked damaged...
+    assert len(copies) <= 1, len(copies)  # ... and the spare copied once at most
     assert store.prefs() == {"language": "fi"}  # the 200 MB one: too big, left out
     store.save(IN_PLAY.play(Roll(2)))
     store.close()

@@ -38,8 +38,11 @@ FINISHED = 100
 BEGUN = Game((1, 2, 3))
 SHOWN = BEGUN.play(Roll(3)).play(Roll(4))  # the game in play, as the panel last showed it
 FILES = ("robinson.db", "robinson.db-wal", LEDGER, SPARE)
-FLIPS = 50 if os.environ.get("ROBINSON_MUTANT") else 200  # each campaign's seeded
-# cases (a mutant is judged on the first quarter: tools/mutate_machine.py)
+FLIPS = (50 if os.environ.get("ROBINSON_MUTANT") else 200 if os.environ.get("ROBINSON_LONG")
+         else 100)
+"""Each campaign's seeded cases: the README's figures are ROBINSON_LONG=1's 200; the suite
+runs the first 100 of them (the four campaigns were 150 s of its CPU at 200), and a
+mutant is judged on the first 50 (tools/mutate_machine.py)."""
 
 
 def copy_files(source: Path, target: Path) -> None:
@@ -192,7 +195,7 @@ UNSAID = ("unsaid",)
 @pytest.mark.parametrize(("damage", "seed"), [(in_the_wal, 4242), (wal_cut_short, 7)])
 def test_damage_to_the_wal_is_never_a_silent_rollback(tmp_path: Path, damage: Callable[
         [Path, random.Random], None], seed: int) -> None:
-    """The promise's figures: of 200 seeded one-bit flips (and 200 cuts) of the -wal a
+    """The promise's figures: of FLIPS seeded one-bit flips (and as many cuts) of the -wal a
     power cut left, none loses what was shown without a word, none more than the last
     action, and no game in play is ever replaced by an older one."""
     counts = campaign(tmp_path, damage, FLIPS, seed)

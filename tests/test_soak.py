@@ -1,6 +1,6 @@
 """Soak: complete games through the whole stack (mock pins, the real luma driver on the
 decoding bus, real saves), with memory, open files and threads steady from the first
-hundred games to the last. ROBINSON_LONG=1 plays the full 2,000."""
+sixty games to the last. ROBINSON_LONG=1 plays the full 2,000."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from robinson_core import Status
 
 from .rig import Rig
 
-GAMES = 2000 if os.environ.get("ROBINSON_LONG") else 160
-CHECKPOINT = 100
+GAMES = 2000 if os.environ.get("ROBINSON_LONG") else 120  # past the 100 a table keeps
+CHECKPOINT = 60
 
 
 def resident_kib() -> int:

@@ -56,8 +56,8 @@ def stop_all() -> None:
     same worker."""
     while STARTED:
         left = STARTED.pop()
-        if not left.out.closed:
-            with contextlib.suppress(subprocess.TimeoutExpired):
+        if left.process.poll() is None or not left.out.closed:
+            with contextlib.suppress(AssertionError):
                 left.stop(signal.SIGKILL)
 
 
@@ -77,10 +77,17 @@ class _Process:
         return Path(self.out.name).read_text(errors="replace")
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Stop it with ``sig``; one that is still running 15 s later is killed, and that
+        is a failure (AssertionError)."""
         if self.process.poll() is None:
             self.process.send_signal(sig)
         try:
             return self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=15)
+            raise AssertionError(f"{type(self).__name__}: still running 15 s after signal "
+                                 f"{sig}, killed; it said: {self.said()[-600:]}") from None
         finally:
             if self.process.stdin is not None:
                 with contextlib.suppress(OSError):

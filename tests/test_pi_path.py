@@ -7,6 +7,7 @@ from __future__ import annotations
 import atexit
 import configparser
 import errno
+import gc
 import itertools
 import os
 import signal
@@ -172,6 +173,7 @@ def test_a_missing_panel_leaves_no_file_and_no_exit_hook_behind(kind: str) -> No
             raise FileNotFoundError(errno.ENOENT, "No such file", f"/dev/i2c-{port}")
         return FakeBus(port, answers=kind != "no answer", full_i2c=False, writes_fail=True)
 
+    gc.collect()  # an earlier test's garbage closes its files now, not while this counts
     before_files, before_hooks = open_files(), exit_hooks()
     panel = Panel(lambda: real_device(display, open_bus), scheduler=None)
     from PIL import Image
@@ -179,7 +181,9 @@ def test_a_missing_panel_leaves_no_file_and_no_exit_hook_behind(kind: str) -> No
         panel.show(Image.new("1", (128, 64), 1))
         panel.retry()
     assert panel.faults == 601 and not panel.healthy
-    assert open_files() == before_files and exit_hooks() == before_hooks
+    # None left open (a file a retry would be 300): no more than before. Not "as many":
+    # a CI run counted one fewer after, a file of another test's closed meanwhile.
+    assert open_files() <= before_files and exit_hooks() == before_hooks
 
 
 def test_no_bus_and_no_answer_are_one_line_saying_what_to_check() -> None:

@@ -622,35 +622,9 @@ def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
         "the table's guest's CPU, first power-on (s)": vpi.facts.get("cpu_seconds_1"),
         "the cuts' guest's CPU (s)": cutting.facts.get("cpu_seconds_1"),
     }
-    weighed = vpi.facts["frameworks"]
-    figures["the page's frameworks, their least apps' RSS in the 512 MB guest (MB), median "
-            "of 3: aiohttp, Starlette + uvicorn; the page as built, visited"] = [
-        round(statistics.median(weighed["rss_kib"][name]) / 1024, 1)
-        for name in ("aiohttp", "starlette")] + [round(vpi.facts["web"]["rss_kib"] / 1024, 1)]
     figures.update(buzzer_figures(vpi))
     (vpi.folder / "figures.json").write_text(json.dumps(figures, indent=1))
     SAY.append("virtual Pi figures: " + json.dumps(figures))
-
-
-def test_the_pages_framework_is_the_lighter_on_a_zero_class_guest(vpi: vm.Run) -> None:
-    """The page is built on Starlette and uvicorn, not aiohttp, by memory
-    (docs/architecture.md): weighed where it counts, in the table's guest, a Pi 3 with a
-    Zero 2 W's 512 MB, each one's least app started three times and asked for its page;
-    and the page as built, after the host's visit, within the room that leaves."""
-    weighed = vpi.facts["frameworks"]
-    rss = weighed["rss_kib"]
-    assert sorted(rss) == ["aiohttp", "starlette"] and all(len(v) == 3 for v in rss.values())
-    assert 400_000 <= weighed["mem_total_kib"] <= 512 * 1024, weighed  # a Zero's 512 MB
-    aiohttp, starlette = statistics.median(rss["aiohttp"]), statistics.median(rss["starlette"])
-    page = vpi.facts["web"]["rss_kib"]
-    print(f"\nthe frameworks in the table's guest ({weighed['mem_total_kib'] // 1024} MB, "
-          f"{weighed['mem_available_kib'] // 1024} MB available with the table and the page "
-          f"running): the least app's RSS, median of 3: aiohttp {aiohttp / 1024:.1f} MB, "
-          f"Starlette + uvicorn {starlette / 1024:.1f} MB; the page as built, after a visit: "
-          f"{page / 1024:.1f} MB")
-    assert starlette < aiohttp, rss
-    assert 0 < page < 80 * 1024, page
-    assert weighed["mem_available_kib"] >= 128 * 1024, weighed
 
 
 # -- the spoken banker, heard through ALSA's loopback ---------------------------------------

@@ -91,15 +91,12 @@ class Run:
 
 
 GUESTS: dict[str, dict[str, Any]] = {
-    "table": {"suite": "bookworm", "board": "pi3", "panel": "i2c", "voice": True,
-              "memory": 512},
+    "table": {"suite": "bookworm", "board": "pi3", "panel": "i2c", "voice": True},
     "cuts": {"suite": "trixie", "board": "pi5", "panel": "spi"}}
 """The two guests, run at once (harness.py says what each does): together they are the
 scenario, each on one of two cores, and between them the Pis owners have: Raspberry Pi
 OS 12 on a Pi 3 (one GPIO chip) with an I2C panel, and 13 on a Pi 5 (the header's chip
-not the first) with an SPI panel. The table's guest has a Zero 2 W's memory, 512 MB (a
-Zero 2 W is a Pi 3's chip with half its memory): the whole product, the page and the
-voice included, and the weighing of the page's frameworks run in it."""
+not the first) with an SPI panel."""
 PARTS = tuple(GUESTS)
 
 
@@ -302,13 +299,12 @@ def boot_arm64(folder: Path, *, cuts: int = 20, seed: int = 1) -> Run:
     return finished(folder / "table")
 
 
-def _machine(arch: str, folder: Path, cpus: int = 1, memory: int = 1536,
-             ) -> tuple[list[str], str]:
+def _machine(arch: str, folder: Path, cpus: int = 1) -> tuple[list[str], str]:
     """QEMU's machine and its console's device: a PC for amd64, -M virt for arm64 with the
     device tree QEMU makes, given a Pi 5's identity."""
     if arch == "amd64":
         return ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max", "-smp", str(cpus),
-                "-m", str(memory)], "ttyS0"
+                "-m", "1536"], "ttyS0"
     machine = ["qemu-system-aarch64", "-machine", "virt", "-cpu", "max", "-smp", "2",
                "-m", "2048"]
     made, tree = folder / "virt.dtb", folder / "pi5.dtb"
@@ -340,7 +336,7 @@ def _guest(folder: Path, built: Path, build_seconds: float, settings: dict[str, 
                             ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, share / "checkout" / name)
-    for name in ("hardware.sh", "harness.py", "frameworks.py"):
+    for name in ("hardware.sh", "harness.py"):
         shutil.copy2(HERE / "guest" / name, share / name)
     pins = Pins()  # the default config the guest's table runs: the harness pulls these
     (share / "settings.json").write_text(json.dumps(  # the product's own, never retyped
@@ -370,8 +366,7 @@ def _guest(folder: Path, built: Path, build_seconds: float, settings: dict[str, 
     # shares, 87 s niced); and for the table's tunes it is paused (YIELD): TCG's guest
     # clock is the host's, so a vCPU the host sets aside plays the buzzer's edges late.
     machine, tty = _machine(_machine_arch(settings), folder,
-                            cpus=2 if settings["part"] == "table" else 1,
-                            memory=int(str(settings.get("memory", 1536))))
+                            cpus=2 if settings["part"] == "table" else 1)
     command = [
         *(["nice", "-n", "10"] if settings["part"] == "cuts" else []),
         *machine, "-accel", "tcg,thread=multi", "-nographic", "-no-user-config", "-nodefaults",

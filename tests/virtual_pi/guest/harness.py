@@ -27,7 +27,6 @@ import sqlite3
 import subprocess
 import threading
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -407,7 +406,6 @@ def the_table(trace: Trace) -> None:
     (RESULTS / "lines-1.txt").write_text((LINES / "trace").read_text())
     state_json("after_rolls")
     the_page()
-    the_frameworks()
     fact("roll_writes", edges)
     fact("thread_slack_ns", {**FACTS["thread_slack_ns"], "buzzer": thread_slacks()})  # type: ignore[dict-item]
     fact("idle_cpu", {**FACTS["idle_cpu"], "buzzer": idle_cpu()})  # type: ignore[dict-item]
@@ -512,58 +510,11 @@ def the_page() -> None:
             if line.startswith("Uid:"):
                 user = line.split()[1]
     fact("web", {"before": before, "after": after, "uid": user, "card": card,
-                 "rss_kib": resident_kib(int(after.get("MainPID", "0"))),
                  "robinson_uid": run("id", "-u", "robinson").stdout.strip(),
                  "waited_seconds": round(uptime() - began, 1),
                  "visit": json.loads(answer.read_text()) if answer.exists() else None,
                  "security": run("systemd-analyze", "security", f"{web}.service",
                                  check=False).stdout.strip().splitlines()[-1:]})
-
-
-def resident_kib(pid: int) -> int:
-    """A process's resident memory (KiB), 0 for none."""
-    if pid <= 0:
-        return 0
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-FRAMEWORKS = Path("/opt/frameworks/bin/python")  # aiohttp, Starlette and uvicorn (the image's)
-
-
-def the_frameworks() -> None:
-    """The page's framework was chosen by memory: each candidate's least app
-    (frameworks.py), started three times on this guest, a Pi 3 with a Zero 2 W's 512 MB,
-    asked for its page once, its resident memory read; and the guest's memory then."""
-    weighed: dict[str, list[int]] = {}
-    for name in ("aiohttp", "starlette"):
-        for n in range(3):
-            port = 8100 + n
-            child = subprocess.Popen([str(FRAMEWORKS), str(HOST / "frameworks.py"), name,
-                                      str(port)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True)
-            try:
-                began, page = uptime(), b""
-                while not page and uptime() - began < 60 and child.poll() is None:
-                    try:
-                        with urllib.request.urlopen(f"http://127.0.0.1:{port}/",
-                                                    timeout=5) as answer:
-                            page = answer.read()
-                    except OSError:
-                        time.sleep(0.2)
-                if page != b"Robinson":
-                    said = (child.stderr.read() if child.stderr and child.poll() is not None
-                            else repr(page))
-                    raise RuntimeError(f"{name}'s least app did not answer: {said}")
-                weighed.setdefault(name, []).append(resident_kib(child.pid))
-            finally:
-                child.kill()
-                child.wait(timeout=10)
-    memory = dict(line.split(":", 1) for line in Path("/proc/meminfo").read_text().splitlines())
-    fact("frameworks", {"rss_kib": weighed, "mem_total_kib": int(memory["MemTotal"].split()[0]),
-                        "mem_available_kib": int(memory["MemAvailable"].split()[0])})
 
 
 @contextlib.contextmanager

@@ -56,7 +56,9 @@ def stop_all() -> None:
     same worker."""
     while STARTED:
         left = STARTED.pop()
-        if left.process.poll() is None or not left.out.closed:
+        if not hasattr(left, "process"):  # its start failed: only its output file is open
+            left.out.close()
+        elif left.process.poll() is None or not left.out.closed:
             with contextlib.suppress(AssertionError):
                 left.stop(signal.SIGKILL)
 

@@ -7,6 +7,7 @@ between them (``tests.companion``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
@@ -581,3 +582,49 @@ def test_a_stop_ends_the_live_streams_within_seconds(folder: Path) -> None:
     began = time.monotonic()
     web.stop()
     assert time.monotonic() - began < 5
+
+
+def test_streams_cancelled_as_their_wait_runs_out_leave_the_page_following() -> None:
+    """A stop cancels every live stream; some are cancelled just as their heartbeat's
+    wait runs out. On Python 3.11 a condition's wait did not survive that: the lock was
+    given back while another stream held it, then held for ever (CI, 2026-12-04: the page
+    would not stop; a page in that state follows the table no more). Twenty waits, half
+    cancelled at each of twelve moments after their time ran out: every wait ends, none
+    with an error, and a change still wakes the next one."""
+    from firmware.web.live import Live
+
+    async def moments() -> int:
+        live, compared = Live(Path("unused")), 0
+        for ticks in range(12):
+            waits = [asyncio.create_task(live.changed(live.version, 0.001)) for _ in range(20)]
+            await asyncio.sleep(0.003)
+            for _ in range(ticks):
+                await asyncio.sleep(0)
+            for wait in waits[::2]:
+                wait.cancel()
+            ended, hanging = await asyncio.wait(waits, timeout=2)
+            assert not hanging, f"{len(hanging)} waits never ended ({ticks} ticks)"
+            assert [w.exception() for w in ended if not w.cancelled() and w.exception()] == []
+            since = live.version
+            woken = asyncio.create_task(live.changed(since, 5))
+            await asyncio.sleep(0)
+            live._bump()
+            assert await asyncio.wait_for(woken, 2) == since + 1
+            compared += 1
+        return compared
+
+    outcome: list[object] = []
+
+    def run() -> None:  # in a thread of its own: a lock held for ever holds its loop too
+        try:
+            outcome.append(asyncio.run(moments()))
+        except BaseException as error:  # handed to the test's thread
+            outcome.append(error)
+
+    loop = threading.Thread(target=run, daemon=True)
+    loop.start()
+    loop.join(30)
+    assert outcome, "the waits' loop never ended: a wait cannot be cancelled"
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    assert outcome == [12]

@@ -40,7 +40,7 @@ class Live:
         self.view: Message | None = None
         self.connected = False
         self.version = 0
-        self._changed = asyncio.Condition()
+        self._next = asyncio.Event()  # set, and put in a new one's place, at every change
         self._writer: asyncio.StreamWriter | None = None
         self._answers: dict[int, asyncio.Future[Message]] = {}
         self._ids = itertools.count(1)
@@ -61,17 +61,23 @@ class Live:
         return dict((self.view or {}).get("private") or {})
 
     async def changed(self, since: int, timeout: float) -> int:
-        """Wait until the version passes ``since`` (or ``timeout``); the version now."""
-        async with self._changed:
+        """Wait until the version passes ``since`` (or ``timeout``); the version now.
+
+        An event, not a condition: on Python 3.11 a condition's wait inside ``wait_for``,
+        cancelled as its time runs out (a stop ending the live streams), can give back a
+        lock another task holds and leave it held for ever: every stream and the seam's
+        reader then wait on it, and the page stops following the table. An event holds
+        no lock (one loop, one thread: nothing here needs one).
+        """
+        if self.version == since:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    self._changed.wait_for(lambda: self.version != since), timeout)
+                await asyncio.wait_for(self._next.wait(), timeout)
         return self.version
 
-    async def _bump(self) -> None:
-        async with self._changed:
-            self.version += 1
-            self._changed.notify_all()
+    def _bump(self) -> None:
+        self.version += 1
+        self._next.set()
+        self._next = asyncio.Event()
 
     async def ask(self, intent: str, **values: Any) -> str | None:
         """Send an intent; None once the table took it, else why not (one line)."""
@@ -109,7 +115,7 @@ class Live:
                 continue
             tries = 0
             self._writer, self.connected = writer, True
-            await self._bump()
+            self._bump()
             try:
                 if self.page_address:
                     writer.write(encode({"intent": "address", "id": 0,
@@ -123,7 +129,7 @@ class Live:
                     if not future.done():
                         future.set_exception(OSError("the table went away"))
                 writer.close()
-                await self._bump()
+                self._bump()
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         where, folder = address(self.path)
@@ -147,5 +153,5 @@ class Live:
                     future.set_result(message)
             elif message.get("kind") == "view":
                 self.view = message
-                await self._bump()
+                self._bump()
 

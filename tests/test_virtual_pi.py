@@ -622,9 +622,36 @@ def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
         "the table's guest's CPU, first power-on (s)": vpi.facts.get("cpu_seconds_1"),
         "the cuts' guest's CPU (s)": cutting.facts.get("cpu_seconds_1"),
     }
+    weighed = vpi.facts["frameworks"]
+    figures["the page's frameworks, their least apps' RSS on a Zero 2 W's 512 MB (MB), "
+            "median of 3: aiohttp, Starlette + uvicorn; the page as shipped, visited"] = [
+        round(statistics.median(weighed["rss_kib"][name]) / 1024, 1)
+        for name in ("aiohttp", "starlette")] + [round(weighed["page_rss_kib"] / 1024, 1)]
     figures.update(buzzer_figures(vpi))
     (vpi.folder / "figures.json").write_text(json.dumps(figures, indent=1))
     SAY.append("virtual Pi figures: " + json.dumps(figures))
+
+
+def test_the_pages_framework_is_the_lighter_on_a_zero_class_guest(vpi: vm.Run) -> None:
+    """The page is built on Starlette and uvicorn, not aiohttp, by memory
+    (docs/architecture.md): weighed where it counts, in the table's guest powered on again
+    with a Zero 2 W's 512 MB (a Pi 3's chip with half its memory), after its reboot and
+    apart from its timed tunes: each one's least app started three times and asked for
+    its page; and the page as shipped, visited, within the room that leaves."""
+    weighed = vpi.facts["frameworks"]
+    rss = weighed["rss_kib"]
+    assert sorted(rss) == ["aiohttp", "starlette"] and all(len(v) == 3 for v in rss.values())
+    assert 400_000 <= weighed["mem_total_kib"] <= vm.ZERO_MEMORY * 1024, weighed
+    aiohttp, starlette = statistics.median(rss["aiohttp"]), statistics.median(rss["starlette"])
+    page = weighed["page_rss_kib"]
+    print(f"\nthe frameworks in the table's guest ({weighed['mem_total_kib'] // 1024} MB, "
+          f"{weighed['mem_available_kib'] // 1024} MB available with the table and the page "
+          f"running): the least app's RSS, median of 3: aiohttp {aiohttp / 1024:.1f} MB, "
+          f"Starlette + uvicorn {starlette / 1024:.1f} MB; the page as shipped, visited: "
+          f"{page / 1024:.1f} MB")
+    assert starlette < aiohttp, rss
+    assert weighed["page_visited"] and 0 < page < 80 * 1024, weighed
+    assert weighed["mem_available_kib"] >= 128 * 1024, weighed
 
 
 # -- the spoken banker, heard through ALSA's loopback ---------------------------------------

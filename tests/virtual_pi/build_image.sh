@@ -116,6 +116,14 @@ chroot "$ROOTFS" env PYPI=1 sh -ec '
         lgpio rpi-lgpio setuptools wheel "/root[web]"
     rm -rf /tmp/wheeler /opt/wheelhouse/robinson_table-*.whl
 ' >&2
+# The page's framework is chosen by memory, weighed in the table's guest (harness.py's
+# the_frameworks): aiohttp beside Starlette and uvicorn as the page takes them, in a venv
+# of their own, apart from the product's.
+chroot "$ROOTFS" sh -ec '
+    python3 -m venv /opt/frameworks
+    /opt/frameworks/bin/pip install -q --disable-pip-version-check --prefer-binary \
+        --find-links /opt/wheelhouse aiohttp starlette uvicorn
+' >&2
 
 # The panel's bus as the owner set it in the config (install.sh's drop-in waits for it):
 # trixie's guest has its panel on SPI0; on arm64 i2c-stub's bus is i2c-0 (no PC SMBus

@@ -27,6 +27,7 @@ import sqlite3
 import subprocess
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -517,6 +518,63 @@ def the_page() -> None:
                                  check=False).stdout.strip().splitlines()[-1:]})
 
 
+def resident_kib(pid: int) -> int:
+    """A process's resident memory (KiB), 0 for none."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def page_of(port: int, within: float = 60.0) -> bytes:
+    """What ``http://127.0.0.1:PORT/`` answers, asked until it does (b"" for never)."""
+    began = uptime()
+    while uptime() - began < within:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as answer:
+                return bytes(answer.read())
+        except OSError:
+            time.sleep(0.2)
+    return b""
+
+
+FRAMEWORKS = Path("/opt/frameworks/bin/python")  # aiohttp, Starlette, uvicorn (the image's)
+
+
+def the_frameworks() -> None:
+    """The page's framework was chosen by memory (docs/architecture.md), weighed here,
+    after the reboot, on a Zero 2 W's 512 MB (vm.py's GUESTS): each candidate's least
+    app (frameworks.py) started three times, asked for its page once, its resident
+    memory read; then the page as shipped, started by its socket for a visit from this
+    guest; and the memory the kernel has, and has still available, with the table and
+    the page running."""
+    weighed: dict[str, list[int]] = {}
+    for name in ("aiohttp", "starlette"):
+        for n in range(3):
+            port = 8100 + n
+            child = subprocess.Popen([str(FRAMEWORKS), str(HOST / "frameworks.py"), name,
+                                      str(port)], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+            try:
+                page = page_of(port)
+                if page != b"Robinson":
+                    said = child.stderr.read() if child.poll() is not None and child.stderr \
+                        else repr(page)
+                    raise RuntimeError(f"{name}'s least app did not answer: {said}")
+                weighed.setdefault(name, []).append(resident_kib(child.pid))
+            finally:
+                child.kill()
+                child.wait(timeout=10)
+    visited = b"<html" in page_of(80).lower()  # the socket starts the page as shipped
+    page_kib = resident_kib(int(run("systemctl", "show", "--property=MainPID", "--value",
+                                    "robinson-web.service").stdout.strip() or 0))
+    memory = dict(line.split(":", 1) for line in Path("/proc/meminfo").read_text().splitlines())
+    fact("frameworks", {"rss_kib": weighed, "page_rss_kib": page_kib, "page_visited": visited,
+                        "mem_total_kib": int(memory["MemTotal"].split()[0]),
+                        "mem_available_kib": int(memory["MemAvailable"].split()[0])})
+
+
 @contextlib.contextmanager
 def others_paused(why: str) -> Iterator[None]:
     """The host pauses the other guests while this one's timing is judged (vm.py's YIELD):
@@ -842,6 +900,7 @@ def phase_two(trace: Trace, before: dict[str, object]) -> None:
     trace.flush()
     state_json("after_reboot")
     saved(RESULTS / "after-reboot")
+    the_frameworks()
     done = run("sh", "/root/checkout/install.sh", "--uninstall", check=False, timeout=300)
     (RESULTS / "uninstall.txt").write_text(done.stdout + done.stderr)
     fact("uninstall", {"status": done.returncode,

@@ -4,6 +4,7 @@ sixty games to the last. ROBINSON_LONG=1 plays the full 2,000."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from pathlib import Path
@@ -50,6 +51,10 @@ def test_soak_games_keep_memory_files_and_threads_steady(tmp_path: Path) -> None
         for pin in (rig.button_pin, *rig.seat_pins):
             pin.clear_states()
         if finished in (CHECKPOINT, GAMES):
+            # The test's worker is shared with other files' tests: what they left for the
+            # collector went at game 60 or later, with 8 files it held open (CI,
+            # 2026-12-04: 65, then 57). Collected first, what is counted is the table's.
+            gc.collect()
             marks[finished] = (resident_kib(), open_files(), threading.active_count())
         rig.long()  # a new game: setup, with the same seats switched on
         assert rig.table.mode is Mode.SETUP
@@ -59,6 +64,6 @@ def test_soak_games_keep_memory_files_and_threads_steady(tmp_path: Path) -> None
     print(f"\nsoak: {GAMES} games, {presses} presses; after game {CHECKPOINT}: "
           f"{rss0 / 1024:.1f} MB, {fds0} fds, {threads0} threads; after game {GAMES}: "
           f"{rss1 / 1024:.1f} MB, {fds1} fds, {threads1} threads")
-    assert fds1 == fds0 and threads1 == threads0
+    assert fds1 <= fds0 and threads1 <= threads0  # none more after 60 more games
     assert rss1 - rss0 <= 4 * 1024  # KiB: steady, not creeping
     assert len(rig.store.finished(1000)) == min(GAMES, KEEP_FINISHED)  # the newest 100 kept

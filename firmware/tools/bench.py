@@ -624,38 +624,58 @@ def web_figures(bench: Bench, presses: int, clients: int = 10) -> None:
     from firmware.seam.wire import socket_path
 
     robinson = Path(sys.executable).with_name("robinson")
-    with tempfile.TemporaryDirectory() as folder:
-        state = Path(folder) / "state"
+
+    def new_table(state: Path) -> subprocess.Popen[bytes]:
+        """A table of its own with a new game of six just begun: each phase below presses
+        through the first ``presses`` rolls of a game, never past its end (the first
+        phase once ran a game to its end, and the second measured presses over a won
+        game's screen, which change nothing)."""
         table = subprocess.Popen([str(robinson), "table", "--emulate", "--no-animation",
                                   "--seats", "1,2,3,4,5,6", "--state-dir", str(state)],
                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
+        assert table.stdin is not None
+        _until(lambda: socket_path(state).exists(), 20)
+        time.sleep(1.5)
+        table.stdin.write(b"hh")  # a new game: six players
+        table.stdin.flush()
+        time.sleep(1.5)
+        return table
+
+    def stop(table: subprocess.Popen[bytes]) -> None:
+        assert table.stdin is not None
+        table.stdin.write(b"q")
+        table.stdin.close()
+        table.wait(timeout=20)
+
+    def press_cpu(table: subprocess.Popen[bytes],
+                  follower: _Follower | None) -> tuple[float, list[float]]:
+        """The table's CPU a press (ms), and each press's way to ``follower``."""
+        assert table.stdin is not None
+        spent = _cpu_seconds(table.pid)
+        ways = []
+        for _ in range(presses):
+            before, pressed = (follower.version if follower else 0), time.monotonic()
+            table.stdin.write(b" ")
+            table.stdin.flush()
+            if follower is not None:
+                got = follower.after(before, 5.0)
+                if got is not None:
+                    ways.append((got - pressed) * 1000)
+            time.sleep(max(0.0, 0.25 - (time.monotonic() - pressed)))
+        return (_cpu_seconds(table.pid) - spent) * 1000 / presses, ways
+
+    with tempfile.TemporaryDirectory() as folder:
+        table = new_table(Path(folder) / "alone")
+        try:
+            alone, _ = press_cpu(table, None)
+        finally:
+            stop(table)
+        state = Path(folder) / "followed"
+        table = new_table(state)
         web: subprocess.Popen[bytes] | None = None
         followers: list[_Follower] = []
-        assert table.stdin is not None
         try:
-            _until(lambda: socket_path(state).exists(), 20)
-            time.sleep(1.5)
-            table.stdin.write(b"hh")  # a new game: six players, long enough for the presses
-            table.stdin.flush()
-            time.sleep(1.5)
-
-            def press_cpu(follower: _Follower | None) -> tuple[float, list[float]]:
-                """The table's CPU a press (ms), and each press's way to ``follower``."""
-                spent = _cpu_seconds(table.pid)
-                ways = []
-                for _ in range(presses):
-                    before, pressed = (follower.version if follower else 0), time.monotonic()
-                    table.stdin.write(b" ")  # type: ignore[union-attr]
-                    table.stdin.flush()  # type: ignore[union-attr]
-                    if follower is not None:
-                        got = follower.after(before, 5.0)
-                        if got is not None:
-                            ways.append((got - pressed) * 1000)
-                    time.sleep(max(0.0, 0.25 - (time.monotonic() - pressed)))
-                return (_cpu_seconds(table.pid) - spent) * 1000 / presses, ways
-
-            alone, _ = press_cpu(None)
             port = _free_port()
             web = subprocess.Popen([str(robinson), "web", "--state-dir", str(state), "--port",
                                     str(port)], stdout=subprocess.DEVNULL,
@@ -665,7 +685,7 @@ def web_figures(bench: Bench, presses: int, clients: int = 10) -> None:
             idle_rss = _rss_kib(web.pid)
             followers = [_Follower(port) for _ in range(clients)]
             _until(lambda: all(f.version for f in followers), 20)
-            followed, ways = press_cpu(followers[0])
+            followed, ways = press_cpu(table, followers[0])
             busy_rss = _peak_rss_kib(web.pid)
             web_cpu = _cpu_seconds(web.pid)
         finally:
@@ -674,9 +694,7 @@ def web_figures(bench: Bench, presses: int, clients: int = 10) -> None:
             if web is not None:
                 web.send_signal(signal.SIGTERM)
                 web.wait(timeout=20)
-            table.stdin.write(b"q")
-            table.stdin.close()
-            table.wait(timeout=20)
+            stop(table)
     bench.add("(o) the page's RSS, idle (following the table)", f"{idle_rss / 1024:.1f} MB",
               "<= 50 MB", idle_rss / 1024 <= 50, kind="memory")
     bench.add(f"(o) the page's peak RSS, {clients} live clients", f"{busy_rss / 1024:.1f} MB",
@@ -788,7 +806,7 @@ def run(quick: bool = False) -> str:
     sim_figures(bench, 1000 if quick else 10_000)
     odds_figures(bench)
     replay_figures(bench, 10_000 if quick else 100_000)
-    web_figures(bench, 20 if quick else 100)
+    web_figures(bench, 20 if quick else 60)  # presses: well within a game of six
     kinds = "\n".join(f"  {kind:<6}  {meaning}" for kind, meaning in KINDS.items())
     return (bench.table() + f"\n\nKinds:\n{kinds}\n\nPanel classes (the same {PANEL_TURNS} "
             "turns on each panel's own driver):\n" + panel_classes(PANEL_TURNS))

@@ -264,9 +264,9 @@ class Rigging:
 
     def close(self) -> None:
         self.panel.close()
-        for device in (self.button, *self.seats, *self.outputs.leds, self.outputs.buzzer):
-            if device is not None:
-                device.close()
+        self.outputs.close()
+        for device in (self.button, *self.seats):
+            device.close()
 
 
 def build(config: Config, *, pin_factory: PinFactory | None = None,
@@ -320,7 +320,11 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
     buzzer = claim("pins.buzzer", config.pins.buzzer, lambda: TonalBuzzer(
         config.pins.buzzer, mid_tone=BUZZER_MID, octaves=1, pin_factory=factory)) \
         if config.pins.use_buzzer else None
-    return Rigging(config, loop, panel, button, seats, Outputs(leds=leds, buzzer=buzzer))
+    # The notes keep time on a thread of their own, but where time is a manual clock's
+    # (it moves only when a test or the bench moves it): on the table's loop there.
+    notes = loop if clock is not None else None
+    return Rigging(config, loop, panel, button, seats,
+                   Outputs(leds=leds, buzzer=buzzer, notes=notes))
 
 
 def _header_factory() -> PinFactory | None:

@@ -484,7 +484,7 @@ def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
     """A death that ends the game chimes twice at once: every note of both is played,
     in order, each for its length (two chimes once shared their timers, and the second
     cut the first short)."""
-    from firmware.runtime.loop import Loop, ManualClock, Timers, advance
+    from firmware.runtime.loop import Loop, ManualClock, advance
     from firmware.runtime.outputs import Outputs
     from firmware.runtime.tunes import NOTE, Tune
 
@@ -502,14 +502,49 @@ def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:
             pass
 
     loop = Loop(clock)
-    timers: Timers[str] = Timers(loop)
-    outputs = Outputs(buzzer=Buzzer())
-    outputs.chime(Tune.DEATH, timers, "note")
-    outputs.chime(Tune.WIN, timers, "note")
+    outputs = Outputs(buzzer=Buzzer(), notes=loop)
+    outputs.chime(Tune.DEATH)
+    outputs.chime(Tune.WIN)
     advance(loop, clock, 5.0)
     notes = [*Tune.DEATH.value, None, *Tune.WIN.value, None]
     assert [tone for _, tone in played] == notes
     assert [at for at, _ in played] == [round(n * NOTE, 3) for n in range(len(notes))]
+    outputs.chime(Tune.WIN)
+    advance(loop, clock, NOTE * 1.5)
+    outputs.hush()  # the table stops: the note sounding ends, the rest are not played
+    advance(loop, clock, 5.0)
+    assert [tone for _, tone in played[len(notes):]] == [*Tune.WIN.value[:2], None]
+
+
+def test_a_tune_keeps_its_time_while_the_tables_loop_waits_on_the_panel() -> None:
+    """The wired table (real time): a tune's notes keep time on a thread of their own. The
+    table's loop waits on the panel's writes, up to 80 ms a part at 100 kHz; here it is
+    held 0.4 s from its first note, and the tune still lasts its 4 notes, not 0.4 s more
+    (the notes on the table's loop: a roll's beep came out 31 % long in the virtual
+    Pi). At close, the notes' thread ends."""
+    import threading
+    import time
+
+    from firmware.config import Config, Pins
+    from firmware.emulate.rig import emulate
+    from firmware.runtime.tunes import NOTE, Tune
+
+    rig = emulate(Config(pins=Pins(use_buzzer=True)))
+    pin = cast(Any, rig.outputs.buzzer).pwm_device.pin  # gpiozero's MockPWMPin
+    table = threading.Thread(target=rig.loop.run)
+    table.start()
+    rig.loop.post(lambda: rig.outputs.chime(Tune.WIN))
+    rig.loop.call_later(NOTE / 3, lambda: time.sleep(0.4))  # a panel's write, as it sounds
+    time.sleep(len(Tune.WIN.value) * NOTE + 0.6)
+    rig.loop.stop()
+    table.join()
+    levels = [state.state for state in pin.states]
+    assert levels == [0.0, 0.5, 0.0], pin.states  # silent, the tune, silent
+    lasted = pin.states[2].timestamp  # since the tune began
+    assert len(Tune.WIN.value) * NOTE <= lasted < len(Tune.WIN.value) * NOTE + 0.06, lasted
+    assert any(t.name == "robinson-notes" for t in threading.enumerate())
+    rig.close()
+    assert not any(t.name == "robinson-notes" for t in threading.enumerate())
 
 
 def test_a_game_abandoned_by_mistake_comes_back_from_the_menu(rigs: list[Rig],

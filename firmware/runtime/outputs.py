@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import collections
 import logging
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+import threading
+from collections.abc import Sequence
+from typing import Protocol
 
-from firmware.runtime.loop import Timers
+from firmware.runtime.loop import Loop, Timers
 from firmware.runtime.tunes import NOTE, Tune
 
-K = TypeVar("K", bound=Hashable)
-
 log = logging.getLogger("robinson.table")
+
+STOP_WITHIN = 1.0  # s: the notes' thread, at close
 
 
 class Led(Protocol):
@@ -34,34 +34,84 @@ class Buzzer(Protocol):
     def close(self) -> None: ...
 
 
-@dataclass
 class Outputs:
-    """One LED per seat and a buzzer, each optional."""
+    """One LED per seat and a buzzer, each optional.
 
-    leds: Sequence[Led] = ()
-    buzzer: Buzzer | None = None
-    _notes: collections.deque[str | None] = field(default_factory=collections.deque)
+    The buzzer's notes keep time on ``notes``, a loop: the table's own where time is a
+    manual clock's (tests, the bench), and otherwise (None) a loop of their own, on a
+    thread started with the first tune. The table's loop waits on the panel's writes, up
+    to 80 ms a part at I2C's 100 kHz (display/panel.py), and a note timed there lasted
+    that much longer: a roll's 150 ms beep came out at 196 ms in the virtual Pi, and a
+    tune's notes unevenly.
+    """
+
+    def __init__(self, leds: Sequence[Led] = (), buzzer: Buzzer | None = None,
+                 notes: Loop | None = None) -> None:
+        self.leds = leds
+        self.buzzer = buzzer
+        self._loop = notes
+        self._thread: threading.Thread | None = None
+        self._timers: Timers[str] | None = None
+        self._notes: collections.deque[str | None] = collections.deque()
 
     def light(self, seat: int | None, seats: Sequence[int]) -> None:
         """Light ``seat``'s LED (if it plays) and no other."""
         for index, led in enumerate(self.leds, start=1):
             led.value = index == seat and index in seats
 
-    def chime(self, tune: Tune, timers: Timers[K], key: K) -> None:
-        """Play ``tune`` note by note on ``timers``, under the timer ``key`` (never blocking
-        the loop); a tune that comes while another plays follows it after a rest, never
-        cutting it short."""
-        if self.buzzer is None:
-            return
-        self._notes.extend((*tune.value, None))  # None: silence, the rest after the tune
-        if key not in timers:
-            self._next(timers, key)
+    def chime(self, tune: Tune) -> None:
+        """Play ``tune`` note by note (never blocking the caller); a tune that comes while
+        another plays follows it after a rest, never cutting it short."""
+        if self.buzzer is not None:
+            self._keeping_time().post(lambda: self._queue(tune))
 
-    def _next(self, timers: Timers[K], key: K) -> None:
+    def hush(self) -> None:
+        """Silence: the note sounding stops, and the notes to come are dropped."""
+        if self.buzzer is not None and self._timers is not None:
+            self._timers.loop.post(self._hush)
+
+    def close(self) -> None:
+        """At exit: the notes' own thread stops, then every output is let go."""
+        if self._thread is not None and self._timers is not None:
+            self._timers.loop.stop()
+            self._thread.join(STOP_WITHIN)
+            self._thread = None
+        for device in (*self.leds, self.buzzer):
+            if device is not None:
+                device.close()
+
+    def _keeping_time(self) -> Loop:
+        if self._timers is None:
+            loop = self._loop
+            if loop is None:
+                loop = Loop()
+                self._thread = threading.Thread(target=loop.run, name="robinson-notes",
+                                                daemon=True)
+                self._thread.start()
+            self._timers = Timers(loop)
+        return self._timers.loop
+
+    def _queue(self, tune: Tune) -> None:
+        assert self._timers is not None
+        self._notes.extend((*tune.value, None))  # None: silence, the rest after the tune
+        if "note" not in self._timers:
+            self._next()
+
+    def _next(self) -> None:
+        assert self._timers is not None
         note = self._notes.popleft()
+        self._sound(note)
+        if self._notes:
+            self._timers.after("note", NOTE, self._next)
+
+    def _hush(self) -> None:
+        assert self._timers is not None
+        self._timers.cancel("note")
+        self._notes.clear()
+        self._sound(None)
+
+    def _sound(self, note: str | None) -> None:
         try:
             self.buzzer.play(note) if note else self.buzzer.stop()  # type: ignore[union-attr]
         except Exception as error:  # a buzzer fault must not stop the game
             log.warning("buzzer: %s", error)
-        if self._notes:
-            timers.after(key, NOTE, lambda: self._next(timers, key))

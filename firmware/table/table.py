@@ -64,7 +64,6 @@ class Table:
         self.layout = config.display.layout  # the panel's size class
         self.run, self.told = run, told
         self.timers: Timers[m.TimerKind] = Timers(self.loop)
-        self.tune: Timers[str] = Timers(self.loop)  # the buzzer's notes, the outputs' own
         self.ready = threading.Event()  # set whenever a press would be taken (emulator pacing)
         t = config.timings
         self.button = RollButton(devices.button, self.loop, debounce=t.debounce,
@@ -209,7 +208,7 @@ class Table:
                 except OSError as error:
                     return m.Brought(None, kind_of(error))
             case m.Chime(tune):
-                self.outputs.chime(tune, self.tune, "note")
+                self.outputs.chime(tune)
             case m.Say(text, lang, after):
                 record, voice = self.told.record, self.told.voice
                 if voice is not None:
@@ -229,7 +228,7 @@ class Table:
                 self.timers.cancel(kind)
             case m.CancelAll():
                 self.timers.cancel_all()
-                self.tune.cancel_all()
+                self.outputs.hush()
             case m.Dim():
                 self.panel.dim(True)
             case m.Blank():

@@ -91,7 +91,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.buttons": PURE,
     "firmware.table.die": PURE | {"random", "secrets"},
     "firmware.runtime.loop": PURE | {"heapq", "queue", "time"},
-    "firmware.runtime.outputs": PURE | {"logging"},
+    "firmware.runtime.outputs": PURE | {"logging", "threading"},  # the notes' own thread
     # The voice's edge: the synthesizer and the player are processes, pumped by a thread.
     "firmware.runtime.speaker": PURE | {"contextlib", "io", "logging", "os", "pathlib",
                                         "signal", "subprocess", "tempfile", "threading",

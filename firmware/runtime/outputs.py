@@ -49,9 +49,9 @@ class Outputs:
                  notes: Loop | None = None) -> None:
         self.leds = leds
         self.buzzer = buzzer
-        self._loop = notes
+        self._own = notes is None  # a loop of the notes' own: its thread starts with a tune
+        self._timers: Timers[str] = Timers(Loop() if notes is None else notes)
         self._thread: threading.Thread | None = None
-        self._timers: Timers[str] | None = None
         self._notes: collections.deque[str | None] = collections.deque()
 
     def light(self, seat: int | None, seats: Sequence[int]) -> None:
@@ -62,17 +62,22 @@ class Outputs:
     def chime(self, tune: Tune) -> None:
         """Play ``tune`` note by note (never blocking the caller); a tune that comes while
         another plays follows it after a rest, never cutting it short."""
-        if self.buzzer is not None:
-            self._keeping_time().post(lambda: self._queue(tune))
+        if self.buzzer is None:
+            return
+        if self._own and self._thread is None:
+            self._thread = threading.Thread(target=self._timers.loop.run,
+                                            name="robinson-notes", daemon=True)
+            self._thread.start()
+        self._timers.loop.post(lambda: self._queue(tune))
 
     def hush(self) -> None:
         """Silence: the note sounding stops, and the notes to come are dropped."""
-        if self.buzzer is not None and self._timers is not None:
+        if self.buzzer is not None:
             self._timers.loop.post(self._hush)
 
     def close(self) -> None:
         """At exit: the notes' own thread stops, then every output is let go."""
-        if self._thread is not None and self._timers is not None:
+        if self._thread is not None:
             self._timers.loop.stop()
             self._thread.join(STOP_WITHIN)
             self._thread = None
@@ -80,32 +85,18 @@ class Outputs:
             if device is not None:
                 device.close()
 
-    def _keeping_time(self) -> Loop:
-        if self._timers is None:
-            loop = self._loop
-            if loop is None:
-                loop = Loop()
-                self._thread = threading.Thread(target=loop.run, name="robinson-notes",
-                                                daemon=True)
-                self._thread.start()
-            self._timers = Timers(loop)
-        return self._timers.loop
-
     def _queue(self, tune: Tune) -> None:
-        assert self._timers is not None
         self._notes.extend((*tune.value, None))  # None: silence, the rest after the tune
         if "note" not in self._timers:
             self._next()
 
     def _next(self) -> None:
-        assert self._timers is not None
         note = self._notes.popleft()
         self._sound(note)
         if self._notes:
             self._timers.after("note", NOTE, self._next)
 
     def _hush(self) -> None:
-        assert self._timers is not None
         self._timers.cancel("note")
         self._notes.clear()
         self._sound(None)

@@ -447,10 +447,11 @@ def throws(world: World) -> tuple[list[str], int, int]:
     owed: dict[tuple[object, ...], tuple[int, int]] = {}  # a position -> its face, when
     for moment in world.moments:
         before, after = moment.before.game, moment.after.game
-        if isinstance(moment.event, m.Start | m.Brought) or (
+        came_back = isinstance(moment.event, m.Start | m.Brought)
+        if came_back or (
                 before is not None and after is not None and before.seats != after.seats):
             switches += 1
-        if isinstance(moment.event, m.Start | m.Brought):
+        if came_back:
             continue  # a game comes back: nothing rolled or taken back (a game put away
             # with a first roll alike the one in play was once read as an undo of the rest)
         if (before is None or after is None

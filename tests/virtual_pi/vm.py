@@ -124,14 +124,15 @@ images just built), its one vCPU starved, not hung."""
 
 
 def table_share(cuts: int) -> int:
-    """The table's guest's share of the cuts: 7 of 20. It has its game and the voice's
-    round of the four languages, the cuts' guest the SPI panel and the python upgrade;
-    the table's has a core to spare while it waits on speech and presses, and a cut
-    there took some 10 s, in the cuts' guest (niced, one vCPU) some 12."""
-    return cuts * 7 // 20
+    """The table's guest's share of the cuts: 9 of 16. A cut there takes some 13 s (the
+    table ready again 5.5-7.6 s after it, on two vCPUs), in the cuts' guest some 21 s
+    (ready 7.9-13.4 s, on one niced vCPU beside the table's two): with the python
+    upgrade's reinstall (169 s there on 2026-12-06) the cuts' guest was the tier's long
+    pole, 571 s against the table's 487 at 7 of 20."""
+    return cuts * 9 // 16
 
 
-def boot(folder: Path, *, cuts: int = 20, seed: int = 1,
+def boot(folder: Path, *, cuts: int = 16, seed: int = 1,
          timeout: float = GUARD) -> dict[str, Run]:
     """The whole scenario: both guests, side by side; each Run by its part's name."""
     suites = sorted({str(guest["suite"]) for guest in GUESTS.values()})
@@ -299,7 +300,7 @@ its device tree (a model and linux,revision, as the board's firmware gives the k
 with no cpuinfo stand-in; after its reboot, with a Zero 2 W's memory, as the PC's."""
 
 
-def boot_arm64(folder: Path, *, cuts: int = 20, seed: int = 1) -> Run:
+def boot_arm64(folder: Path, *, cuts: int = 16, seed: int = 1) -> Run:
     """The table's part on an arm64 guest (qemu-system-aarch64 -M virt), alone."""
     built, build_seconds = image(ARM64["suite"], "arm64")
     _side_by_side([(folder / "table", built, build_seconds,
@@ -471,7 +472,7 @@ def decode(trace: Path, chip: str = "ssd1306") -> PanelLog:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--cuts", type=int, default=20)
+    parser.add_argument("--cuts", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--folder", default=str(CACHE / "last-run"))
     args = parser.parse_args()

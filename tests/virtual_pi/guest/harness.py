@@ -23,6 +23,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import threading
@@ -545,14 +546,15 @@ FRAMEWORKS = Path("/opt/frameworks/bin/python")  # aiohttp, Starlette, uvicorn (
 def the_frameworks() -> None:
     """The page's framework was chosen by memory (docs/architecture.md), weighed here,
     after the reboot, on a Zero 2 W's 512 MB (vm.py's GUESTS): each candidate's least
-    app (frameworks.py) started three times, asked for its page once, its resident
-    memory read; then the page as shipped, started by its socket for a visit from this
+    app (frameworks.py) started once (three starts each, as until 2026-12-06, cost the
+    guest some 24 s more: that day's run had aiohttp at 35.0-35.2 MB and Starlette at
+    27.5 MB, each start within 0.2 MB of its others), asked for its page once, its
+    resident memory read; then the page as shipped, started by its socket for a visit from this
     guest; and the memory the kernel has, and has still available, with the table and
     the page running."""
     weighed: dict[str, list[int]] = {}
     for name in ("aiohttp", "starlette"):
-        for n in range(3):
-            port = 8100 + n
+        for port in (8100,):
             child = subprocess.Popen([str(FRAMEWORKS), str(HOST / "frameworks.py"), name,
                                       str(port)], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True)
@@ -594,6 +596,29 @@ def others_paused(why: str) -> Iterator[None]:
         given.unlink(missing_ok=True)
 
 
+def intend(trace: Trace, intent: str, value: object) -> None:
+    """What a paired phone's page asks of the table, through its seam (the table's
+    socket, which takes root as its own user), answered once the table has taken it,
+    and its screen then drawn. The voice's round of languages took 10 s of menu presses
+    a language."""
+    count = trace.count
+    mark(f"{intent} {value}")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(30)
+        sock.connect(str(STATE / "table.sock"))
+        sock.sendall(json.dumps({"intent": intent, "value": value, "id": 1}).encode() + b"\n")
+        with sock.makefile("rb") as lines:
+            for line in lines:
+                answer = json.loads(line)
+                if answer.get("kind") == "answer":
+                    if not answer.get("ok"):
+                        raise RuntimeError(f"the seam refused {intent}={value}: {answer}")
+                    break
+            else:
+                raise RuntimeError(f"the seam closed without answering {intent}={value}")
+    trace.quiet(MENU_QUIET, 10.0, after=count)
+
+
 def menu_row(trace: Trace, row: str) -> None:
     """Open the menu and step to ``row``."""
     press(MENU_PRESS, trace, "menu")
@@ -603,8 +628,9 @@ def menu_row(trace: Trace, row: str) -> None:
 
 def the_voice(trace: Trace) -> None:
     """The spoken banker, under the unit as shipped, into ALSA's loopback: the menu
-    switches the voice on, a result is heard in each language (the menu's language
-    row between them), the menu switches it off and the next result is silent. The
+    switches the voice on, a result is heard in each language (set between them through
+    the seam, as a phone's page sets it), the menu switches it off and the next result
+    is silent. The
     loopback's capture side is recorded whole; the host finds each result's first panel
     byte in the trace and the first sound after it, both on the trace's clock (a mark
     says when the recording's first samples came)."""
@@ -626,22 +652,19 @@ def the_voice(trace: Trace) -> None:
         time.sleep(0.002)
     mark(f"recording bytes={recording.stat().st_size if recording.exists() else 0}")
     actions: list[int] = []  # the game's length after each result heard, and the last
+    spoken: dict[str, object] = {}
     try:
         menu_row(trace, "voice")
         press(LONG_PRESS, trace, "voice on")
         press(MENU_PRESS, trace, "menu closed")
         for lang in VOICE_LANGUAGES:
-            if lang != VOICE_LANGUAGES[0]:
-                menu_row(trace, "language")
-                press(LONG_PRESS, trace, f"language {lang}")
-                press(MENU_PRESS, trace, "menu closed")
+            if lang != VOICE_LANGUAGES[0]:  # as a phone's page sets it: the menu's
+                intend(trace, "language", lang)  # language row is the host's tests'
             roll(trace, f"voice-{lang}")
             actions.append(on_disk())
-            heard(recording)  # the result said to its end (the host measures how long)
-        menu_row(trace, "language")  # back to English, for what follows
-        press(LONG_PRESS, trace, "language en")
-        for _ in range(MENU_ROWS.index("voice") - MENU_ROWS.index("language")):
-            next_row(trace)
+            spoken[lang] = heard(recording)  # said to its end (the host measures how long)
+        intend(trace, "language", "en")  # back to English, for what follows
+        menu_row(trace, "voice")
         press(LONG_PRESS, trace, "voice off")
         press(MENU_PRESS, trace, "menu closed")
         roll(trace, "voice-off")
@@ -654,6 +677,7 @@ def the_voice(trace: Trace) -> None:
             recorder.wait(timeout=10)
     fact("voice_recorded_seconds", round(recording.stat().st_size / 2 / LOOPBACK_RATE, 1))
     fact("voice_actions", actions)
+    fact("voice_heard", spoken)
     journal = run("journalctl", "-u", SERVICE, "-b", "-o", "cat", check=False).stdout
     fact("voice_journal", [line for line in journal.splitlines()
                            if "sound" in line or "voice" in line][-5:])
@@ -662,11 +686,13 @@ def the_voice(trace: Trace) -> None:
     state_json("voice")
 
 
-def heard(recording: Path, at_most: float = 12.0) -> None:
-    """Wait until the loopback has carried sound and then 0.6 s of silence. Each look
+def heard(recording: Path, at_most: float = 20.0) -> dict[str, object]:
+    """Wait until the loopback has carried sound and then 0.6 s of silence (``at_most``
+    seconds: a backstop); what was heard, for the host's message should a result be
+    silent: whether anything was, after how long, and the loudest sample. Each look
     reads only what was recorded since the last (a look at the whole last 0.6 s, ten
     times a second, took a quarter of the guest's core in this python)."""
-    began, read, sounded, last_loud = uptime(), recording.stat().st_size, False, 0.0
+    began, read, sounded, last_loud, peak = uptime(), recording.stat().st_size, None, 0.0, 0
     read -= read % 2
     while uptime() - began < at_most:
         time.sleep(0.1)
@@ -676,10 +702,14 @@ def heard(recording: Path, at_most: float = 12.0) -> None:
         new = new[:len(new) - len(new) % 2]
         read += len(new)
         samples = array.array("h", new)
-        if samples and max(max(samples), -min(samples)) > 1000:
-            sounded, last_loud = True, read / 2 / LOOPBACK_RATE
-        if sounded and read / 2 / LOOPBACK_RATE - last_loud >= 0.6:
-            return
+        loudest = max(max(samples), -min(samples)) if samples else 0
+        peak = max(peak, loudest)
+        if loudest > 1000:
+            sounded = sounded if sounded is not None else round(uptime() - began, 2)
+            last_loud = read / 2 / LOOPBACK_RATE
+        if sounded is not None and read / 2 / LOOPBACK_RATE - last_loud >= 0.6:
+            break
+    return {"sound_after_s": sounded, "waited_s": round(uptime() - began, 2), "peak": peak}
 
 
 def idle_cpu(seconds: float = 5.0) -> dict[str, float]:

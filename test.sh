@@ -17,7 +17,7 @@ fi
 ALONE="tests/test_virtual_pi.py tests/test_wheels.py"
 echo "== pytest: the host's tests, on 2 workers"
 # shellcheck disable=SC2086
-.venv/bin/python -m pytest -n 2 --dist loadfile $(printf -- '--ignore=%s ' $ALONE)
+.venv/bin/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=10 $(printf -- '--ignore=%s ' $ALONE)
 echo "== pytest: the virtual Pi and the wheels, alone"
 # shellcheck disable=SC2086
 exec .venv/bin/python -m pytest $ALONE

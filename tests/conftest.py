@@ -17,6 +17,23 @@ SAY: list[str] = []
 """Lines for the end of the run; tests append to it."""
 
 
+LONGEST_FIRST = ("test_web.py", "test_machine.py", "test_kill_points.py", "test_ledger.py",
+                 "test_bench.py", "test_glance.py", "test_soak.py", "test_panels.py",
+                 "test_voice.py", "test_store_faults.py", "test_power_loss.py",
+                 "test_installer.py", "test_seam.py", "test_service.py", "test_browser.py",
+                 "test_odds.py", "test_sim.py")
+"""The host's longest files, longest first (as ./test.sh's --durations found them), handed
+out before the rest: pytest-xdist gives each worker a file at a time in the order
+collected (./test.sh turns off its own order, by count of tests, which sent the
+bench's two minute-long tests out last, to one worker, the other idle). A file's own
+tests keep their order."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # (stable)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for line in SAY:
         terminalreporter.write_line(line, bold=True, red=line.startswith("!!!"))

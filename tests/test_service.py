@@ -216,7 +216,17 @@ def test_on_stop_the_game_is_saved_and_the_panel_says_switched_off(tmp_path: Pat
     assert app.stdin is not None
     app.stdin.write(b"h h   ")  # a new game, three rolls
     app.stdin.flush()
-    time.sleep(5.5)
+
+    def rolled() -> int:  # read as `robinson state` reads, beside the running table
+        if not (state / "robinson.db").exists():
+            return 0
+        game = Store(state, read_only=True).load().game
+        return len(game.actions) if game is not None else 0
+
+    deadline = time.monotonic() + 60  # a backstop: three presses take some 3 s
+    while rolled() < 3:
+        assert app.poll() is None and time.monotonic() < deadline, rolled()
+        time.sleep(0.1)
     app.send_signal(signal.SIGTERM)  # what systemctl stop sends
     assert app.wait(timeout=20) == 0
     app.stdin.close()

@@ -449,9 +449,8 @@ def test_no_table_a_file_in_the_way_or_a_strangers_socket(folder: Path) -> None:
         assert stranger.stdout is not None and stranger.stdout.readline().strip() == "ready"
         web = Web(folder)
         try:
-            time.sleep(1.5)
+            wait_for(lambda: "not the table's" in web.said(), 10, "the page refusing it")
             assert web.now()["status"] == "stopped"
-            assert "not the table's" in web.said()
         finally:
             web.stop()
     finally:

@@ -23,7 +23,10 @@ from firmware.table.store import Store
 from robinson_core import Status
 
 ROBINSON = Path(sys.executable).with_name("robinson")
-ROUNDS = 300 if os.environ.get("ROBINSON_LONG") else 24
+ROUNDS = 300 if os.environ.get("ROBINSON_LONG") else 12
+"""Kills of the running app. 24 until 2026-12-06 (58 s of the host's tests, the longest
+test): each round is one more random moment of the same app, and a kill at every
+write-side system call is tests/test_kill_points.py's."""
 
 
 def last_shown(capture: Path) -> list[str] | None:

@@ -577,6 +577,8 @@ def put_away_figures(bench: Bench, times: int) -> None:
 def idle_figures(bench: Bench, seconds: float) -> None:
     """(l) the emulated table left alone at its title for ``seconds``: its wake-ups (every
     thread's voluntary context switches) and CPU (from /proc: Linux only)."""
+    from firmware.seam.wire import socket_path
+
     robinson = Path(sys.executable).with_name("robinson")
     if not Path("/proc/self/task").is_dir():
         return
@@ -599,7 +601,8 @@ def idle_figures(bench: Bench, seconds: float) -> None:
                                 str(Path(folder) / "state")], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:  # stdin held open, never written: nobody presses
-            time.sleep(4.0)  # started, its title drawn
+            _until(lambda: socket_path(Path(folder) / "state").exists(), 20)  # started,
+            time.sleep(1.0)  # and its title drawn: then nothing is to do
             woke, spent = wakes(app.pid), ticks(app.pid)
             time.sleep(seconds)
             woke, spent = wakes(app.pid) - woke, ticks(app.pid) - spent
@@ -802,11 +805,11 @@ def run(quick: bool = False) -> str:
     save_figures(bench, 20 if quick else 200)
     press_path(15 if quick else 120, bench)
     process_figures(bench, 2.0 if quick else 10.0)
-    idle_figures(bench, 5.0 if quick else 60.0)
+    idle_figures(bench, 2.0 if quick else 60.0)
     sim_figures(bench, 1000 if quick else 10_000)
     odds_figures(bench)
     replay_figures(bench, 10_000 if quick else 100_000)
-    web_figures(bench, 20 if quick else 60)  # presses: well within a game of six
+    web_figures(bench, 10 if quick else 60)  # presses: well within a game of six
     kinds = "\n".join(f"  {kind:<6}  {meaning}" for kind, meaning in KINDS.items())
     return (bench.table() + f"\n\nKinds:\n{kinds}\n\nPanel classes (the same {PANEL_TURNS} "
             "turns on each panel's own driver):\n" + panel_classes(PANEL_TURNS))

@@ -124,12 +124,13 @@ images just built), its one vCPU starved, not hung."""
 
 
 def table_share(cuts: int) -> int:
-    """The table's guest's share of the cuts: 9 of 16. A cut there takes some 13 s (the
-    table ready again 5.5-7.6 s after it, on two vCPUs), in the cuts' guest some 21 s
-    (ready 7.9-13.4 s, on one niced vCPU beside the table's two): with the python
-    upgrade's reinstall (169 s there on 2026-12-06) the cuts' guest was the tier's long
-    pole, 571 s against the table's 487 at 7 of 20."""
-    return cuts * 9 // 16
+    """The table's guest's share of the cuts: 7 of 16, so that the two guests end together.
+    A cut there takes some 13 s (the table ready again 5.2-8.7 s after it, on two
+    vCPUs), in the cuts' guest some 18 s (ready 8.0-11.5 s, on one niced vCPU); the cuts'
+    guest also reinstalls under a python upgrade (126-169 s). Measured on 2026-12-06: at
+    7 of 20, the guests ran 487 and 571 s; at 9 of 16 (the voice's languages through the
+    seam, the frameworks started once), 456 and 388 s."""
+    return cuts * 7 // 16
 
 
 def boot(folder: Path, *, cuts: int = 16, seed: int = 1,

@@ -92,7 +92,12 @@ def fill(lang: str, template: str, **values: object) -> str:
     """
     if _plain(template):  # no format of ours: str.format's C is some 5x Formatter's Python
         return template.format(**values)
-    return _Counts(lang).format(template, **values)
+    parts = _fields(template)
+    if parts is None:  # a field of a shape the texts do not use: the Formatter's own way
+        return _Counts(lang).format(template, **values)
+    counts = _Counts(lang)
+    return "".join(literal if field is None else literal + counts.format_field(
+        values[field], spec) for literal, field, spec in parts)
 
 
 @functools.cache
@@ -102,6 +107,19 @@ def _plain(template: str) -> bool:
     return all(spec == "" and conversion is None
                for _, field, spec, conversion in string.Formatter().parse(template)
                if field is not None)
+
+
+@functools.cache
+def _fields(template: str) -> tuple[tuple[str, str | None, str], ...] | None:
+    """``template`` parsed once: (literal, field, spec) each, where every field is a plain
+    name with a plain spec and no conversion (all the texts' are); None otherwise. The
+    Formatter parses a template anew at each call: a quarter of the time of the machine's
+    random-play test, which draws screens at every step, went there (its _vformat)."""
+    parts = tuple(string.Formatter().parse(template))
+    if any(field is not None and (not field.isidentifier() or conversion is not None
+                                  or "{" in (spec or "")) for _, field, spec, conversion in parts):
+        return None
+    return tuple((literal, field, spec or "") for literal, field, spec, _ in parts)
 
 
 def chip_nouns() -> frozenset[str]:

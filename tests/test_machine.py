@@ -239,6 +239,19 @@ def saved_before_shown(world: World) -> tuple[list[str], int]:
     """A result (or the decision it asks) is drawn only once its game went to the disk,
     or, while the disk refuses, with the badge that says it is not saved."""
     wrong, compared, on_disk, moved = [], 0, None, None
+    reveals: dict[tuple[int, int], set[tuple[str, tuple[str, ...]]]] = {}
+
+    def reveal(state: m.TableState, game: Game) -> set[tuple[str, tuple[str, ...]]]:
+        """The screens that reveal ``game``'s last action, once per game and prefs (the
+        moments hold every state, so an identity is never reused; drawing them at every
+        moment was a third of this test's time)."""
+        key = (id(game), id(state.prefs))
+        if key not in reveals:
+            w = m.words(state)
+            reveals[key] = {_shown(screens.result_screen(w, game)),
+                            _shown(screens.turn_screen(w, game.state))}
+        return reveals[key]
+
     for moment in world.moments:
         if isinstance(moment.event, m.Start):
             on_disk = moment.event.game  # what the disk gave
@@ -249,20 +262,16 @@ def saved_before_shown(world: World) -> tuple[list[str], int]:
             on_disk = moved.game  # the disk refused to put it away: it is still in play
         moved = None
         game = moment.after.game
-        if game is not None:
-            w = m.words(moment.after)
-            reveal = {_shown(screens.result_screen(w, game)),
-                      _shown(screens.turn_screen(w, game.state))}
         for effect in moment.effects:
             if isinstance(effect, m.Save | m.BeginGame):
                 on_disk = effect.game
             elif isinstance(effect, m.PutAway):
                 on_disk, moved = effect.then, effect
             elif (isinstance(effect, m.Draw) and game is not None and game.actions
-                  and _shown(effect.screen) in reveal):
+                  and _shown(effect.screen) in reveal(moment.after, game)):
                 compared += 1
-                unsaved = moment.after.failing is not None and effect.screen.badge == w(
-                    "unsaved_badge")
+                unsaved = moment.after.failing is not None and effect.screen.badge == \
+                    m.words(moment.after)("unsaved_badge")
                 if on_disk != game and not unsaved:
                     wrong.append(f"{effect.screen.title!r} shown before it was saved")
     return wrong, compared

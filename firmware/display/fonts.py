@@ -89,7 +89,11 @@ class Fonts:
                 runs.append((face, char))
         return runs
 
+    @functools.lru_cache(maxsize=8192)  # noqa: B019 - one Fonts lives for the whole run
     def width(self, text: str, bold: bool = False) -> int:
+        """How wide ``text`` is drawn, in pixels. Kept: wrapping a row measures the same
+        words and prefixes again and again (a sixth of the glance test's time was the
+        fonts' getlength and these runs)."""
         return sum(_length(face, run) for face, run in self.runs(text, bold))
 
     def draw(self, draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: int = 1,

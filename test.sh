@@ -11,13 +11,15 @@ echo "== mypy --strict robinson_core firmware tests"
 if [ "$#" -gt 0 ]; then
     exec .venv/bin/python -m pytest "$@"
 fi
-# Two parts. The host's tests on both cores, a file's tests in order on one of them
-# (pytest-xdist). Then, alone, what judges time on a quiet machine or says its figures
-# at the end: the virtual Pi (its buzzer's pitch, its voice's latency) and the wheels.
+# Two parts (docs/suite.md). The host's tests on three workers, a file's tests in order on
+# one of them (pytest-xdist): three on two cores, as a worker waits on the processes its
+# tests start for nearly a third of its time; the longest files first (tests/conftest.py),
+# the ten slowest tests named at the end. Then, alone, what says its figures at the end:
+# the virtual Pi (its guests' clocks are the host's) and the wheels.
 ALONE="tests/test_virtual_pi.py tests/test_wheels.py"
-echo "== pytest: the host's tests, on 2 workers"
+echo "== pytest: the host's tests, on 3 workers"
 # shellcheck disable=SC2086
-.venv/bin/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=10 $(printf -- '--ignore=%s ' $ALONE)
+.venv/bin/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder --durations=10 $(printf -- '--ignore=%s ' $ALONE)
 echo "== pytest: the virtual Pi and the wheels, alone"
 # shellcheck disable=SC2086
 exec .venv/bin/python -m pytest $ALONE

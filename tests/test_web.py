@@ -28,7 +28,7 @@ from PIL import Image, ImageOps
 from firmware.seam.wire import socket_path
 from firmware.table.store import Store
 from firmware.web.app import HEADERS
-from firmware.web.pairing import TRIES_MOST
+from firmware.web.pairing import Tries
 from robinson_core import Game, Roll, play_script
 from robinson_core.texts import LANGUAGES, caption, instruction
 
@@ -235,12 +235,35 @@ def test_a_hundred_wrong_codes_are_throttled(table: Table, web: Web) -> None:
         wrong = f"{(int(code) + 1) % 1_000_000:06d}"
         answers = [client.post("/api/pair", json={"code": wrong}) for _ in range(100)]
         statuses = [a.status_code for a in answers]
-        assert statuses[:TRIES_MOST] == [403] * TRIES_MOST
-        assert statuses[TRIES_MOST:] == [429] * (100 - TRIES_MOST)
+        assert statuses[:5] == [403] * 5  # five wrong codes a minute (pairing.py)
+        assert statuses[5:] == [429] * 95
         assert 1 <= int(answers[-1].headers["retry-after"]) <= 61
         assert client.post("/api/pair", json={"code": code}).status_code == 429  # even it
         assert client.get(f"/pair?t={code}").status_code == 429  # and the QR's way
     assert seam_view(table.directory)["private"]["phones"] == []
+
+
+def test_five_wrong_codes_a_minute_then_wait_until_the_oldest_is_a_minute_old() -> None:
+    """The throttle on a clock of the test's: wrong codes at 0, 10, 20, 30 and 40 s; at
+    45 s no try, and Retry-After 16 (the oldest is a minute old at 60 s, rounded up
+    past it); at 59.9 s still none; at 60 s one, the oldest forgotten (not the newest:
+    then another at 60 s is refused again, until 70 s)."""
+    now = [0.0]
+    tries = Tries(clock=lambda: now[0])
+    for at in (0.0, 10.0, 20.0, 30.0, 40.0):
+        now[0] = at
+        assert tries.allowed(), at
+        tries.wrong()
+    now[0] = 45.0
+    assert not tries.allowed() and tries.retry_after() == 16
+    now[0] = 59.9
+    assert not tries.allowed() and tries.retry_after() == 1
+    now[0] = 60.0
+    assert tries.allowed() and tries.retry_after() == 0
+    tries.wrong()  # a sixth wrong code, at 60 s: five in the last minute again
+    assert not tries.allowed() and tries.retry_after() == 11
+    now[0] = 70.0
+    assert tries.allowed()
 
 
 def test_the_code_is_on_the_panel_never_on_the_network(table: Table, web: Web) -> None:

@@ -60,3 +60,20 @@ def test_a_file_where_the_state_directory_should_be_is_one_line(tmp_path: Path) 
                          stdin=subprocess.DEVNULL, timeout=30, check=False)
     assert run.returncode == 2 and run.stderr.count("\n") == 1
     assert f"cannot use {state} for the saved games" in run.stderr
+
+
+def test_a_link_planted_at_the_lock_is_one_line_and_nothing_is_made_where_it_points(
+        tmp_path: Path) -> None:
+    """A symbolic link where the table's lock goes (someone's, to a file of their choice)
+    is never followed: the table stops with one line naming it and what to do."""
+    state, elsewhere = tmp_path / "state", tmp_path / "elsewhere"
+    state.mkdir()
+    (state / "table.lock").symlink_to(elsewhere)
+    run = subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
+                          str(state)], capture_output=True, text=True,
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+                         stdin=subprocess.DEVNULL, timeout=30, check=False)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert f"{state / 'table.lock'} is a symbolic link, which the table never follows: " \
+           "remove it" in run.stderr, run.stderr
+    assert not elsewhere.exists()

@@ -189,6 +189,11 @@ class Folder:
             if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
                 self._refuse(error.errno)  # readable still: the game plays on, unsaved
                 return
+            if error.errno == errno.ELOOP:  # O_NOFOLLOW: someone's link, never followed
+                raise StateDirectoryError(
+                    f"{self.directory / LOCK_FILE} is a symbolic link, which the table never "
+                    "follows: remove it (the table makes its own)",
+                    Fault.of_errno(error.errno)) from None
             raise StateDirectoryError(f"cannot use {self.directory} for the saved games "
                                       f"({error.strerror}): give --state-dir a folder the "
                                       "table may write", Fault.of_errno(error.errno)) from None

@@ -353,6 +353,28 @@ def test_oversized_bodies_and_headers_are_refused(table: Table, web: Web) -> Non
     assert web.process.poll() is None and table.process.poll() is None
 
 
+def test_each_refusal_is_its_own_status_and_changes_nothing(table: Table, web: Web) -> None:
+    """Refusals by their status, not only "not 200": 9 KB of headers is 431 (a paired
+    change sent with them is not taken), a foreign Origin asking for a code is 403, a
+    body that is not JSON is 400; and the page's script is served (200, JavaScript)."""
+    with paired(web, table.directory) as (client, token):
+        heavy = client.post("/api/names", json={"names": {"1": "Eve"}},
+                            headers={"x-csrf-token": token, "x-junk": "y" * 9 * 1024})
+        assert heavy.status_code == 431, heavy.status_code
+        assert "1" not in seam_view(table.directory)["given"]
+        foreign = client.post("/api/pair/request", json={},
+                              headers={"origin": "http://evil.example"})
+        assert foreign.status_code == 403, foreign.status_code
+        assert seam_view(table.directory)["private"]["pairing"] is None
+        broken = client.post("/api/names", content=b'{"names": {"1": "Eve"',
+                             headers={"x-csrf-token": token,
+                                      "content-type": "application/json"})
+        assert broken.status_code == 400, broken.status_code
+        script = client.get("/static/app.js")
+        assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+        assert "EventSource" in script.text
+
+
 def test_every_answer_carries_the_security_headers(table: Table, web: Web) -> None:
     seen = 0
     with web.client() as client:

@@ -470,6 +470,33 @@ def test_the_table_stopped_and_started_again_the_page_follows(folder: Path) -> N
         web.stop()
 
 
+def test_a_stream_opened_before_the_table_ever_answered_gets_its_first_view(
+        folder: Path) -> None:
+    """A phone that opens the page before the table has started (the Pi still booting)
+    follows it from its first view: the stream's first event is the page's "stopped",
+    then "starting" and the table's own view as it comes up."""
+    folder.mkdir(parents=True)
+    web = Web(folder)
+    table: Table | None = None
+    try:
+        seen = []
+        deadline = time.monotonic() + 60  # a backstop: the table is up in some 2 s
+        with httpx.Client(base_url=web.url, timeout=20) as client, \
+                client.stream("GET", "/events") as events:
+            for line in events.iter_lines():  # (a heartbeat every few seconds)
+                if line.startswith("data: "):
+                    seen.append(json.loads(line[6:])["status"])
+                if table is None:  # the stream is open: now the table starts
+                    table = Table(folder, SEATS, "--no-animation")
+                if seen[-1:] == ["playing"] or time.monotonic() > deadline:
+                    break
+        assert seen[:1] == ["stopped"] and seen[-1] == "playing", seen
+    finally:
+        if table is not None:
+            table.stop()
+        web.stop()
+
+
 def test_no_table_a_file_in_the_way_or_a_strangers_socket(folder: Path) -> None:
     folder.mkdir(parents=True)
     web = Web(folder)  # no table

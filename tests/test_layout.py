@@ -151,6 +151,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.web": PURE | {"asyncio", "contextlib", "datetime", "hmac", "html", "json",
                             "logging", "os", "pathlib", "secrets", "socket", "starlette",
                             "time"},
+    "firmware.web.hosts": PURE | {"ipaddress", "urllib"},
     "firmware.web.serve": PURE | {"argparse", "errno", "logging", "os", "pathlib", "socket",
                                   "uvicorn"},
     "firmware": PURE,

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -351,6 +352,37 @@ def test_oversized_bodies_and_headers_are_refused(table: Table, web: Web) -> Non
         assert client.post("/api/pair", content=nested, headers={
             "content-type": "application/json"}).status_code in (400, 413)
     assert web.process.poll() is None and table.process.poll() is None
+
+
+def test_a_foreign_host_is_421_on_every_path_before_anything_else(table: Table,
+                                                                   web: Web) -> None:
+    """DNS rebinding (issue 59): another site's name pointed at the Pi reaches the page with
+    that name as its Host. Every path answers such a request 421 and does nothing (no
+    code on the panel, no change taken, even with a paired phone's cookie and token and
+    the same foreign Origin); the Pi's own names and any address are served."""
+    port = web.port
+    with paired(web, table.directory) as (client, token):
+        asked = 0
+        for method, path, body in (("GET", "/", None), ("GET", "/api/now", None),
+                                   ("GET", "/history", None), ("GET", "/settings", None),
+                                   ("GET", "/rules", None), ("GET", "/events", None),
+                                   ("GET", "/static/app.js", None),
+                                   ("POST", "/api/pair/request", {}),
+                                   ("POST", "/api/pair", {"code": "123456"}),
+                                   ("POST", "/api/names", {"names": {"1": "Eve"}})):
+            for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.nip.io",
+                         f"{socket.gethostname()}.evil.example"):
+                answer = client.request(method, path, json=body, headers={
+                    "host": host, "origin": f"http://{host}", "x-csrf-token": token})
+                assert answer.status_code == 421, (method, path, host, answer.status_code)
+                asked += 1
+        assert asked == 40
+        assert seam_view(table.directory)["private"]["pairing"] is None
+        assert "1" not in seam_view(table.directory)["given"]
+        for host in (f"127.0.0.1:{port}", f"[::1]:{port}", f"localhost:{port}",
+                     f"{socket.gethostname()}.local:{port}", f"{socket.gethostname().upper()}",
+                     "192.168.1.20"):
+            assert client.get("/api/now", headers={"host": host}).status_code == 200, host
 
 
 def test_each_refusal_is_its_own_status_and_changes_nothing(table: Table, web: Web) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from firmware.seam.wire import INTENT_MOST
 from firmware.table import names as kept_names
 from firmware.table.store import Store
 from firmware.web import pages
+from firmware.web.hosts import is_own, own_names
 from firmware.web.live import Live
 from firmware.web.pairing import (
     COOKIE,
@@ -318,13 +320,15 @@ def _history(directory: Path) -> tuple[list[Any], dict[int, str]]:
 
 
 class Hardened:
-    """The security headers on every answer, and no request with more than
-    ``HEADERS_MOST`` bytes of headers (ASGI middleware). uvicorn's h11 parses a request's
-    head whole up to some 256 KiB when it comes in few reads; the page needs a few
-    hundred bytes of it."""
+    """The security headers on every answer, no request with more than ``HEADERS_MOST``
+    bytes of headers, and none to a Host not the page's own (``hosts``: 421, before
+    anything else, the rebinding defence) (ASGI middleware). uvicorn's h11 parses a
+    request's head whole up to some 256 KiB when it comes in few reads; the page needs a
+    few hundred bytes of it."""
 
-    def __init__(self, app: Starlette) -> None:
+    def __init__(self, app: Starlette, names: frozenset[str]) -> None:
         self.app = app
+        self.names = names
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -333,6 +337,11 @@ class Hardened:
         if sum(len(k) + len(v) for k, v in scope["headers"]) > HEADERS_MOST:
             await PlainTextResponse("request headers too large", 431, headers=HEADERS)(
                 scope, receive, send)
+            return
+        host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), None)
+        if not is_own(host, self.names):
+            await PlainTextResponse("this page answers to its own name or address only",
+                                    421, headers=HEADERS)(scope, receive, send)
             return
 
         async def with_headers(message: MutableMapping[str, Any]) -> None:
@@ -347,4 +356,5 @@ class Hardened:
 
 
 def application(directory: Path, config: Config, page_address: str = "") -> Hardened:
-    return Hardened(build(Companion(directory, config, page_address)))
+    return Hardened(build(Companion(directory, config, page_address)),
+                    own_names(socket.gethostname(), page_address))

@@ -185,28 +185,26 @@ def build(companion: Companion) -> Starlette:
         lang = companion.lang()
         if not _same_origin(request):
             return JSONResponse({"said": "not from this page"}, 403)
-        if not companion.tries.allowed():
-            return _too_many(companion, lang)
-        body = await _json(request)
+        body = await _json(request)  # read first: a guess is judged once it is all here
         if isinstance(body, Response):
             return body
         code = body.get("code")
         return await _pair_with(
             companion, code if isinstance(code, str) else "",
             ok=lambda: JSONResponse({"ok": True, "said": say(lang, "paired")}),
-            refused=lambda why: JSONResponse({"said": why or say(lang, "wrong_code")}, 403))
+            refused=lambda why: JSONResponse({"said": why or say(lang, "wrong_code")}, 403),
+            too_many=lambda: _too_many(companion, lang))
 
     async def pair_link(request: Request) -> Response:
         """The panel's QR code: its one-time token in the address."""
         lang = companion.lang()
-        if not companion.tries.allowed():
-            return html(pages.document(lang, "settings", pages.pair_form(
-                lang, say(lang, "too_many"))), 429)
         token = request.query_params.get("t", "")[:64]
         return await _pair_with(
             companion, token, ok=lambda: RedirectResponse("/settings", 303),
             refused=lambda why: html(pages.document(lang, "settings", pages.pair_form(
-                lang, why or say(lang, "wrong_code"))), 403))
+                lang, why or say(lang, "wrong_code"))), 403),
+            too_many=lambda: html(pages.document(lang, "settings", pages.pair_form(
+                lang, say(lang, "too_many"))), 429))
 
     async def ask_code(request: Request) -> Response:
         """Ask the table to show a code on its panel (no pairing needed: that is what it
@@ -252,9 +250,16 @@ def build(companion: Companion) -> Starlette:
 
 
 async def _pair_with(companion: Companion, proof: str, *, ok: Callable[[], Response],
-                     refused: Callable[[str], Response]) -> Response:
+                     refused: Callable[[str], Response],
+                     too_many: Callable[[], Response]) -> Response:
     """Pair with ``proof`` (the code or the QR's token): a new session, kept by the table
-    (its digest); ``ok`` or ``refused`` (with why, or "" for a wrong code) says so."""
+    (its digest); ``ok``, ``refused`` (with why, or "" for a wrong code) or ``too_many``
+    says so. Whether a guess may be tried, and counting it when wrong, come with no
+    await between them: the loop runs one guess's judging at a time, so guesses sent
+    together cannot all be let through before the first is counted (issue 59: 150 sent
+    with their bodies after their heads were all checked)."""
+    if not companion.tries.allowed():
+        return too_many()
     proof = proof.replace(" ", "")[:64]
     matched = companion.tries.matches(proof, companion.live.private().get("pairing"))
     if matched is None:

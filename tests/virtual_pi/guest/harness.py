@@ -549,25 +549,23 @@ def the_frameworks() -> None:
     app (frameworks.py) started once (three starts each, as until 2026-12-06, cost the
     guest some 24 s more: that day's run had aiohttp at 35.0-35.2 MB and Starlette at
     27.5 MB, each start within 0.2 MB of its others), asked for its page once, its
-    resident memory read; then the page as shipped, started by its socket for a visit from this
-    guest; and the memory the kernel has, and has still available, with the table and
-    the page running."""
+    resident memory read; then the page as shipped, started by its socket for a visit
+    from this guest; and the memory the kernel has, and has still available, with the
+    table and the page running."""
     weighed: dict[str, list[int]] = {}
     for name in ("aiohttp", "starlette"):
-        for port in (8100,):
-            child = subprocess.Popen([str(FRAMEWORKS), str(HOST / "frameworks.py"), name,
-                                      str(port)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True)
-            try:
-                page = page_of(port)
-                if page != b"Robinson":
-                    said = child.stderr.read() if child.poll() is not None and child.stderr \
-                        else repr(page)
-                    raise RuntimeError(f"{name}'s least app did not answer: {said}")
-                weighed.setdefault(name, []).append(resident_kib(child.pid))
-            finally:
-                child.kill()
-                child.wait(timeout=10)
+        child = subprocess.Popen([str(FRAMEWORKS), str(HOST / "frameworks.py"), name, "8100"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            page = page_of(8100)
+            if page != b"Robinson":
+                said = child.stderr.read() if child.poll() is not None and child.stderr \
+                    else repr(page)
+                raise RuntimeError(f"{name}'s least app did not answer: {said}")
+            weighed[name] = [resident_kib(child.pid)]
+        finally:
+            child.kill()
+            child.wait(timeout=10)
     visited = b"<html" in page_of(80).lower()  # the socket starts the page as shipped
     page_kib = resident_kib(int(run("systemctl", "show", "--property=MainPID", "--value",
                                     "robinson-web.service").stdout.strip() or 0))
@@ -630,10 +628,9 @@ def the_voice(trace: Trace) -> None:
     """The spoken banker, under the unit as shipped, into ALSA's loopback: the menu
     switches the voice on, a result is heard in each language (set between them through
     the seam, as a phone's page sets it), the menu switches it off and the next result
-    is silent. The
-    loopback's capture side is recorded whole; the host finds each result's first panel
-    byte in the trace and the first sound after it, both on the trace's clock (a mark
-    says when the recording's first samples came)."""
+    is silent. The loopback's capture side is recorded whole; the host finds each
+    result's first panel byte in the trace and the first sound after it, both on the
+    trace's clock (a mark says when the recording's first samples came)."""
     # Two cards, loaded now, long after the table started (a sound driver probed late, a
     # speaker plugged in): card 0 a dummy (as the jack or HDMI is card 0 on a Pi), card
     # 1 ALSA's loopback named as the amplifier's card is. What the table plays to

@@ -380,17 +380,23 @@ class Heard:
     seconds: float       # first edge to last
 
     @property
+    def offs(self) -> list[float]:
+        """How far each note is from the tune's, as a share (0.02: 2 % off), read twice, by
+        its spectrum's pitch and by its rate, and taken at the nearer: a vCPU set aside
+        delays edges in bursts (the spectrum smears, the count holds), and lgpio sometimes
+        drops a few (the count falls short, the spectrum holds: a roll of a 2026-12-06
+        run, 2,090 Hz by its pitch and 1,982 by its edges). A note programmed wrong is
+        wrong both ways; a note the host starved may be too (a CI roll beside the host's
+        tests: 2,240 Hz by its pitch, a buzz of 1 % purity, 1,860 by its edges)."""
+        return [min(abs(pitch / float(Tone(note).frequency) - 1),
+                    abs(rate / float(Tone(note).frequency) - 1))
+                for pitch, rate, note in zip(self.notes, self.rates, self.tune.value,
+                                             strict=True)]
+
+    @property
     def off(self) -> float:
-        """How far the worst note is from the tune's, as a share (0.02: 2 % off), each note
-        read twice, by its spectrum's pitch and by its rate, and taken at the nearer: a
-        vCPU set aside delays edges in bursts (the spectrum smears, the count holds), and
-        lgpio sometimes drops a few (the count falls short, the spectrum holds: a roll of a
-        2026-12-06 run, 2,090 Hz by its pitch and 1,982 by its edges). A note programmed
-        wrong is wrong both ways."""
-        return max(min(abs(pitch / float(Tone(note).frequency) - 1),
-                       abs(rate / float(Tone(note).frequency) - 1))
-                   for pitch, rate, note in zip(self.notes, self.rates, self.tune.value,
-                                                strict=True))
+        """The worst note's (offs): what chooses which tune a burst is."""
+        return max(self.offs)
 
 
 def rate(edges: list[tuple[float, int]]) -> float:
@@ -564,20 +570,27 @@ guest (1.31x at most, the host loaded); the tunes' lengths are a figure, printed
 end of the run."""
 
 RATE_OFF_MOST = 0.05
-"""How far a note, by its pitch or by its rate (Heard.off), may be from its frequency:
-exact, as a Pi's PWM drives it, to a few percent under emulation (0.3 % at worst for
-the ten rolls of a 2026-12-06 run by their pitch; the C7 in tests/reference, a guest's
-under TCG, 0.2 % by its pitch and 1.7 % by its rate)."""
+"""How far a note, by its pitch or by its rate (Heard.offs), may be from its frequency and
+count as in tune: exact, as a Pi's PWM drives it, to a few percent under emulation
+(0.3 % at worst for the ten rolls of a quiet 2026-12-06 run; the C7 in tests/reference,
+a guest's under TCG, 0.2 % by its pitch and 1.7 % by its rate)."""
+
+IN_TUNE_LEAST = 0.5
+"""The share of the game's notes that must be in tune, more than which a buzzer with a
+wrong frequency never reaches (none in tune), and less than which no run has come
+near: 10 of 10 on a quiet host; 8 of 10 by the spectrum alone, and 9 by the nearer of
+the two readings, in a 2026-12-06 fresh clone whose host ran its own tests on both
+cores beside the ten rolls."""
 
 
 def test_the_buzzer_plays_each_tune_true_under_the_unit(vpi: vm.Run) -> None:
-    """Every tune the game played, as the kernel saw the buzzer's line: a tune a roll, each
-    note driven at its frequency (the count of its edges over its time: what lgpio was
-    asked for, whatever the host's load), no tune held past LATE_MOST times its length.
-    What the guest's load decides, how long a tune took and the share of its notes whose
-    spectrum peaks at their pitch (a vCPU set aside plays a note's edges late, in
-    bursts: a buzz under emulation of a note a Pi plays clean), are figures only; the
-    timer slack that would buzz every note on a Pi is tested exactly, above
+    """Every tune the game played, as the kernel saw the buzzer's line: a tune a roll, most
+    of the notes in tune (by their pitch or their edges a second: Heard.offs; a wrong
+    frequency has none, a silence no tune), no tune held past LATE_MOST
+    times its length. What the guest's load decides, how long a tune took and how many
+    notes were in tune (a vCPU set aside plays a note's edges late, in bursts: a buzz
+    under emulation of a note a Pi plays clean), are figures; the timer slack that would
+    buzz every note on a Pi is tested exactly, above
     (test_lgpios_threads_take_a_tones_slack_only_where_a_buzzer_plays)."""
     heard = tunes_heard(vpi.results / "lines-1.txt")
     rolls = [h for h in heard if h.tune is Tune.ROLL]
@@ -590,11 +603,10 @@ def test_the_buzzer_plays_each_tune_true_under_the_unit(vpi: vm.Run) -> None:
         # a step behind each edge). Its tunes' count and lengths are judged; their
         # rates are a figure (test_the_figures).
         return
-    notes = 0
-    for h in heard:
-        assert h.off <= RATE_OFF_MOST, h
-        notes += len(h.rates)
-    assert notes >= 10
+    offs = [off for h in heard for off in h.offs]
+    in_tune = sum(off <= RATE_OFF_MOST for off in offs)
+    assert len(offs) >= 10
+    assert in_tune > IN_TUNE_LEAST * len(offs), (in_tune, len(offs), heard)
 
 
 def buzzer_figures(vpi: vm.Run) -> dict[str, object]:
@@ -604,7 +616,10 @@ def buzzer_figures(vpi: vm.Run) -> dict[str, object]:
     purity = [share for h in heard for share in h.purity]
     rates = [abs(got / Tone(note).frequency - 1) * 100
              for h in heard for got, note in zip(h.rates, h.tune.value, strict=True)]
+    offs = [off for h in heard for off in h.offs]
     return {"tunes heard": len(heard),
+            "notes in tune by the nearer of pitch and rate (within 5 %)":
+                f"{sum(off <= RATE_OFF_MOST for off in offs)} of {len(offs)}",
             "notes' rate (edges a second) off their frequency, worst (%)":
                 round(max(rates), 1) if rates else None,
             "notes within 5 % of their pitch": f"{sum(e <= 5 for e in errors)} of {len(errors)}",

@@ -514,8 +514,8 @@ def test_the_judge_reads_each_note_by_its_pitch_and_its_rate_and_a_wrong_note_as
     played is 0.2 % off by its pitch and 1.7 % by its rate (2,128 edges a second); one
     with a run of its edges dropped is off by its rate and true by its pitch, so still a
     C7; a win whose notes were each held 1.3x as long is still a win, each note true; a
-    C6 where a roll's C7 is played is off both ways; a tune three times its length is
-    within LATE_MOST, four times past it."""
+    C6 where a roll's C7 is played is off both ways; a tune ten times its length is
+    within LATE_MOST, eleven times past it."""
     c7 = Tone("C7").frequency
     guest = json.loads((REFERENCE.parent / "c7-as-a-guest-played-it.json").read_text())
     (jittered,) = tunes([(at / 1e6, level) for at, level in guest])
@@ -537,7 +537,7 @@ def test_the_judge_reads_each_note_by_its_pitch_and_its_rate_and_a_wrong_note_as
     assert wrong.tune is not Tune.ROLL, wrong  # a C6 is no roll's note...
     assert Heard(Tune.ROLL, wrong.rates[:1], wrong.notes[:1], wrong.purity[:1],
                  wrong.seconds).off > 0.45  # ... by its pitch nor its rate
-    for held, within in ((3.0, True), (4.0, False)):
+    for held, within in ((LATE_MOST, True), (LATE_MOST * 1.1, False)):
         (roll,) = tunes(square_wave(c7, NOTE * held))
         assert roll.tune is Tune.ROLL
         assert (roll.seconds / NOTE <= LATE_MOST) is within, roll.seconds
@@ -563,11 +563,14 @@ def test_the_judge_reads_a_line_set_to_the_level_it_has_as_no_edge(tmp_path: Pat
     assert spectrum([(1.0, 0), (1.01, 0), (1.02, 0)]) == (0.0, 0.0)
 
 
-LATE_MOST = 3.0
-"""How many times its length a tune may take before the buzzer is broken, not late: a
-backstop, not a target. Healthy runs: a roll's 0.15 s beep took 0.132-0.196 s in the
-guest (1.31x at most, the host loaded); the tunes' lengths are a figure, printed at the
-end of the run."""
+LATE_MOST = 10.0
+"""How many times its length a burst of the buzzer's may take before the buzzer is stuck,
+not late: a backstop, not a target. A roll's 0.15 s beep took 0.132-0.196 s in healthy
+runs; on 2026-12-06 a fresh clone on a host slowed by a third (the same random play
+took 44 s, 32 s the run before; the soak 44 s, 33 s) heard one burst of 0.463 s, 3.09x, at the right
+pitch (2,089 Hz) beside its ten rolls of 0.135-0.159 s, and failed the 3x this bound
+was then. A note that never stops runs into the next tune's, seconds later. The
+tunes' lengths are a figure, printed at the end of the run."""
 
 RATE_OFF_MOST = 0.05
 """How far a note, by its pitch or by its rate (Heard.offs), may be from its frequency and

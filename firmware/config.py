@@ -134,8 +134,13 @@ class Timings:
     shift_every: float = 300.0
 
 
-I2S_PINS = {18: "I2S BCLK", 19: "I2S LRCLK", 21: "I2S DIN"}
-"""The pins an I2S amplifier (MAX98357A) takes: bit clock, word clock, data."""
+I2S_PINS = {18: "I2S BCLK", 19: "I2S LRCLK", 20: "I2S DIN (unwired)", 21: "I2S DOUT"}
+"""The pins the I2S overlay takes, as one group (``i2s_pins <18 19 20 21>`` in the
+Pi 4's device tree, ``rp1_i2s0_18_21`` on the Pi 5): bit clock, word clock, the Pi's
+data in (a MAX98357A leaves it unwired, but the group holds it) and data out."""
+
+AMPLIFIER_PINS = (18, 19, 21)
+"""The I2S pins a MAX98357A is wired to (its BCLK, LRC and DIN)."""
 
 
 VOLUMES_ALLOWED = range(10, 101)  # espeak-ng's amplitude, the config's and the menu's kept
@@ -157,7 +162,7 @@ class Voice:
     # firmware.runtime.soundcards), or one named as `aplay -L` lists them:
     # "plughw:CARD=Headphones,DEV=0", "default"…
     device: str = "auto"
-    i2s_amplifier: bool = False  # a MAX98357A on the I2S pins (18, 19, 21): install.sh
+    i2s_amplifier: bool = False  # a MAX98357A on the I2S pins (18–21): install.sh
     # writes its dtoverlay (no-sdmode: GPIO 4 stays free), and no other part may be wired there
 
 

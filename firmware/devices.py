@@ -349,7 +349,7 @@ def _header_factory() -> PinFactory | None:
             f"gpiozero {_version('gpiozero')} opened gpiochip{opened}, not the header's "
             f"gpiochip{chip} ({found[chip]}): that gpiozero ignores "
             "the chip it is asked for; install.sh installs one that does "
-            "(gpiozero>=2.0.1.post1, or Raspberry Pi OS's python3-gpiozero)")
+            "(gpiozero>=2.0.1.post3, or Raspberry Pi OS's python3-gpiozero)")
     log.info("GPIO: the header is gpiochip%d", chip)
     return made
 

@@ -506,7 +506,11 @@ def test_an_st7789_without_cs_is_driven_in_spi_mode_3() -> None:
     ({"pins": {"seats": [5, 6], "use_buzzer": True}}, "pins.buzzer",
      "GPIO 18 is taken by I2S BCLK"),
     ({"pins": {"seats": [5, 6], "leds": [21, 22], "use_leds": True}}, "pins.leds[1]",
-     "GPIO 21 is taken by I2S DIN"),
+     "GPIO 21 is taken by I2S DOUT"),
+    # The group holds GPIO 20 too (the Pi's I2S input), though the amplifier leaves it
+    # unwired: the default seat 6 LED's pin.
+    ({"pins": {"seats": [5, 6, 13, 16, 24, 25], "use_leds": True}}, "pins.leds[6]",
+     "GPIO 20 is taken by I2S DIN (unwired)"),
     ({"pins": {"seats": [5, 6]}, "display": {"display": "st7789", "interface": "spi"}},
      "voice.i2s_amplifier", "needs GPIO 18 for I2S BCLK, but the panel uses it"),
 ])

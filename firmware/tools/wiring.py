@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from firmware.config import (
+    AMPLIFIER_PINS,
     CE0,
     I2C_PINS,
     I2S_PINS,
@@ -151,7 +152,7 @@ def i2s_wires() -> list[Wire]:
     names = {18: "BCLK", 19: "LRC (LRCLK)", 21: "DIN"}
     return [Wire("Amplifier VIN", None, 2, "5V"), Wire("Amplifier GND", None, 6, "GND"),
             *(Wire(f"Amplifier {names[gpio]}", gpio, PHYSICAL[gpio], I2S_PINS[gpio])
-              for gpio in sorted(I2S_PINS))]
+              for gpio in AMPLIFIER_PINS)]
 
 
 def i2s_markdown(config: Config) -> list[str]:
@@ -177,9 +178,10 @@ def i2s_markdown(config: Config) -> list[str]:
               "(a reboot takes it) and installs espeak-ng and alsa-utils. Leave the board's",
               "SD pin unwired: its own resistor keeps the amplifier on (both channels mixed),",
               "and `no-sdmode` keeps the overlay off GPIO 4 (without it the driver holds",
-              "GPIO 4, the seat 4 LED's pin, for as long as it runs). The amplifier takes",
-              "GPIO 18, 19 and 21: the config",
-              "refuses any part on them, in one line naming it. In this config",
+              "GPIO 4, the seat 4 LED's pin, for as long as it runs). The amplifier is wired",
+              "to GPIO 18, 19 and 21, and its overlay holds the whole I2S group, GPIO 18 to 21",
+              "(20 is the Pi's I2S input, left unwired): the config refuses any part on",
+              "them, in one line naming it. In this config",
               f"{', '.join(moves)} sit there; move them (`pins.seats`, `pins.buzzer`) to,",
               f"say, {where} (pins the LEDs leave free when they are not wired; with",
               "the LEDs, a table that speaks has four seats). A TFT's backlight",

@@ -44,9 +44,9 @@ DATA_DISK = "/dev/vdb"
 SERVICE = "robinson-table.service"
 INSTALLED = Path("/opt/robinson-table/installed")  # install.sh's record of what it installed
 BUTTON, SEATS = SETTINGS["button"], tuple(SETTINGS["seats"])  # the default config's pins
-# A table that speaks has a MAX98357A on the I2S pins (18, 19, 21): from the game on, its
-# config moves seat 4 and the buzzer off them, as hardware/WIRING.md says (seats 5 and 6
-# are not wired), and its LEDs keep GPIO 4 (the overlay's no-sdmode leaves it free).
+# A table that speaks has a MAX98357A on the I2S pins (18, 19, 21; the overlay holds 18-21):
+# from the game on, its config moves seat 4 and the buzzer off them, as hardware/WIRING.md
+# says (seats 5 and 6 are not wired), and its LEDs keep GPIO 4 (no-sdmode leaves it free).
 AMPLIFIED = bool(SETTINGS.get("voice"))
 AMPLIFIER_SEATS, AMPLIFIER_BUZZER = (5, 6, 13, 16), 12
 AMPLIFIER = "MAX98357A"  # the card's name, as the overlay's simple-audio-card gives it

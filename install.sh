@@ -59,6 +59,12 @@ RESTART_DROP_IN="$ROOT/etc/systemd/system/$SERVICE.service.d/restart-steps.conf"
 CONFIG_DIR="$ROOT/etc/robinson-table"
 STATE="$ROOT/var/lib/$SERVICE"
 COMMAND="$ROOT/usr/local/bin/robinson"
+WATCHDOG="$ROOT/etc/systemd/system.conf.d/robinson-table-watchdog.conf"
+WIFI_POWERSAVE="$ROOT/etc/NetworkManager/conf.d/robinson-table-wifi.conf"
+WIFI_CHECK="$ROOT/usr/local/lib/robinson-table/wifi-check"
+WIFI_UNIT="$ROOT/etc/systemd/system/robinson-wifi-check.service"
+WIFI_TIMER="$ROOT/etc/systemd/system/robinson-wifi-check.timer"
+PROC=${ROBINSON_PROC:-/proc}
 # From Debian (and Raspberry Pi OS): fonts, venv, the I2C and SPI bindings, bring-up tools.
 APT_PACKAGES="fonts-misaki fonts-terminus-otb fonts-unifont python3-venv python3-smbus2 python3-spidev i2c-tools"
 # From the Raspberry Pi archive: lgpio, and the RPi.GPIO module luma's SPI uses, on
@@ -80,13 +86,49 @@ if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
     exit 1
 fi
 
-# Copy $1 to $2 (mode $3) only if it differs; say so when it did.
+# Copy $1 to $2 (mode $3) only if it differs; say so when it did (PUT=yes).
 put() {
+    PUT=no
     if ! cmp -s "$1" "$2" 2>/dev/null; then
         mkdir -p "$(dirname "$2")"
         cp "$1" "$2.new" && chmod "$3" "$2.new" && mv "$2.new" "$2"
         changed "installed ${2#$ROOT}"
+        PUT=yes
     fi
+}
+
+# Who listens on TCP port $1, other than systemd (PID 1, which holds our page's socket):
+# "NAME (process PID)" and status 0; status 1 when nobody else does. Read from /proc:
+# nothing to install, no packet sent.
+port_holder() {
+    python3 - "$PROC" "$1" <<'EOF'
+import os, sys
+proc, port = sys.argv[1], int(sys.argv[2])
+inodes = set()
+for table in ("tcp", "tcp6"):
+    try:
+        lines = open(f"{proc}/net/{table}").read().splitlines()[1:]
+    except OSError:
+        continue
+    for line in lines:  # "0: 00000000:0050 00000000:0000 0A ... uid timeout inode"
+        f = line.split()
+        if len(f) > 9 and f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == port:
+            inodes.add(f"socket:[{f[9]}]")
+if not inodes:
+    sys.exit(1)
+holders = []
+for pid in filter(str.isdigit, os.listdir(proc)):
+    try:
+        fds = os.listdir(f"{proc}/{pid}/fd")
+        if any(os.readlink(f"{proc}/{pid}/fd/{fd}") in inodes for fd in fds):
+            holders.append((pid, open(f"{proc}/{pid}/comm").read().strip()))
+    except OSError:
+        continue
+if holders and all(pid == "1" for pid, _ in holders):
+    sys.exit(1)  # systemd's socket: ours, robinson-web.socket
+print(", ".join(f"{name} (process {pid})" for pid, name in holders if pid != "1")
+      or "another program")
+EOF
 }
 
 # Write the text on stdin to $1 (mode $2) only if it differs.
@@ -203,10 +245,13 @@ EOF
 uninstall() {
     systemctl disable --now "$SERVICE.service" >/dev/null 2>&1 || true
     systemctl disable --now "$WEB_SERVICE.socket" "$WEB_SERVICE.service" >/dev/null 2>&1 || true
-    for f in "$WEB_UNIT" "$WEB_SOCKET" "$WEB_PORT_DROP_IN" "$UNIT" "$DROP_IN" "$OLD_DROP_IN" "$RESTART_DROP_IN" "$UDEV" "$MODULES" "$COMMAND"; do
+    systemctl disable --now robinson-wifi-check.timer >/dev/null 2>&1 || true
+    for f in "$WEB_UNIT" "$WEB_SOCKET" "$WEB_PORT_DROP_IN" "$UNIT" "$DROP_IN" "$OLD_DROP_IN" \
+            "$RESTART_DROP_IN" "$UDEV" "$MODULES" "$COMMAND" "$WATCHDOG" "$WIFI_POWERSAVE" \
+            "$WIFI_CHECK" "$WIFI_UNIT" "$WIFI_TIMER"; do
         { [ -e "$f" ] || [ -L "$f" ]; } && rm -f "$f" && changed "removed ${f#$ROOT}"
     done
-    rmdir "$(dirname "$DROP_IN")" "$(dirname "$WEB_PORT_DROP_IN")" 2>/dev/null || true
+    rmdir "$(dirname "$DROP_IN")" "$(dirname "$WEB_PORT_DROP_IN")" "$(dirname "$WIFI_CHECK")" 2>/dev/null || true
     [ -d "$OPT" ] && rm -rf "$OPT" && changed "removed ${OPT#$ROOT}"
     systemctl daemon-reload || true
     if [ "$PURGE" = yes ]; then
@@ -445,6 +490,12 @@ EOF
     if [ "$WEB" = yes ]; then
         put "$SRC/systemd/$WEB_SERVICE.service" "$WEB_UNIT" 0644
         put "$SRC/systemd/$WEB_SERVICE.socket" "$WEB_SOCKET" 0644
+        # Port 80 held by another program (Pi-hole, nginx): the page takes 8080, and
+        # says so (the panel's pairing screen shows the address with its port).
+        if [ "$WEB_PORT" = 80 ] && holder=$(port_holder 80); then
+            say "port 80 is taken by $holder: the page listens on port 8080 instead"
+            WEB_PORT=8080
+        fi
         if [ "$WEB_PORT" != 80 ]; then
             put_text "$WEB_PORT_DROP_IN" 0644 <<EOF
 # Written by install.sh: the config's [web] port.
@@ -462,8 +513,26 @@ EOF
         done
         rmdir "$(dirname "$WEB_PORT_DROP_IN")" 2>/dev/null || true
     fi
+    # 9. The Pi's own health: the SoC's watchdog, fed by systemd (a frozen Pi reboots
+    #    by itself); Wi-Fi that neither naps nor stays lost (the phones' page).
+    put "$SRC/systemd/watchdog.conf" "$WATCHDOG" 0644
+    if [ "$PUT" = yes ]; then
+        systemctl daemon-reexec || say "systemd takes the watchdog at the next boot"
+    fi
+    if [ -d "$ROOT/etc/NetworkManager" ]; then
+        put "$SRC/systemd/wifi-powersave.conf" "$WIFI_POWERSAVE" 0644
+        [ "$PUT" = yes ] && say "Wi-Fi power saving is off from the next time it joins"
+    fi
+    put "$SRC/systemd/wifi-check" "$WIFI_CHECK" 0755
+    put "$SRC/systemd/robinson-wifi-check.service" "$WIFI_UNIT" 0644
+    put "$SRC/systemd/robinson-wifi-check.timer" "$WIFI_TIMER" 0644
     if [ "$CHANGES" != 0 ]; then
         systemctl daemon-reload || true
+    fi
+    if ! systemctl is-enabled --quiet robinson-wifi-check.timer 2>/dev/null; then
+        systemctl enable robinson-wifi-check.timer || die "systemctl could not enable robinson-wifi-check.timer"
+        systemctl start robinson-wifi-check.timer 2>/dev/null || true
+        changed "enabled robinson-wifi-check.timer"
     fi
     if [ "$WEB" = yes ]; then
         if ! systemctl is-enabled --quiet "$WEB_SERVICE.socket" 2>/dev/null; then

@@ -66,7 +66,8 @@ def machine(tmp_path: Path) -> dict[str, Path]:
 def install(machine: dict[str, Path], *args: str,
             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     env = {"PATH": f"{machine['bin']}:/usr/bin:/bin", "FAKE": str(machine["fake"]),
-           "REAL_PYTHON": sys.executable, "HOME": str(machine["fake"]), **(env or {})}
+           "REAL_PYTHON": sys.executable, "HOME": str(machine["fake"]),
+           "ROBINSON_PROC": str(machine["fake"] / "proc"), **(env or {})}
     return subprocess.run(["sh", str(ROOT / "install.sh"), "--root", str(machine["root"]), *args],
                           capture_output=True, text=True, env=env, check=False,
                           stdin=subprocess.DEVNULL)
@@ -534,3 +535,123 @@ def test_a_quiet_table_installs_no_voice(machine: dict[str, Path]) -> None:
     assert install(machine).returncode == 0
     assert not any("espeak-ng" in c for c in calls(machine))
     assert "dtoverlay=max98357a" not in (machine["root"] / "boot/firmware/config.txt").read_text()
+
+
+def test_the_pi_keeps_itself_well(machine: dict[str, Path]) -> None:
+    """The SoC's watchdog on (a frozen Pi reboots by itself), Wi-Fi power saving off
+    where NetworkManager runs, and the Wi-Fi check once a minute; uninstall takes
+    them away again."""
+    root = machine["root"]
+    (root / "etc/NetworkManager/conf.d").mkdir(parents=True)
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    done = calls(machine)
+    watchdog = (root / "etc/systemd/system.conf.d/robinson-table-watchdog.conf").read_text()
+    assert "[Manager]\nRuntimeWatchdogSec=15\n" in watchdog  # the bcm2835's most is 15.99 s
+    assert "systemctl daemon-reexec" in done  # systemd reads system.conf.d then, or at boot
+    assert "wifi.powersave = 2" in (
+        root / "etc/NetworkManager/conf.d/robinson-table-wifi.conf").read_text()
+    check = root / "usr/local/lib/robinson-table/wifi-check"
+    assert check.read_bytes() == (ROOT / "systemd/wifi-check").read_bytes()
+    assert check.stat().st_mode & 0o777 == 0o755
+    assert "systemctl enable robinson-wifi-check.timer" in done
+    assert "ExecStart=/usr/local/lib/robinson-table/wifi-check" in (
+        root / "etc/systemd/system/robinson-wifi-check.service").read_text()
+    assert install(machine, "--no-fast-i2c").returncode == 0
+    assert "systemctl daemon-reexec" not in calls(machine)  # unchanged: no re-exec
+    assert install(machine, "--uninstall").returncode == 0
+    for gone in ("etc/systemd/system.conf.d/robinson-table-watchdog.conf",
+                 "etc/NetworkManager/conf.d/robinson-table-wifi.conf",
+                 "usr/local/lib/robinson-table", "etc/systemd/system/robinson-wifi-check.timer"):
+        assert not (root / gone).exists(), gone
+
+
+def test_no_networkmanager_no_powersave_file(machine: dict[str, Path]) -> None:
+    assert install(machine, "--no-fast-i2c").returncode == 0
+    assert not (machine["root"] / "etc/NetworkManager").exists()
+
+
+def fake_proc(machine: dict[str, Path], holders: dict[int, str]) -> None:
+    """A /proc whose TCP table has a listener on port 80 (inode 4242), held by the
+    processes ``holders`` names (PID: command)."""
+    proc = machine["fake"] / "proc"
+    (proc / "net").mkdir(parents=True)
+    header = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt" \
+             "   uid  timeout inode\n"
+    (proc / "net/tcp").write_text(
+        header + "   0: 00000000:0050 00000000:0000 0A 00000000:00000000 00:00000000 "
+        "00000000     0        0 4242 1 0000000000000000 100 0 0 10 0\n"
+        "   1: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 "
+        "00000000     0        0 77 1 0000000000000000 100 0 0 10 0\n")
+    (proc / "net/tcp6").write_text(header)
+    for pid, name in holders.items():
+        (proc / str(pid) / "fd").mkdir(parents=True)
+        (proc / str(pid) / "comm").write_text(name + "\n")
+        (proc / str(pid) / "fd" / "7").symlink_to("socket:[4242]")
+
+
+def test_port_80_taken_by_another_program_moves_the_page_to_8080(
+        machine: dict[str, Path]) -> None:
+    fake_proc(machine, {1: "systemd", 812: "lighttpd"})
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    assert "port 80 is taken by lighttpd (process 812): the page listens on port 8080" \
+        in run.stdout
+    port = machine["root"] / "etc/systemd/system/robinson-web.socket.d/port.conf"
+    assert "ListenStream=\nListenStream=8080\n" in port.read_text()
+    assert ":8080/" in run.stdout  # the address it gives says so too
+
+
+def test_port_80_held_by_our_own_socket_stays_80(machine: dict[str, Path]) -> None:
+    fake_proc(machine, {1: "systemd"})  # systemd holds robinson-web.socket's port
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    assert "taken" not in run.stdout
+    assert not (machine["root"] / "etc/systemd/system/robinson-web.socket.d").exists()
+
+
+WIFI_TOOLS = {
+    # The default route's device and router come from $FAKE/route ("" for none).
+    "ip": 'case "$1 $2" in "route show") [ -n "$4" ] && [ "$4" = dev ] && '
+          '{ grep "dev $5" "$FAKE/route" || true; } || cat "$FAKE/route";; '
+          '"link set") echo "ip $*" >> "$FAKE/calls";; esac',
+    "ping": 'echo "ping $*" >> "$FAKE/calls"; [ -e "$FAKE/router-answers" ]',
+    "nmcli": 'echo "nmcli $*" >> "$FAKE/calls"',
+}
+
+
+def test_the_wifi_check_joins_again_after_three_misses_in_a_row(tmp_path: Path) -> None:
+    fake, bin_ = tmp_path / "fake", tmp_path / "bin"
+    for d in (fake, bin_, fake / "sys/class/net/wlan0"):
+        d.mkdir(parents=True)
+    for name, body in WIFI_TOOLS.items():
+        (bin_ / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_ / name).chmod(0o755)
+    route = fake / "route"
+    env = {"PATH": f"{bin_}:/usr/bin:/bin", "FAKE": str(fake),
+           "ROBINSON_SYSFS": str(fake / "sys"), "ROBINSON_WIFI_COUNT": str(fake / "count")}
+
+    def check() -> tuple[str, list[str]]:
+        run = subprocess.run(["sh", str(ROOT / "systemd/wifi-check")], env=env, text=True,
+                             capture_output=True, check=True)
+        log = fake / "calls"
+        said = log.read_text().splitlines() if log.exists() else []
+        log.unlink(missing_ok=True)
+        return run.stdout, [c for c in said if not c.startswith("ping")]
+
+    route.write_text("default via 192.168.1.1 dev wlan0 proto dhcp metric 600\n")
+    (fake / "router-answers").touch()
+    assert check() == ("", [])
+    (fake / "router-answers").unlink()  # the router goes away
+    assert check() == ("", []) and check() == ("", [])
+    said, did = check()  # the third miss in a row
+    assert "wlan0 has not reached its router (192.168.1.1) in 3 checks" in said
+    assert did == ["nmcli device disconnect wlan0", "nmcli device connect wlan0"]
+    assert check() == ("", [])  # counting from nought again
+    (fake / "router-answers").touch()
+    assert check() == ("", [])  # an answer clears the count: three more misses to join
+    (fake / "router-answers").unlink()
+    assert [check()[1] for _ in range(3)] == [[], [], ["nmcli device disconnect wlan0",
+                                                       "nmcli device connect wlan0"]]
+    route.write_text("default via 10.0.0.1 dev eth0 proto dhcp metric 100\n")
+    assert [check()[1] for _ in range(4)] == [[], [], [], []]  # a cable: none of its business

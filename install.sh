@@ -4,6 +4,7 @@
 #   sudo ./install.sh                 install; run it again after `git pull` to update
 #   sudo ./install.sh --fast-i2c      ... and set the I2C bus to 400 kHz (see hardware/)
 #   sudo ./install.sh --wheelhouse DIR   install the Python packages from DIR, offline
+#   sudo sh install.sh --first-boot   from a release bundle, unattended (the first boot)
 #   sudo ./install.sh --uninstall     remove it; saved games and the config stay
 #   sudo ./install.sh --uninstall --purge   remove saved games, config and user too
 #   ./install.sh --root DIR           write under DIR instead of / (packaging, tests)
@@ -12,7 +13,7 @@
 # the service, and says so.
 set -eu
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "install.sh: $*" >&2; exit 1; }
 
 SRC=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +22,7 @@ ACTION=install
 PURGE=no
 FAST_I2C=ask
 WHEELHOUSE=""
+FIRST_BOOT=no
 while [ $# -gt 0 ]; do
     case "$1" in
         --root) ROOT=${2:?--root needs a directory}; shift ;;
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
         --uninstall) ACTION=uninstall ;;
         --purge) PURGE=yes ;;
         --fast-i2c) FAST_I2C=yes ;;
+        --first-boot) FIRST_BOOT=yes FAST_I2C=yes ;;
         --no-fast-i2c) FAST_I2C=no ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -37,6 +40,15 @@ while [ $# -gt 0 ]; do
     shift
 done
 ROOT=${ROOT%/}
+# A release bundle (tools/bundle.py) carries the project's wheel and its dependencies'
+# in wheels/, and no source: installed from there, offline but for apt.
+BUNDLE_WHEEL=""
+if [ ! -d "$SRC/firmware" ] && [ -d "$SRC/wheels" ]; then
+    for w in "$SRC"/wheels/robinson_table-*.whl; do [ -f "$w" ] && BUNDLE_WHEEL=$w; done
+    [ -n "$BUNDLE_WHEEL" ] || { echo "install.sh: $SRC/wheels holds no robinson_table wheel: copy the whole bundle again" >&2; exit 2; }
+    [ -n "$WHEELHOUSE" ] || WHEELHOUSE="$SRC/wheels"
+fi
+CODE=${BUNDLE_WHEEL:-$SRC}  # where python finds firmware/ (a wheel is a zip it imports)
 if [ -n "$WHEELHOUSE" ]; then
     [ -d "$WHEELHOUSE" ] || { echo "install.sh: --wheelhouse $WHEELHOUSE is not a directory" >&2; exit 2; }
     WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
@@ -80,6 +92,7 @@ case "$ARCH" in armhf|armel) APT_PACKAGES="$APT_PACKAGES python3-pil" ;; esac
 say() { printf '%s\n' "robinson: $*"; }
 changed() { say "$*"; CHANGES=$((CHANGES + 1)); }
 CHANGES=0
+REBOOT=no
 
 if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run it as root: sudo ./install.sh" >&2
@@ -137,6 +150,24 @@ put_text() {
     cat > "$tmp"
     put "$tmp" "$1" "$2"
     rm -f "$tmp"
+}
+
+# The least version of Python package $1 the table needs (setup.cfg, or the bundle's
+# wheel's metadata).
+requirement_floor() {
+    python3 - "$1" "$CODE" <<'EOF'
+import re, sys, zipfile
+name, code = sys.argv[1], sys.argv[2]
+if code.endswith(".whl"):
+    with zipfile.ZipFile(code) as wheel:
+        meta = next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
+        text = wheel.read(meta).decode()
+else:
+    text = open(f"{code}/setup.cfg").read()
+found = re.search(rf"^\s*(?:Requires-Dist:\s*)?{name}\s*[^\n]*?>=\s*([0-9.]+)", text,
+                  re.I | re.M)
+print(found.group(1) if found else "0")
+EOF
 }
 
 boot_config() {
@@ -225,7 +256,7 @@ available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 panel_bus() {
     config="$CONFIG_DIR/config.toml"
     [ -f "$config" ] || config="$SRC/systemd/config.toml"
-    python3 - "$config" "$SRC" <<'EOF' 2>/dev/null || echo "i2c 1 - 0.0 no no yes 80"
+    python3 - "$config" "$CODE" <<'EOF' 2>/dev/null || echo "i2c 1 - 0.0 no no yes 80"
 import sys, tomllib
 sys.path.insert(0, sys.argv[2])
 from firmware.display.panels import PANELS  # the one home of what each panel needs
@@ -306,7 +337,7 @@ install() {
         changed "installed Debian packages:$missing"
     fi
     case "$ARCH" in armhf|armel)
-        floor=$(sed -n 's/^ *pillow *>= *\([0-9.]*\).*/\1/p' "$SRC/setup.cfg")
+        floor=$(requirement_floor pillow)
         pil=$(dpkg-query -W -f='${Version}' python3-pil 2>/dev/null || true)
         dpkg --compare-versions "${pil:-0}" ge "$floor" ||
             die "32-bit Raspberry Pi OS: its Pillow ($pil) is older than the $floor the table needs, and PyPI has no 32-bit wheel to build from: flash 64-bit Raspberry Pi OS (or 32-bit Trixie)" ;;
@@ -316,7 +347,7 @@ install() {
     if command -v raspi-config >/dev/null 2>&1; then
         if [ "$(raspi-config nonint "get_$INTERFACE")" != 0 ]; then
             raspi-config nonint "do_$INTERFACE" 0 || die "raspi-config could not enable $INTERFACE"
-            changed "enabled $INTERFACE (takes effect after a reboot)"
+            changed "enabled $INTERFACE (takes effect after a reboot)"; REBOOT=yes
         fi
     else
         say "no raspi-config: enable $INTERFACE yourself (dtparam=$([ "$INTERFACE" = spi ] && echo spi || echo i2c_arm)=on in config.txt)"
@@ -332,10 +363,10 @@ install() {
             say "no /boot/firmware/config.txt: add dtoverlay=max98357a,no-sdmode to it yourself for the I2S amplifier"
         elif grep -qx "dtoverlay=max98357a" "$cfg"; then  # an earlier install.sh's line
             sed -i 's/^dtoverlay=max98357a$/dtoverlay=max98357a,no-sdmode/' "$cfg"
-            changed "wrote the I2S amplifier's overlay as dtoverlay=max98357a,no-sdmode in ${cfg#$ROOT}: GPIO 4 is free again (after a reboot)"
+            changed "wrote the I2S amplifier's overlay as dtoverlay=max98357a,no-sdmode in ${cfg#$ROOT}: GPIO 4 is free again (after a reboot)"; REBOOT=yes
         elif ! grep -q "^dtoverlay=max98357a" "$cfg"; then
             boot_line "$cfg" "dtoverlay=max98357a,no-sdmode"
-            changed "added dtoverlay=max98357a,no-sdmode (the I2S amplifier) to ${cfg#$ROOT} (after a reboot)"
+            changed "added dtoverlay=max98357a,no-sdmode (the I2S amplifier) to ${cfg#$ROOT} (after a reboot)"; REBOOT=yes
         fi
     fi
     if [ -z "$cfg" ]; then
@@ -348,7 +379,7 @@ install() {
         fi
         if [ "$FAST_I2C" = yes ]; then
             boot_line "$cfg" "dtparam=i2c_arm_baudrate=400000"
-            changed "set the I2C bus to 400 kHz in ${cfg#$ROOT} (after a reboot)"
+            changed "set the I2C bus to 400 kHz in ${cfg#$ROOT} (after a reboot)"; REBOOT=yes
         else
             say "I2C stays at 100 kHz; ./install.sh --fast-i2c sets 400 kHz"
         fi
@@ -391,8 +422,20 @@ install() {
         python3 -m venv --system-site-packages "$VENV" || die "python3 -m venv failed: sudo apt-get install python3-venv"
         changed "created ${VENV#$ROOT}"
     fi
-    want=$(cd "$SRC" && { echo "extra=$EXTRA"; cat setup.cfg pyproject.toml $(find robinson_core firmware -name '*.py' | sort); } | cksum)
-    if [ "$(cat "$OPT/installed" 2>/dev/null)" != "$want" ]; then
+    if [ -n "$BUNDLE_WHEEL" ]; then
+        want=$({ echo "extra=$EXTRA"; cat "$BUNDLE_WHEEL"; } | cksum)
+    else
+        want=$(cd "$SRC" && { echo "extra=$EXTRA"; cat setup.cfg pyproject.toml $(find robinson_core firmware -name '*.py' | sort); } | cksum)
+    fi
+    if [ -n "$BUNDLE_WHEEL" ] && [ "$(cat "$OPT/installed" 2>/dev/null)" != "$want" ]; then
+        # shellcheck disable=SC2086
+        "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-warn-script-location \
+            --no-index --find-links "$WHEELHOUSE" "$BUNDLE_WHEEL${EXTRA:+[$EXTRA]}" ||
+            die "pip could not install the bundle's wheels (see above): is the whole bundle on the card? ($SRC/wheels)"
+        printf '%s\n' "$want" > "$OPT/installed"
+        changed "installed $(basename "$BUNDLE_WHEEL") into ${VENV#$ROOT}"
+    fi
+    if [ -z "$BUNDLE_WHEEL" ] && [ "$(cat "$OPT/installed" 2>/dev/null)" != "$want" ]; then
         build=$(mktemp -d)
         cp -R "$SRC/setup.cfg" "$SRC/pyproject.toml" "$SRC/README.md" "$SRC/robinson_core" \
             "$SRC/firmware" "$build/"
@@ -556,6 +599,14 @@ EOF
         fi
     fi
 
+    if [ "$FIRST_BOOT" = yes ]; then
+        [ -f "$SRC/VERSION" ] && cp "$SRC/VERSION" "$OPT/bundle"  # robinson-first-boot's mark
+        if [ "$REBOOT" = yes ]; then
+            say "restarting the Pi in a minute, once, for the bus and config.txt to take effect"
+            shutdown -r +1 "Robinson Table: restarting once to finish its install" ||
+                say "could not schedule the restart: restart the Pi yourself"
+        fi
+    fi
     say "done ($CHANGES changes). Check it with:"
     say "  systemctl status $SERVICE"
     say "  journalctl -u $SERVICE -b"

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,7 @@ STAND_INS = {
     "systemctl": 'for u; do :; done; case "$1" in is-enabled) [ -e "$FAKE/enabled-$u" ];; '
                  'enable) touch "$FAKE/enabled-$u";; disable) rm -f "$FAKE"/enabled-*;; esac',
     "udevadm": ":",
+    "shutdown": ":",
     # The venv's python records its calls; pip records what it was asked to build and
     # whether a build/ or egg-info would land there (it lists the source folder).
     "python3": 'if [ "$1" = -m ] && [ "$2" = venv ]; then for d; do :; done; mkdir -p "$d/bin"; '
@@ -63,12 +65,12 @@ def machine(tmp_path: Path) -> dict[str, Path]:
     return {"root": root, "fake": fake, "bin": bin_}
 
 
-def install(machine: dict[str, Path], *args: str,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def install(machine: dict[str, Path], *args: str, env: dict[str, str] | None = None,
+            script: Path = ROOT / "install.sh") -> subprocess.CompletedProcess[str]:
     env = {"PATH": f"{machine['bin']}:/usr/bin:/bin", "FAKE": str(machine["fake"]),
            "REAL_PYTHON": sys.executable, "HOME": str(machine["fake"]),
            "ROBINSON_PROC": str(machine["fake"] / "proc"), **(env or {})}
-    return subprocess.run(["sh", str(ROOT / "install.sh"), "--root", str(machine["root"]), *args],
+    return subprocess.run(["sh", str(script), "--root", str(machine["root"]), *args],
                           capture_output=True, text=True, env=env, check=False,
                           stdin=subprocess.DEVNULL)
 
@@ -655,3 +657,99 @@ def test_the_wifi_check_joins_again_after_three_misses_in_a_row(tmp_path: Path) 
                                                        "nmcli device connect wlan0"]]
     route.write_text("default via 10.0.0.1 dev eth0 proto dhcp metric 100\n")
     assert [check()[1] for _ in range(4)] == [[], [], [], []]  # a cable: none of its business
+
+
+def bundle(at: Path) -> Path:
+    """A release bundle as tools/bundle.py lays it out, its wheel zipped here from the
+    checkout (tests/test_wheels.py builds and resolves a real one from the registry)."""
+    folder = at / "robinson-table"
+    (folder / "wheels").mkdir(parents=True)
+    shutil.copy2(ROOT / "install.sh", folder)
+    shutil.copytree(ROOT / "systemd", folder / "systemd")
+    for name in ("first-boot.sh", "FIRST-BOOT.txt", "user-data.txt"):
+        shutil.copy2(ROOT / "firstboot" / name, folder)
+    (folder / "VERSION").write_text("0.1.0\n")
+    wheel = folder / "wheels/robinson_table-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for package in ("firmware", "robinson_core"):
+            for path in sorted((ROOT / package).rglob("*.py")):
+                archive.write(path, path.relative_to(ROOT).as_posix())
+        archive.writestr("robinson_table-0.1.0.dist-info/METADATA",
+                         "Name: robinson-table\nRequires-Dist: pillow<14,>=10.4\n")
+    for other in ("gpiozero-2.0.1.post3-py3-none-any.whl", "luma_oled-3.16.0-py3-none-any.whl"):
+        (folder / "wheels" / other).write_bytes(b"a wheel")
+    return folder
+
+
+def test_from_a_bundle_it_installs_its_wheel_offline_and_finishes_the_first_boot(
+        tmp_path: Path, machine: dict[str, Path]) -> None:
+    """The folder an owner copies to the boot partition: no source, a wheel; pip takes
+    the project's wheel and its extras from wheels/ alone, builds nothing, and the first
+    boot marks the bundle installed and restarts the Pi once for the bus it turned on."""
+    folder = bundle(tmp_path / "bootfs")
+    run = install(machine, "--first-boot", script=folder / "install.sh")
+    assert run.returncode == 0, run.stderr
+    root, done = machine["root"], calls(machine)
+    pip = [c for c in done if c.startswith("venv-python -m pip install")]
+    assert len(pip) == 1, pip  # no setuptools, no build: the wheel as it is
+    wheels = folder / "wheels"
+    assert f"--no-index --find-links {wheels} {wheels}/robinson_table-0.1.0-py3-none-any.whl[web]" \
+        in pip[0]
+    assert "raspi-config nonint do_i2c 0" in done  # --first-boot: unattended, 400 kHz too
+    assert "dtparam=i2c_arm_baudrate=400000" in (root / "boot/firmware/config.txt").read_text()
+    assert (root / "opt/robinson-table/bundle").read_text() == "0.1.0\n"
+    assert any(c.startswith("shutdown -r +1") for c in done)
+    assert (root / "etc/robinson-table/config.toml").read_bytes() == (
+        folder / "systemd/config.toml").read_bytes()
+    assert (root / "etc/systemd/system/robinson-table.service").is_file()
+    run = install(machine, "--first-boot", script=folder / "install.sh")
+    assert run.returncode == 0 and "(0 changes)" in run.stdout, run.stdout
+    assert not any(c.startswith(("shutdown", "venv-python -m pip")) for c in calls(machine))
+    (wheels / "robinson_table-0.1.0-py3-none-any.whl").unlink()
+    run = install(machine, script=folder / "install.sh")
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert "holds no robinson_table wheel: copy the whole bundle again" in run.stderr
+
+
+def test_a_bundle_on_32_bit_arm_reads_the_pillow_floor_from_its_wheel(
+        tmp_path: Path, machine: dict[str, Path]) -> None:
+    folder = bundle(tmp_path / "bootfs")
+    (machine["fake"] / "arch").write_text("armhf")
+    (machine["fake"] / "debs").write_text("python3-pil\n")
+    (machine["fake"] / "version-python3-pil").write_text("9.4.0-1+deb12u1")
+    run = install(machine, script=folder / "install.sh")
+    assert run.returncode == 1 and "older than the 10.4 the table needs" in run.stderr
+
+
+def test_a_bundle_reads_what_to_install_from_its_own_wheel(tmp_path: Path,
+                                                           machine: dict[str, Path]) -> None:
+    """The config's panel decides the extras through the panel table inside the wheel
+    (the system's python imports it from the zip): a TFT takes the lcd extra."""
+    folder = bundle(tmp_path / "bootfs")
+    settings = folder / "systemd/config.toml"
+    settings.write_text(settings.read_text().replace('display = "ssd1306"', 'display = "st7789"')
+                        .replace('interface = "i2c"', 'interface = "spi"'))
+    assert install(machine, script=folder / "install.sh").returncode == 0
+    pip = [c for c in calls(machine) if c.startswith("venv-python -m pip install")]
+    assert len(pip) == 1 and pip[0].endswith("robinson_table-0.1.0-py3-none-any.whl[lcd,web]")
+
+
+def test_first_boot_sh_puts_the_install_unit_in_place_and_starts_it_without_waiting(
+        tmp_path: Path, machine: dict[str, Path]) -> None:
+    """cloud-init's bootcmd runs it early at every boot: the unit copied (once), enabled,
+    and started with --no-block (it waits for the network; bootcmd must not)."""
+    folder = bundle(tmp_path / "bootfs")
+    (machine["root"] / "etc/systemd/system").mkdir(parents=True)
+    env = {"PATH": f"{machine['bin']}:/usr/bin:/bin", "FAKE": str(machine["fake"]),
+           "ROBINSON_ROOT": str(machine["root"])}
+    for _ in range(2):
+        run = subprocess.run(["sh", str(folder / "first-boot.sh")], env=env, text=True,
+                             capture_output=True, check=False)
+        assert run.returncode == 0, run.stderr
+    unit = machine["root"] / "etc/systemd/system/robinson-first-boot.service"
+    assert unit.read_bytes() == (ROOT / "systemd/robinson-first-boot.service").read_bytes()
+    assert calls(machine) == [
+        "systemctl daemon-reload", "systemctl enable robinson-first-boot.service",
+        "systemctl start --no-block robinson-first-boot.service",
+        "systemctl enable robinson-first-boot.service",  # the second boot: no reload
+        "systemctl start --no-block robinson-first-boot.service"]

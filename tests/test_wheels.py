@@ -13,15 +13,16 @@ import configparser
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
+from tools.bundle import PYTHONS, download_command
+
 from .conftest import SAY
 
 ROOT = Path(__file__).resolve().parent.parent
-GLIBC = (17, 24, 27, 28, 31, 34, 35, 36)  # manylinux tags up to bookworm's glibc 2.36
-PYTHONS = ("3.11", "3.13")                # bookworm's, trixie's
 
 
 def requirements() -> list[str]:
@@ -35,12 +36,8 @@ def requirements() -> list[str]:
 
 def download(folder: Path, arch: str, python: str, *wanted: str,
              deps: bool = True) -> subprocess.CompletedProcess[str]:
-    platforms = [f"--platform=manylinux_2_{v}_{arch}" for v in GLIBC]
     return subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-         "--only-binary=:all:", *platforms, f"--platform=linux_{arch}",
-         f"--python-version={python}", "--implementation=cp", "--dest", str(folder),
-         *([] if deps else ["--no-deps"]), *wanted],
+        download_command(folder, arch, python, *([] if deps else ["--no-deps"]), *wanted),
         capture_output=True, text=True, check=False, timeout=300)
 
 
@@ -104,3 +101,44 @@ def test_32_bit_arm_lacks_a_wheel_only_for_what_install_sh_takes_from_debian(
     SAY.append(f"wheels, armv7l / Python 3.11: {len(others)} projects have one, Pillow has "
                "none (install.sh takes Debian's python3-pil there: bookworm's 9.4 is "
                "refused, trixie's 11.1 taken)")
+
+
+def test_the_bundle_holds_all_a_pi_installs_from_with_no_index(registry: None,
+                                                             tmp_path: Path) -> None:
+    """tools/bundle.py: one folder and its zip, the project's wheel and every wheel its
+    requirements resolve to for each Pi Python (Pillow compiled for each), install.sh and
+    its units, the first-boot files, the settings; pip then resolves the whole install
+    from the folder alone (--no-index), as the first boot does."""
+    out = tmp_path / "dist"
+    made = subprocess.run([sys.executable, str(ROOT / "tools/bundle.py"), "--out", str(out)],
+                          capture_output=True, text=True, check=False, timeout=600)
+    assert made.returncode == 0, made.stderr[-2000:]
+    folder = out / "robinson-table"
+    from firmware import __version__
+    assert (folder / "VERSION").read_text() == f"{__version__}\n"
+    wheels = names(folder / "wheels")
+    for needed in ("robinson-table", "gpiozero", "pillow", "luma-oled", "starlette",
+                   "uvicorn", "budoux", "segno", "smbus2", "luma-lcd"):
+        assert needed in wheels, (needed, sorted(wheels))
+    pillows = sorted(w.name for w in (folder / "wheels").glob("pillow-*.whl"))
+    assert [re.search(r"-(cp3\d+)-", w).group(1) for w in pillows] == ["cp311", "cp313"]  # type: ignore[union-attr]
+    for name in ("install.sh", "first-boot.sh", "FIRST-BOOT.txt", "user-data.txt",
+                 "systemd/robinson-table.service", "systemd/robinson-first-boot.service"):
+        assert (folder / name).is_file(), name
+    settings = (out / "robinson-table.toml").read_text()
+    assert settings.endswith((ROOT / "systemd/config.toml").read_text())
+    zipped = out / f"robinson-table-{__version__}.zip"
+    with zipfile.ZipFile(zipped) as archive:
+        inside = set(archive.namelist())
+    assert "robinson-table.toml" in inside and "robinson-table/install.sh" in inside
+    assert len([n for n in inside if n.startswith("robinson-table/wheels/")]) == len(
+        list((folder / "wheels").iterdir()))
+    wheel = next((folder / "wheels").glob("robinson_table-*.whl"))
+    for python in PYTHONS:  # the whole install, resolved from the folder alone
+        resolved = subprocess.run(
+            [*download_command(tmp_path / f"again-{python}", "aarch64", python,
+                               "--no-index", "--find-links", str(folder / "wheels"),
+                               f"{wheel}[pi,web,lcd]")],
+            capture_output=True, text=True, check=False, timeout=300)
+        assert resolved.returncode == 0, resolved.stderr[-2000:]
+    SAY.append(f"the bundle: {zipped.stat().st_size // 1024} KB, {len(wheels)} projects")

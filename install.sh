@@ -76,6 +76,8 @@ WIFI_POWERSAVE="$ROOT/etc/NetworkManager/conf.d/robinson-table-wifi.conf"
 WIFI_CHECK="$ROOT/usr/local/lib/robinson-table/wifi-check"
 WIFI_UNIT="$ROOT/etc/systemd/system/robinson-wifi-check.service"
 WIFI_TIMER="$ROOT/etc/systemd/system/robinson-wifi-check.timer"
+SETTINGS_UNIT="$ROOT/etc/systemd/system/robinson-settings.service"
+BOOT_SETTINGS="$ROOT/boot/firmware/robinson-table.toml"
 PROC=${ROBINSON_PROC:-/proc}
 # From Debian (and Raspberry Pi OS): fonts, venv, the I2C and SPI bindings, bring-up tools.
 APT_PACKAGES="fonts-misaki fonts-terminus-otb fonts-unifont python3-venv python3-smbus2 python3-spidev i2c-tools"
@@ -276,10 +278,10 @@ EOF
 uninstall() {
     systemctl disable --now "$SERVICE.service" >/dev/null 2>&1 || true
     systemctl disable --now "$WEB_SERVICE.socket" "$WEB_SERVICE.service" >/dev/null 2>&1 || true
-    systemctl disable --now robinson-wifi-check.timer >/dev/null 2>&1 || true
+    systemctl disable --now robinson-wifi-check.timer robinson-settings.service >/dev/null 2>&1 || true
     for f in "$WEB_UNIT" "$WEB_SOCKET" "$WEB_PORT_DROP_IN" "$UNIT" "$DROP_IN" "$OLD_DROP_IN" \
             "$RESTART_DROP_IN" "$UDEV" "$MODULES" "$COMMAND" "$WATCHDOG" "$WIFI_POWERSAVE" \
-            "$WIFI_CHECK" "$WIFI_UNIT" "$WIFI_TIMER"; do
+            "$WIFI_CHECK" "$WIFI_UNIT" "$WIFI_TIMER" "$SETTINGS_UNIT"; do
         { [ -e "$f" ] || [ -L "$f" ]; } && rm -f "$f" && changed "removed ${f#$ROOT}"
     done
     rmdir "$(dirname "$DROP_IN")" "$(dirname "$WEB_PORT_DROP_IN")" "$(dirname "$WIFI_CHECK")" 2>/dev/null || true
@@ -300,6 +302,21 @@ uninstall() {
 
 install() {
     command -v python3 >/dev/null 2>&1 || die "python3 is missing: sudo apt-get install python3"
+    # 0. The boot partition's settings file, if the owner wrote one: checked with the
+    #    config's own checks (python imports them from the checkout or the bundle's
+    #    wheel) and made the config only if good, before anything below reads it.
+    if [ -f "$BOOT_SETTINGS" ]; then
+        said=$(python3 - "$CODE" "$BOOT_SETTINGS" "$CONFIG_DIR/config.toml" \
+                "$ROOT/run/robinson-table-settings-refused" <<'EOF' 2>&1
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from firmware.boot_settings import settle
+print(settle(*map(Path, sys.argv[2:]))[1])
+EOF
+        ) || said="could not read the settings file: $said"
+        say "$said"
+    fi
     set -- $(panel_bus)
     INTERFACE=$1 I2C_PORT=$2 EXTRA=${3:--} SPI_DEVICE=${4:-0.0} VOICE=${5:-no} I2S=${6:-no}
     WEB=${7:-yes} WEB_PORT=${8:-80}
@@ -556,6 +573,8 @@ EOF
         done
         rmdir "$(dirname "$WEB_PORT_DROP_IN")" 2>/dev/null || true
     fi
+    # The settings file on the boot partition, at every boot before the table.
+    put "$SRC/systemd/robinson-settings.service" "$SETTINGS_UNIT" 0644
     # 9. The Pi's own health: the SoC's watchdog, fed by systemd (a frozen Pi reboots
     #    by itself); Wi-Fi that neither naps nor stays lost (the phones' page).
     put "$SRC/systemd/watchdog.conf" "$WATCHDOG" 0644
@@ -571,6 +590,10 @@ EOF
     put "$SRC/systemd/robinson-wifi-check.timer" "$WIFI_TIMER" 0644
     if [ "$CHANGES" != 0 ]; then
         systemctl daemon-reload || true
+    fi
+    if ! systemctl is-enabled --quiet robinson-settings.service 2>/dev/null; then
+        systemctl enable robinson-settings.service || die "systemctl could not enable robinson-settings.service"
+        changed "enabled robinson-settings.service"
     fi
     if ! systemctl is-enabled --quiet robinson-wifi-check.timer 2>/dev/null; then
         systemctl enable robinson-wifi-check.timer || die "systemctl could not enable robinson-wifi-check.timer"

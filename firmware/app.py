@@ -92,7 +92,8 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
                       volume=voice.volume, speed=voice.speed, amplifier=voice.i2s_amplifier)
     run = Run(lang=args.lang, animate=not args.no_animation,
               badge="DEMO" if args.demo or args.seed is not None else "",
-              voice_on=True if args.voice else None, mounts=None if emulated else _mountinfo)
+              voice_on=True if args.voice else None, mounts=None if emulated else _mountinfo,
+              settings=None if emulated else _settings_refused())
     told = Told(voice=speaker, record=capture.speech if capture is not None else None,
                 on_page=text_view)
     table = Table(rig, store, die=SeededDie(args.seed) if args.seed is not None else Die(),
@@ -138,6 +139,20 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
         logging.getLogger("robinson").info("stopped by signal %d", received[0])
     return exit_status(received)
 
+
+
+def _settings_refused() -> int | None:
+    """The line of the boot partition's settings file this boot's check refused, if any
+    (said on the title: the table runs with the last good settings)."""
+    from firmware.boot_settings import refused
+
+    said = refused()
+    if said is None:
+        return None
+    logging.getLogger("robinson").warning(
+        "the settings file on the boot partition was not taken (line %d): %s; the last good "
+        "settings run", *said)
+    return said[0]
 
 
 def _mountinfo() -> str | None:

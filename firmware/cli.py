@@ -271,6 +271,17 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--config", metavar="FILE", help="a TOML config file")
     web_arguments(web)
 
+    settings = commands.add_parser(
+        "settings", help="take the boot partition's robinson-table.toml as the config, if "
+                         "it is good (at every boot, before the table)")
+    settings.add_argument("--from", dest="source", metavar="FILE",
+                          help="the settings file (default /boot/firmware/robinson-table.toml)")
+    settings.add_argument("--to", dest="target", metavar="FILE",
+                          help="the config it becomes (default /etc/robinson-table/config.toml)")
+    settings.add_argument("--refused", metavar="FILE",
+                          help="where the table reads a refusal at start (default "
+                               "/run/robinson-table-settings-refused)")
+
     import_ = commands.add_parser("import", help="make a file from robinson export the game "
                                                  "in play (the table must be stopped)")
     import_.add_argument("file", metavar="FILE", help="a saved game (- = standard input)")
@@ -680,10 +691,29 @@ def _web(args: argparse.Namespace) -> int:
                  args.port)
 
 
+def _settings(args: argparse.Namespace) -> int:
+    from firmware import boot_settings
+
+    source = Path(args.source) if args.source else boot_settings.BOOT_FILE
+    target = Path(args.target) if args.target else boot_settings.CONFIG
+    refused = Path(args.refused) if args.refused else boot_settings.REFUSED
+    outcome, said = boot_settings.settle(source, target, refused)
+    print(f"robinson settings: {said}", flush=True)
+    if outcome is not None and outcome.changed and boot_settings.INSTALLED.exists():
+        # A bundle's install: robinson-first-boot runs it again after this, for what the
+        # new settings change beyond the config (the panel's bus, the voice, the port).
+        boot_settings.INSTALLED.unlink()
+        print("robinson settings: the install runs again for them", flush=True)
+    if outcome is not None and not outcome.taken:
+        boot_settings.beep(target, outcome.line or 0)
+        return 1
+    return 0
+
+
 _COMMANDS = {"replay": _replay, "odds": _odds, "rules": _rules, "table": _table,
              "selftest": _selftest, "state": _state, "history": _history, "export": _export,
              "import": _import, "sim": _sim, "bench": _bench, "names": _names, "restore": _restore,
-             "web": _web}
+             "web": _web, "settings": _settings}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -753,3 +753,32 @@ def test_first_boot_sh_puts_the_install_unit_in_place_and_starts_it_without_wait
         "systemctl start --no-block robinson-first-boot.service",
         "systemctl enable robinson-first-boot.service",  # the second boot: no reload
         "systemctl start --no-block robinson-first-boot.service"]
+
+
+def test_the_boot_partitions_settings_are_taken_before_anything_reads_the_config(
+        machine: dict[str, Path]) -> None:
+    """The owner's robinson-table.toml: good, it is the config (here a panel on SPI, so
+    the install waits for SPI); wrong, the shipped config stays and the line is said.
+    robinson-settings.service takes it again at every boot."""
+    root = machine["root"]
+    settings = root / "boot/firmware/robinson-table.toml"
+    shipped = (ROOT / "systemd/config.toml").read_text()
+    settings.write_text(shipped.replace('display = "ssd1306"', 'display = "sh1106"')
+                        .replace('interface = "i2c"', 'interface = "spi"'))
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    assert "robinson: robinson-table.toml taken: the table runs with it" in run.stdout
+    assert (root / "etc/robinson-table/config.toml").read_text() == settings.read_text()
+    done = calls(machine)
+    assert "raspi-config nonint do_spi 0" in done
+    assert "systemctl enable robinson-settings.service" in done
+    assert (root / "etc/systemd/system/robinson-settings.service").read_bytes() == (
+        ROOT / "systemd/robinson-settings.service").read_bytes()
+    assert (root / "boot/firmware/robinson-table-settings.txt").is_file()
+    settings.write_text(shipped.replace("i2c_address = 0x3c", "i2c_address = 0x99"))
+    (root / "run").mkdir()
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    assert "robinson-table.toml NOT taken, line 22 is wrong: display.i2c_address" in run.stdout
+    assert 'display = "sh1106"' in (root / "etc/robinson-table/config.toml").read_text()
+    assert (root / "run/robinson-table-settings-refused").read_text().startswith("22\t")

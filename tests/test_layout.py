@@ -41,6 +41,8 @@ FORBIDDEN = {
     "firmware.tools": ("firmware.cli", "firmware.app"),
     "firmware.app": ("firmware.cli", "firmware.tools"),
     "firmware.startup": ("firmware.cli", "firmware.tools", "firmware.app"),
+    "firmware.boot_settings": ("firmware.table", "firmware.devices", "firmware.emulate",
+                               "firmware.tools", "firmware.app", "firmware.cli"),
     # The store's rooms, each over the ones below it: faults, rows, folder, ledger, salvage,
     # spare, store, restore; the machine and what it is made of never reach the disk's rooms.
     "firmware.table.faults": ("firmware.table.rows", "firmware.table.folder",
@@ -134,6 +136,9 @@ OUTSIDE: dict[str, frozenset[str]] = {
                               "random", "resource", "shutil", "signal", "socket",
                               "statistics", "subprocess", "sys", "tempfile", "threading",
                               "time"},
+    # The settings file on the boot partition: read, checked, written whole; the buzzer
+    # beeps a wrong line's number where no panel can say it.
+    "firmware.boot_settings": PURE | {"contextlib", "os", "pathlib", "time", "gpiozero"},
     "firmware.notify": PURE | {"logging", "os", "socket"},
     "firmware.cli": PURE | {"argparse", "json", "pathlib", "sys"},
     "firmware.app": PURE | {"argparse", "contextlib", "logging", "pathlib", "signal", "sys",

@@ -218,6 +218,19 @@ def test_saves_a_reboot_empties_are_said_on_the_title_and_again_when_stuck() -> 
         assert TimerKind.BOOT in table.state.armed
 
 
+def test_a_refused_settings_file_is_said_on_the_title_with_its_line() -> None:
+    """The boot partition's settings file was not taken: the title says which line (or
+    the whole file), and the table runs with the last good settings."""
+    for line, note in ((7, ("settings_line", {"number": 7})), (0, ("settings_file", {}))):
+        table = Machine()
+        table(m.Start(None, (1, 2), settings=line))
+        said = table.w(note[0], **note[1])
+        assert table.screen == screens.title_screen(table.w, False, (said,)), line
+    table = Machine()
+    table(m.Start(None, (1, 2)))
+    assert table.screen == screens.title_screen(table.w, False, ())
+
+
 def test_a_game_taken_up_from_the_title_is_said_after_it_is_shown() -> None:
     from firmware.speech.said import Spoken
 

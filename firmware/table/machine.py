@@ -356,6 +356,9 @@ class _Moment:
             self.set(failing=start.fault)
         if start.volatile:
             notes.append(Notice.of("saves_vanish", kind=start.volatile))
+        if start.settings is not None:
+            notes.append(Notice.of("settings_line", number=start.settings) if start.settings
+                         else Notice.of("settings_file"))
         if fixed.fonts_missing:
             notes.append(Notice.of("about_fonts", packages=fixed.fonts_missing))
         if fixed.seeded:

@@ -55,6 +55,8 @@ class Start:
     contrast: int = 255  # the panel's, before any preference
     fault: Fault | None = None  # why nothing can be saved (a full disk...): the game goes on
     volatile: str = ""  # the file system the saves are on, if a reboot empties it (tmpfs)
+    settings: int | None = None  # the boot partition's settings file was refused: its wrong
+    # line (0: the whole file); the last good settings run
 
 
 @dataclass(frozen=True)

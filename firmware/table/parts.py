@@ -59,6 +59,8 @@ class Run:
     voice_on: bool | None = None  # --voice: over the saved preference
     mounts: Callable[[], str | None] | None = None  # /proc/self/mountinfo's text (None:
     # the table does not ask whether its saves outlive a reboot: emulated, in a test)
+    settings: int | None = None  # this boot's settings file refused: its wrong line (0:
+    # the whole file; firmware.boot_settings)
 
 
 @dataclass(frozen=True)

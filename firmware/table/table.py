@@ -128,7 +128,8 @@ class Table:
                         "folder on the SD card", self.store.directory, kind)
         self.take(m.Start(loaded.game, self.seats.occupied(), loaded.problem or "",
                           self.button.stuck, prefs, self.panel.contrast,
-                          loaded.fault.kind if loaded.fault else None, kind or ""))
+                          loaded.fault.kind if loaded.fault else None, kind or "",
+                          self.run.settings))
 
     def show_fault(self, fault: Fault) -> None:
         """The saved games cannot even be read (the table stops): the panel says so."""

@@ -111,6 +111,8 @@ PANEL = {
     "save_failed": "Cannot save ({reason}): the game goes on",
     "saves_unreadable": "The saved games cannot be read ({reason}): see the journal",
     "saves_vanish": "Games here vanish at each reboot ({kind}): see the journal",
+    "settings_line": "Settings file: line {number} is wrong. Old settings kept",
+    "settings_file": "Settings file not taken. Old settings kept",
     "saves_problem": "Saved games: {problem}",  # set aside, behind, damaged
     "audit_failed": "Books do not balance ({detail}). No rolls: undo in the menu",
     "seeded_note": "Seeded die: a demo, not a game",

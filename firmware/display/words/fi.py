@@ -111,6 +111,8 @@ PANEL = {
     "save_failed": "Tallennus ei onnistu ({reason}): peli jatkuu",
     "saves_unreadable": "Tallennettuja pelejä ei voi lukea ({reason}): katso loki",
     "saves_vanish": "Pelit katoavat täältä joka uudelleenkäynnistyksessä ({kind}): katso loki",
+    "settings_line": "Asetukset: rivi {number} on väärin. Vanhat asetukset pysyvät",
+    "settings_file": "Asetuksia ei otettu. Vanhat asetukset pysyvät",
     "saves_problem": "Tallennetut pelit: {problem}",  # set aside, behind, damaged
     "audit_failed": "Kirjanpito ei täsmää ({detail}). Ei heittoja: peru valikosta",
     "seeded_note": "Ennalta määrätty noppa: demo",

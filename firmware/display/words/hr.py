@@ -111,6 +111,8 @@ PANEL = {
     "save_failed": "Spremanje ne uspijeva ({reason}): igra ide dalje",
     "saves_unreadable": "Spremljene igre ne mogu se pročitati ({reason}): vidi dnevnik",
     "saves_vanish": "Igre se ovdje brišu pri svakom ponovnom pokretanju ({kind}): vidi dnevnik",
+    "settings_line": "Postavke: redak {number} nije dobar. Ostaju stare postavke",
+    "settings_file": "Postavke nisu prihvaćene. Ostaju stare postavke",
     "saves_problem": "Spremljene igre: {problem}",  # set aside, behind, damaged
     "audit_failed": "Račun se ne slaže ({detail}). Nema bacanja: poništi u izborniku",
     "seeded_note": "Namještena kocka: demo, ne prava igra",

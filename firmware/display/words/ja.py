@@ -111,6 +111,8 @@ PANEL = {
     "save_failed": "保存できない（{reason}）: ゲームはつづく",
     "saves_unreadable": "保存したゲームが読めない（{reason}）: ログを見る",
     "saves_vanish": "ここのゲームは再起動のたびに消える（{kind}）: ログを見る",
+    "settings_line": "設定ファイルの{number}行目が正しくない。前の設定のまま",
+    "settings_file": "設定ファイルは使われなかった。前の設定のまま",
     "saves_problem": "保存したゲーム: {problem}",  # set aside, behind, damaged
     "audit_failed": "チップが合わない（{detail}）。ふれない: メニューでもどす",
     "seeded_note": "決まったサイコロ: デモです",

@@ -489,6 +489,29 @@ EOF
         changed "wrote ${CONFIG_DIR#$ROOT}/config.toml"
     fi
 
+    # The owner code, at a first install only (no saves yet): it pairs the first phone
+    # with no code asked of the panel (a panel set up wrong shows none), and no other.
+    if [ ! -e "$STATE/robinson.db" ]; then
+        if [ -z "$(tr -dc 0-9 < "$STATE/owner-code" 2>/dev/null)" ]; then
+            mkdir -p "$STATE"
+            python3 -c 'import secrets; print(f"{secrets.randbelow(10 ** 10):010d}")' > "$STATE/owner-code.new"
+            chmod 0600 "$STATE/owner-code.new"
+            [ -n "$ROOT" ] || chown "$USER_NAME:$USER_NAME" "$STATE" "$STATE/owner-code.new"
+            mv "$STATE/owner-code.new" "$STATE/owner-code"
+            changed "made the owner code for the first phone"
+        fi
+        owner=$(tr -dc 0-9 < "$STATE/owner-code" | sed 's/^\(....\)\(....\)/\1 \2 /')
+        if [ -d "$ROOT/boot/firmware" ]; then
+            printf '%s\r\n' "Robinson Table's owner code: $owner" "" \
+                "On a phone on the same Wi-Fi open the table's page (http://$(hostname).local/)," \
+                "choose Pair, and type this code. It pairs the first phone, with nothing" \
+                "asked of the panel, and then no other: pair more phones with the code the" \
+                "panel shows (menu: Phone)." > "$ROOT/boot/firmware/robinson-table-owner-code.txt" ||
+                say "could not write the owner code onto the boot partition"
+        fi
+        say "the owner code for the first phone: $owner (on the boot partition too: robinson-table-owner-code.txt)"
+    fi
+
     # 6. udev: the devices belong to the groups the service runs in, and systemd
     #    sees the I2C buses (so the unit can wait for its bus).
     before=$CHANGES

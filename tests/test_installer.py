@@ -186,7 +186,7 @@ def test_uninstall_keeps_saved_games_unless_purged(machine: dict[str, Path]) -> 
     assert install(machine).returncode == 0
     root = machine["root"]
     saves = root / "var/lib/robinson-table"
-    saves.mkdir(parents=True)
+    saves.mkdir(parents=True, exist_ok=True)  # (the owner code is in it already)
     (saves / "game.txt").write_text("a game")
     calls(machine)
     run = install(machine, "--uninstall")
@@ -782,3 +782,24 @@ def test_the_boot_partitions_settings_are_taken_before_anything_reads_the_config
     assert "robinson-table.toml NOT taken, line 22 is wrong: display.i2c_address" in run.stdout
     assert 'display = "sh1106"' in (root / "etc/robinson-table/config.toml").read_text()
     assert (root / "run/robinson-table-settings-refused").read_text().startswith("22\t")
+
+
+def test_a_first_install_makes_the_owner_code_once(machine: dict[str, Path]) -> None:
+    """Ten digits, the service user's alone, on the boot partition for the owner and said
+    at the end; the same at a second run; none where the table has saves already."""
+    root = machine["root"]
+    run = install(machine, "--no-fast-i2c")
+    assert run.returncode == 0, run.stderr
+    code = root / "var/lib/robinson-table/owner-code"
+    digits = code.read_text().strip()
+    assert len(digits) == 10 and digits.isdigit() and code.stat().st_mode & 0o777 == 0o600
+    shown = f"{digits[:4]} {digits[4:8]} {digits[8:]}"
+    assert f"the owner code for the first phone: {shown}" in run.stdout
+    on_card = (root / "boot/firmware/robinson-table-owner-code.txt").read_bytes().decode()
+    assert on_card.startswith(f"Robinson Table's owner code: {shown}\r\n")
+    again = install(machine, "--no-fast-i2c")
+    assert code.read_text().strip() == digits and shown in again.stdout
+    code.unlink()  # the first phone paired: the table deleted it
+    (root / "var/lib/robinson-table/robinson.db").write_bytes(b"")
+    run = install(machine, "--no-fast-i2c")
+    assert not code.exists() and "owner code" not in run.stdout

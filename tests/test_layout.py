@@ -113,6 +113,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.salvage": PURE | {"contextlib", "pathlib", "shutil", "sqlite3"},
     "firmware.table.spare": PURE | {"contextlib", "os", "pathlib", "sqlite3"},
     "firmware.table.faults": PURE | {"errno"},  # kinds only: the machine names them
+    "firmware.table.owner": PURE | {"pathlib"},  # the first boot's owner code, read once
     "firmware.config": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: a file, not a FIFO
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked
     "firmware.display": PURE | {"PIL", "budoux", "contextlib", "datetime", "logging", "pathlib",

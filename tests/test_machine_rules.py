@@ -1771,6 +1771,25 @@ def test_a_phone_pairs_with_the_code_on_the_panel_once_and_only_while_it_shows()
     assert table.state.prefs.phones == (PHONE_A,)
 
 
+def test_the_owner_code_pairs_the_first_phone_only() -> None:
+    """The first boot's owner code, with no code on the panel (the panel may be dark):
+    it pairs a phone while none is paired, once; then it is spent (the shell deletes it)."""
+    table = playing(MOVED, owner="0123456789")
+    table(m.Paired("0123456788", PHONE_A))  # not it
+    assert table.state.prefs.phones == ()
+    effects = table(m.Paired("0123456789", PHONE_A))
+    assert table.state.prefs.phones == (PHONE_A,) and table.state.fixed.owner == ""
+    assert of(m.OwnerCodeUsed, effects) == [m.OwnerCodeUsed()]
+    assert kept(effects)[-1]["phones"] == PHONE_A
+    table(m.Paired("0123456789", PHONE_B))  # spent
+    assert table.state.prefs.phones == (PHONE_A,)
+    later = Machine(owner="0123456789")  # a phone paired already, kept
+    later(m.Start(MOVED, MOVED.seats, prefs=(("phones", PHONE_A),)))
+    assert later.state.prefs.phones == (PHONE_A,)
+    assert of(m.OwnerCodeUsed, later(m.Paired("0123456789", PHONE_B))) == []
+    assert later.state.prefs.phones == (PHONE_A,)
+
+
 def test_a_press_while_a_code_shows_only_takes_it_away() -> None:
     table = playing(MOVED, faces=[6])
     table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"))

@@ -229,6 +229,32 @@ def test_the_code_pairs_once_and_forget_phones_ends_every_session(
         assert change(client, token, "voice", {"value": False}).status_code == 401
 
 
+def test_the_owner_code_pairs_the_first_phone_with_no_panel_code(folder: Path) -> None:
+    """install.sh's first-boot owner code in the state folder: a phone pairs with it, no
+    code asked of the panel; it is then deleted, and pairs no second phone."""
+    folder.mkdir(parents=True, mode=0o700)
+    (folder / "owner-code").write_text("0123 4567 89\n")
+    table = Table(folder, SEATS, "--no-animation")
+    try:
+        web = Web(folder)
+        try:
+            wait_for(lambda: web.now()["status"] == "playing", 10, "the page follows")
+            with web.client() as client:
+                assert client.post("/api/pair", json={"code": "0123456788"}).status_code == 403
+                assert client.post("/api/pair", json={"code": "0123 4567 89"}).status_code == 200
+                token = csrf_of(client.get("/settings").text)
+                assert change(client, token, "voice", {"value": True}).status_code == 200
+            assert not (folder / "owner-code").exists()
+            with web.client() as second:
+                assert second.post("/api/pair", json={"code": "0123456789"}).status_code == 403
+            assert len(seam_view(folder)["private"]["phones"]) == 1
+            assert seam_view(folder)["private"]["owner"] is None
+        finally:
+            web.stop()
+    finally:
+        table.stop()
+
+
 def test_a_hundred_wrong_codes_are_throttled(table: Table, web: Web) -> None:
     with web.client() as client:
         assert client.post("/api/pair/request", json={}).status_code == 200

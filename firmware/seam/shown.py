@@ -67,7 +67,10 @@ def published(state: TableState, pages: Pages) -> Message:
         "pairing": state.pairing is not None,  # a code is on the panel (not the code)
         "private": {"pairing": {"code": state.pairing.digits, "token": state.pairing.token}
                     if state.pairing is not None else None,
-                    "phones": list(prefs.phones)},
+                    "phones": list(prefs.phones),
+                    # the first boot's code, while no phone is paired (install.sh)
+                    "owner": state.fixed.owner if state.fixed.owner and not prefs.phones
+                    else None},
     }
 
 

@@ -57,6 +57,7 @@ from firmware.table.messages import (
     NeedOdds,
     NeedRecall,
     Odds,
+    OwnerCodeUsed,
     PairAsked,
     Paired,
     Prefer,
@@ -145,6 +146,7 @@ __all__ = [  # the messages and the state, with the step that takes them
     "NeedOdds",
     "NeedRecall",
     "Odds",
+    "OwnerCodeUsed",
     "PairAsked",
     "Paired",
     "Prefer",
@@ -852,14 +854,18 @@ class _Moment:
         self.set(pairing=None, page=0)
 
     def paired(self, proof: str, phone: str) -> None:
-        """A phone paired with the code (or its QR token) on the panel: kept, and the code
-        used up. Anything else is not a pairing."""
-        pairing = self.state.pairing
-        if pairing is None or proof not in (pairing.digits, pairing.token) \
-                or not is_phone(phone):
+        """A phone paired with the code (or its QR token) on the panel, or with the first
+        boot's owner code while no phone is paired: kept, and the code used up. Anything
+        else is not a pairing."""
+        pairing, prefs, fixed = self.state.pairing, self.state.prefs, self.state.fixed
+        owner = bool(fixed.owner) and not prefs.phones and proof == fixed.owner
+        shown = pairing is not None and proof in (pairing.digits, pairing.token)
+        if not (owner or shown) or not is_phone(phone):
             self.do(Log("warning", "a phone offered a pairing code the panel does not show"))
             return
-        prefs = self.state.prefs
+        if owner:
+            self.set(fixed=dataclasses.replace(fixed, owner=""))
+            self.do(OwnerCodeUsed())
         phones = tuple(dict.fromkeys((*prefs.phones, phone)))[-PHONES_MOST:]
         self.unpair()
         self.set(prefs=prefs.but(phones=phones))

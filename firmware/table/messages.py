@@ -364,6 +364,12 @@ class SavePrefs:
 
 
 @dataclass(frozen=True)
+class OwnerCodeUsed:
+    """The first boot's owner code paired the first phone: it pairs no other (the shell
+    deletes it from the state folder)."""
+
+
+@dataclass(frozen=True)
 class Log:
     """A line for the journal."""
 
@@ -375,7 +381,7 @@ Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedOdds | NeedRecall |
           | BringBack
           | Chime | Say | Voicing
           | Hush | Light | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast
-          | SavePrefs | Log)
+          | SavePrefs | OwnerCodeUsed | Log)
 WRITES = (Save, BeginGame, PutAway)
 Write = Save | BeginGame | PutAway
 """A change for the disk, answered by ``Wrote``."""

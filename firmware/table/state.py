@@ -190,6 +190,7 @@ class Fixed:
     saves: str = ""  # the state folder, for About
     fonts_missing: tuple[str, ...] = ()  # packages to install, for About and the title
     voice: bool | None = None  # --voice: on, over the saved preference and the config
+    owner: str = ""  # the first boot's owner code: a phone pairs with it until one has
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from firmware.table.buttons import Press, RollButton, SeatSwitches
 from firmware.table.die import Die
 from firmware.table.faults import Fault, kind_of
 from firmware.table.machine import Mode
+from firmware.table.owner import OWNER_CODE, owner_code
 from firmware.table.parts import Devices, Run, Told
 from firmware.table.store import Store, volatile
 from firmware.table.weigh import Weigher
@@ -74,7 +75,7 @@ class Table:
         fixed = m.Fixed(config, self._measure, lang=run.lang, animate=run.animate,
                         badge=run.badge, seeded=self.die.seeded, version=__version__,
                         saves=str(store.directory), fonts_missing=tuple(self.fonts.missing),
-                        voice=run.voice_on)
+                        voice=run.voice_on, owner=owner_code(store.directory))
         self.state = m.initial(fixed)
         self._inputs: collections.deque[m.Input] = collections.deque()
         self._weigher: Weigher | None = None  # made at the first decision weighed
@@ -245,6 +246,9 @@ class Table:
                     self.store.save_prefs(prefs.as_strings())
                 except OSError as error:
                     log.error("cannot save preferences: %s", error)
+            case m.OwnerCodeUsed():
+                (self.store.directory / OWNER_CODE).unlink(missing_ok=True)
+                log.info("the first phone paired with the owner code: it pairs no other")
             case m.Log(level, text):
                 getattr(log, level)("%s", text)
         return None

@@ -261,7 +261,7 @@ async def _pair_with(companion: Companion, proof: str, *, ok: Callable[[], Respo
     if not companion.tries.allowed():
         return too_many()
     proof = proof.replace(" ", "")[:64]
-    matched = companion.tries.matches(proof, companion.live.private().get("pairing"))
+    matched = companion.tries.matches(proof, companion.live.private())
     if matched is None:
         companion.tries.wrong()
         return refused("")

@@ -17,6 +17,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable, Iterable
+from typing import Any
 
 COOKIE = "robinson_session"
 CSRF_HEADER = "x-csrf-token"
@@ -85,12 +86,14 @@ class Tries:
             return 0
         return max(1, int(TRIES_WINDOW - (self.clock() - self._wrong[0])) + 1)
 
-    def matches(self, given: str, pairing: dict[str, str] | None) -> str | None:
-        """The proof ``given`` is (the code, or the token), if it is the panel's and not
-        used yet; None otherwise."""
-        if not pairing or not given or given in self.used:
+    def matches(self, given: str, private: dict[str, Any]) -> str | None:
+        """The proof ``given`` is (the panel's code or its token, or the first boot's
+        owner code while no phone is paired), if it is one and not used yet; else None."""
+        pairing = private.get("pairing") or {}
+        if not given or given in self.used:
             return None
-        for proof in (pairing.get("code", ""), pairing.get("token", "")):
+        for proof in (pairing.get("code", ""), pairing.get("token", ""),
+                      private.get("owner") or ""):
             if proof and hmac.compare_digest(proof.encode(), given.encode()):
                 return proof
         return None

@@ -26,6 +26,30 @@ def test_wiring_md_is_generated_from_the_config() -> None:
     assert (HARDWARE / "WIRING.md").read_text(encoding="utf-8") == wiring_markdown(Config())
 
 
+def test_the_header_pictures_are_drawn_from_the_config() -> None:
+    """Every pin of the 40 drawn, each part of the config on its pin (the panel's power
+    and the amplifier's too), GPIO 20 held where the voice is; what is checked in is
+    what the config draws."""
+    from firmware.tools.header_view import HEADER_TITLES, HEADER_VIEWS, header_svg
+
+    for name, shown in HEADER_VIEWS.items():
+        drawn = header_svg(shown(Config()), HEADER_TITLES[name])
+        assert (HARDWARE / name).read_text(encoding="utf-8") == drawn, name
+        pins = re.findall(r'font-weight="bold">(\d+)</text>', drawn)
+        assert sorted(map(int, pins)) == list(range(1, 41)), name
+    plain = (HARDWARE / "header.svg").read_text(encoding="utf-8")
+    for said in ("3V3: OLED VCC", "GND: OLED GND", "GPIO 17: ROLL button",
+                 "GPIO 21: Seat 6 switch", "GPIO 18: Buzzer (optional)",
+                 "GPIO 20: Seat 6 LED (optional)"):
+        assert said in plain, said
+    voice = (HARDWARE / "header-voice.svg").read_text(encoding="utf-8")
+    for said in ("5V: Amplifier VIN", "GND: Amplifier GND", "GPIO 18: Amplifier BCLK",
+                 "GPIO 19: Amplifier LRC (LRCLK)", "GPIO 21: Amplifier DIN",
+                 "GPIO 20: held by the I2S overlay", "GPIO 16: Seat 4 switch"):
+        assert said in voice, said
+    assert "Seat 4 switch" not in voice.split("GPIO 19:")[1].split("</text>")[0]
+
+
 def test_the_default_config_file_is_generated_from_the_config() -> None:
     text = (ROOT / "systemd" / "config.toml").read_text(encoding="utf-8")
     assert text == default_toml(Config())

@@ -1,6 +1,7 @@
 """Regenerate what is generated from the default config: ``.venv/bin/python tools/generate.py``.
 
-Writes hardware/WIRING.md, hardware/schematic.svg and .png (the OLED on I2C),
+Writes hardware/WIRING.md, hardware/header.svg and header-voice.svg (the header from
+above, without and with the voice's amplifier), hardware/schematic.svg and .png (the OLED on I2C),
 hardware/schematic-spi.svg and .png (the OLED on SPI), and systemd/config.toml.
 Tests check that the checked-in files agree with what this would write.
 """
@@ -22,6 +23,11 @@ sys.path.insert(0, str(ROOT))
 from firmware.config import Config  # noqa: E402
 from firmware.display.panels import Interface  # noqa: E402
 from firmware.header import GROUND  # noqa: E402
+from firmware.tools.header_view import (  # noqa: E402
+    HEADER_TITLES,
+    HEADER_VIEWS,
+    header_svg,
+)
 from firmware.tools.wiring import Wire, default_toml, wires, wiring_markdown  # noqa: E402
 
 
@@ -86,6 +92,8 @@ def main() -> None:
     config = Config()
     write(ROOT / "hardware" / "WIRING.md", wiring_markdown(config))
     write(ROOT / "systemd" / "config.toml", default_toml(config))
+    for name, shown in HEADER_VIEWS.items():
+        write(ROOT / "hardware" / name, header_svg(shown(config), HEADER_TITLES[name]))
     for name, interface in (("schematic", Interface.I2C), ("schematic-spi", Interface.SPI)):
         drawing = schematic(config, interface)
         for suffix in ("svg", "png"):

@@ -155,6 +155,20 @@ def i2s_wires() -> list[Wire]:
               for gpio in AMPLIFIER_PINS)]
 
 
+def i2s_moves(config: Config) -> list[tuple[str, int, int]]:
+    """The parts of ``config`` on the I2S pins, each with the pin it moves to for an
+    amplifier (part, from, to): the free pins first (not the serial console's), then
+    those of the LEDs not on the I2S pins (free when the LEDs are not wired)."""
+    pins = config.pins
+    taken = [(f"seat {i} switch", g) for i, g in enumerate(pins.seats, 1) if g in I2S_PINS]
+    taken += [(f"seat {i} LED", g) for i, g in enumerate(pins.leds[:len(pins.seats)], 1)
+              if g in I2S_PINS]
+    taken += [("buzzer", pins.buzzer)] if pins.buzzer in I2S_PINS else []
+    spare = [g for g in free_pins(config) if g not in I2S_PINS and g not in (14, 15)]
+    spare += [g for g in pins.leds if g not in I2S_PINS and g not in spare]
+    return [(part, old, new) for (part, old), new in zip(taken, spare, strict=False)]
+
+
 def i2s_markdown(config: Config) -> list[str]:
     """WIRING.md's section on the I2S amplifier: its wires, and the parts of this config
     that sit on its pins and must move first (the config refuses them, in one line)."""
@@ -164,15 +178,9 @@ def i2s_markdown(config: Config) -> list[str]:
         gpio = "—" if wire.gpio is None else str(wire.gpio)
         lines.append(f"| {wire.part} | {gpio} | {wire.pin} | {wire.other_end} |")
     lines.append("| Speaker | — | — | the board's + and − terminals (4–8 Ω, 3 W) |")
-    pins = config.pins
-    taken = [(f"seat {i} switch", g) for i, g in enumerate(pins.seats, 1) if g in I2S_PINS]
-    taken += [(f"seat {i} LED", g) for i, g in enumerate(pins.leds[:len(pins.seats)], 1)
-              if g in I2S_PINS]
-    taken += [("buzzer", pins.buzzer)] if pins.buzzer in I2S_PINS else []
-    moves = [f"the {part} (GPIO {gpio})" for part, gpio in taken]
-    spare = [g for g in free_pins(config) if g not in I2S_PINS and g not in (14, 15)]
-    spare += [g for g in pins.leds if g not in I2S_PINS and g not in spare]
-    where = ", ".join(f"GPIO {g}" for g in spare[:len(taken)])
+    taken = i2s_moves(config)
+    moves = [f"the {part} (GPIO {gpio})" for part, gpio, _ in taken]
+    where = ", ".join(f"GPIO {new}" for _, _, new in taken)
     lines += ["", "Set `i2s_amplifier = true` and `enabled = true` in `[voice]`;",
               "`sudo ./install.sh` then writes `dtoverlay=max98357a,no-sdmode` to config.txt",
               "(a reboot takes it) and installs espeak-ng and alsa-utils. Leave the board's",

@@ -304,8 +304,10 @@ install() {
     command -v python3 >/dev/null 2>&1 || die "python3 is missing: sudo apt-get install python3"
     # 0. The boot partition's settings file, if the owner wrote one: checked with the
     #    config's own checks (python imports them from the checkout or the bundle's
-    #    wheel) and made the config only if good, before anything below reads it.
-    if [ -f "$BOOT_SETTINGS" ]; then
+    #    wheel) and made the config only if good, before anything below reads it. Once
+    #    robinson-settings.service is there it does this at every boot, before this runs
+    #    again, and its report beside the file stands.
+    if [ -f "$BOOT_SETTINGS" ] && ! systemctl is-enabled --quiet robinson-settings.service 2>/dev/null; then
         said=$(python3 - "$CODE" "$BOOT_SETTINGS" "$CONFIG_DIR/config.toml" \
                 "$ROOT/run/robinson-table-settings-refused" <<'EOF' 2>&1
 import sys
@@ -492,7 +494,7 @@ EOF
     # The owner code, at a first install only (no saves yet): it pairs the first phone
     # with no code asked of the panel (a panel set up wrong shows none), and no other.
     if [ ! -e "$STATE/robinson.db" ]; then
-        if [ -z "$(tr -dc 0-9 < "$STATE/owner-code" 2>/dev/null)" ]; then
+        if [ ! -s "$STATE/owner-code" ] || [ -z "$(tr -dc 0-9 < "$STATE/owner-code")" ]; then
             mkdir -p "$STATE"
             python3 -c 'import secrets; print(f"{secrets.randbelow(10 ** 10):010d}")' > "$STATE/owner-code.new"
             chmod 0600 "$STATE/owner-code.new"

@@ -776,11 +776,22 @@ def test_the_boot_partitions_settings_are_taken_before_anything_reads_the_config
         ROOT / "systemd/robinson-settings.service").read_bytes()
     assert (root / "boot/firmware/robinson-table-settings.txt").is_file()
     settings.write_text(shipped.replace("i2c_address = 0x3c", "i2c_address = 0x99"))
+    run = install(machine, "--no-fast-i2c")  # the unit's now: it takes the file at boot
+    assert run.returncode == 0 and "robinson-table.toml" not in run.stdout, run.stdout
+    assert 'display = "sh1106"' in (root / "etc/robinson-table/config.toml").read_text()
+
+
+def test_a_broken_settings_file_at_the_first_install_leaves_the_shipped_config(
+        machine: dict[str, Path]) -> None:
+    root = machine["root"]
+    shipped = (ROOT / "systemd/config.toml").read_text()
+    (root / "boot/firmware/robinson-table.toml").write_text(
+        shipped.replace("i2c_address = 0x3c", "i2c_address = 0x99"))
     (root / "run").mkdir()
     run = install(machine, "--no-fast-i2c")
     assert run.returncode == 0, run.stderr
     assert "robinson-table.toml NOT taken, line 22 is wrong: display.i2c_address" in run.stdout
-    assert 'display = "sh1106"' in (root / "etc/robinson-table/config.toml").read_text()
+    assert (root / "etc/robinson-table/config.toml").read_text() == shipped
     assert (root / "run/robinson-table-settings-refused").read_text().startswith("22\t")
 
 

@@ -12,6 +12,7 @@ QEMU to be had) it is skipped with one loud line; ROBINSON_VPI=0 skips it too.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -38,7 +39,8 @@ from .conftest import SAY
 from .rig import FONTS
 from .virtual_pi import vm
 
-REFERENCE = Path(__file__).resolve().parent / "reference" / "screens"
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "tests" / "reference" / "screens"
 LONG = os.environ.get("ROBINSON_LONG") == "1"
 CUTS = 200 if LONG else 16
 """Power cuts in the tier, shared by its two guests (vm.table_share). 20 until
@@ -234,10 +236,56 @@ def test_power_cuts_lose_no_saved_action(vpi: vm.Run, cutting: vm.Run) -> None:
 
 
 def test_both_guests_run_this_checkouts_product(vpi: vm.Run, cutting: vm.Run) -> None:
-    """The image holds the checkout's product: install.sh with the checkout finds nothing
-    to change in the table's guest, and the cuts' guest has the same install."""
+    """The table's image holds the checkout's product (install.sh with the checkout finds
+    nothing to change); the cuts' guest installed it from the bundle at its first boot:
+    the same modules in both venvs, and the checkout's."""
     assert "(0 changes)" in (vpi.results / "install.txt").read_text()
-    assert vpi.facts["installed"] == cutting.facts["installed"]
+    digest = hashlib.sha256()
+    for path in sorted(p for package in ("firmware", "robinson_core")
+                       for p in (ROOT / package).rglob("*.py")):
+        digest.update(f"{path.relative_to(ROOT)}\n".encode() + path.read_bytes())
+    assert vpi.facts["product"] == cutting.facts["product"] == digest.hexdigest()
+
+
+def test_a_flashed_card_with_the_bundle_comes_up_by_itself(cutting: vm.Run) -> None:
+    """The trixie guest's disk is a card as Imager writes one, the bundle and its two lines
+    of user-data copied on, nothing of the product in its root: cloud-init (NoCloud, from
+    the boot partition) runs the bundle's first boot, which installs and starts the table
+    with nothing run by the harness; the panel writes, three presses are three saved
+    actions, a phone pairs with the owner code off the card (once), the watchdog is on."""
+    first = cutting.facts["first_boot"]
+    cloud = first["cloud_init"]
+    assert cloud["datasource"] == "nocloud" and cloud["status"] == "done", cloud
+    assert first["install_result"] == "success" and first["install_status"] == "0", first
+    assert first["bundle"] and first["first_frame_s"] is not None, first
+    assert first["first_frame_s"] <= first["table_up_s"], first
+    assert first["saved_after_presses"] == [1, 2, 3], first
+    assert first["watchdog"] == "RuntimeWatchdogUSec=15s", first
+    owner = first["owner"]
+    assert owner == {"wrong": 403, "paired": 200, "change": 200, "second_phone": 403,
+                     "spent": True}, owner
+    log = (cutting.results / "first-boot-install.log").read_text()
+    assert "installed robinson_table-" in log and "the owner code for the first phone" in log
+    SAY.append(f"first boot from a card: power-on to first frame {first['first_frame_s']} s, "
+               f"the install {first['install_s']} s (one TCG vCPU, niced)")
+
+
+def test_the_cards_settings_file_is_taken_at_the_next_boot_and_a_broken_one_is_not(
+        cutting: vm.Run) -> None:
+    """The owner edits robinson-table.toml on the card: at the next power-on it is the
+    config. Then a broken line: the next power-on keeps the last good settings, and says
+    which line, beside the file, to the table (its title) and in the unit's result."""
+    taken, refused = cutting.facts["settings_taken"], cutting.facts["settings_refused"]
+    line = cutting.facts["broken_line"]
+    assert taken["language"] == ["fi"] and taken["refused"] is None, taken
+    assert taken["report"] == "robinson-table.toml taken: the table runs with it", taken
+    assert taken["unit"] == "success" and taken["table"] == "active", taken
+    assert refused["language"] == ["fi"], refused  # the last good settings
+    assert refused["report"].startswith(
+        f"robinson-table.toml NOT taken, line {line} is wrong: display.i2c_address"), refused
+    assert refused["refused"].startswith(f"{line}\tdisplay.i2c_address"), refused
+    assert refused["unit"] == "exit-code" and refused["table"] == "active", refused
+    assert refused["title_told"] and f"(line {line})" in refused["title_told"][-1], refused
 
 
 def test_the_guests_are_the_pis_owners_have(vpi: vm.Run, cutting: vm.Run) -> None:

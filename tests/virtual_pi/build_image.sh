@@ -40,7 +40,8 @@ SOURCES=("deb $MIRROR $SUITE main" "deb $MIRROR $SUITE-updates main")
 
 case "$SUITE" in
     bookworm) SUITE_PACKAGES="linux-source-6.1" ;;
-    trixie) SUITE_PACKAGES="linux-source-6.12,python3-pil" ;;
+    # trixie's guest is a flashed card: cloud-init as Pi OS has it, a FAT boot partition
+    trixie) SUITE_PACKAGES="linux-source-6.12,python3-pil,cloud-init,dosfstools" ;;
     *) echo "build_image.sh: SUITE is bookworm or trixie, not $SUITE" >&2; exit 2 ;;
 esac
 PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,iproute2,ca-certificates,python3,python3-venv,python3-smbus2,python3-spidev,i2c-tools,gpiod,dmsetup,e2fsprogs,fonts-misaki,fonts-terminus-otb,fonts-unifont,espeak-ng,alsa-utils,linux-image-$ARCH,linux-headers-$ARCH,xz-utils,gcc,make,libc6-dev,swig,python3-dev,$SUITE_PACKAGES"
@@ -49,6 +50,7 @@ PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,iproute2,ca-certifi
 # from it at once and the guest's own install.sh runs are updates that change nothing.
 PRODUCT=$(cd "$REPO" && find robinson_core firmware systemd -type f ! -path '*/__pycache__/*' | LC_ALL=C sort)
 key=$( { cat "$0" "$HERE/gpio_sim.patch.sh" "$HERE/spi-stub.c" "$HERE"/guest/*.service "$HERE/guest/vpi-identity.conf" \
+          "$HERE"/card/* "$REPO/tools/bundle.py" "$REPO"/firstboot/* \
           "$REPO/setup.cfg" "$REPO/pyproject.toml" "$REPO/install.sh"; printf '%s\n' "${SOURCES[@]}"; \
         (cd "$REPO" && echo "$PRODUCT" && echo "$PRODUCT" | tr '\n' '\0' | xargs -0 cat); \
         echo "$PACKAGES"; } | sha256sum | cut -c1-16)
@@ -125,19 +127,54 @@ chroot "$ROOTFS" sh -ec '
         --find-links /opt/wheelhouse aiohttp starlette uvicorn
 ' >&2
 
-# The panel's bus as the owner set it in the config (install.sh's drop-in waits for it):
-# trixie's guest has its panel on SPI0; on arm64 i2c-stub's bus is i2c-0 (no PC SMBus
-# before it, as on x86, where it is i2c-1 as on a Pi).
-install -d "$ROOTFS/etc/robinson-table"
 if [ "$SUITE" = trixie ]; then
-    sed 's/^interface = "i2c"/interface = "spi"/' "$REPO/systemd/config.toml"
-elif [ "$ARCH" = arm64 ]; then
-    sed 's/^i2c_port = 1/i2c_port = 0/' "$REPO/systemd/config.toml"
+    # A card as the owner has it: nothing of the product in the root file system; the
+    # bundle on the boot partition, installed by the first boot (FIRST-BOOT.txt). What a
+    # Pi takes from apt is in the image already, as the guest has no network: the
+    # Debian packages above, and the Raspberry Pi archive's python3-lgpio and
+    # python3-rpi-lgpio as their wheels in the system's site-packages.
+    chroot "$ROOTFS" sh -ec '
+        python3 -m venv /tmp/placer
+        /tmp/placer/bin/pip install -q --disable-pip-version-check --no-index \
+            --find-links /opt/wheelhouse --target /usr/local/lib/python3.13/dist-packages \
+            lgpio rpi-lgpio
+        rm -rf /tmp/placer
+    ' >&2
+    echo "virtual Pi: the release bundle (tools/bundle.py), for this guest's platform" >&2
+    BUNDLER="$REPO/.venv/bin/python"; [ -x "$BUNDLER" ] || BUNDLER=python3
+    "$BUNDLER" "$REPO/tools/bundle.py" --out "$WORK/dist" --arch x86_64 --python 3.13 >&2
+    # Raspberry Pi OS's cloud-init, as pi-gen sets it up (card/README)
+    install -D -m 0644 "$HERE/card/99_raspberry-pi.cfg" "$ROOTFS/etc/cloud/cloud.cfg.d/99_raspberry-pi.cfg"
+    install -d "$ROOTFS/etc/systemd/system/cloud-init-main.service.d" "$ROOTFS/boot/firmware"
+    printf '[Unit]\nRequiresMountsFor=/boot/firmware\n' \
+        > "$ROOTFS/etc/systemd/system/cloud-init-main.service.d/boot-firmware.conf"
+    # What the owner copies onto bootfs: the bundle, its settings (a panel on SPI: the
+    # one line an owner of this guest's panel changes), and the bundle's two lines at
+    # the end of Imager's user-data.
+    BOOTFS="$WORK/bootfs"
+    mkdir -p "$BOOTFS"
+    cp "$HERE"/card/meta-data "$HERE"/card/network-config "$HERE"/card/config.txt \
+        "$HERE"/card/cmdline.txt "$BOOTFS/"
+    cat "$HERE/card/user-data" "$REPO/firstboot/user-data.txt" > "$BOOTFS/user-data"
+    cp -R "$WORK/dist/robinson-table" "$BOOTFS/"
+    sed 's/^interface = "i2c"/interface = "spi"/' "$WORK/dist/robinson-table.toml" \
+        > "$BOOTFS/robinson-table.toml"
+    CARD_ID=${key:0:8}
+    printf '%s\n' "PARTUUID=$CARD_ID-02 / ext4 defaults 0 1" \
+        "PARTUUID=$CARD_ID-01 /boot/firmware vfat defaults 0 2" >> "$ROOTFS/etc/fstab"
 else
-    cat "$REPO/systemd/config.toml"
-fi > "$ROOTFS/etc/robinson-table/config.toml"
-echo "virtual Pi: install.sh, as a Pi owner would run it" >&2
-chroot "$ROOTFS" sh -ec 'cd /root && ./install.sh --wheelhouse /opt/wheelhouse --no-fast-i2c' >&2
+    # The panel's bus as the owner set it in the config (install.sh's drop-in waits for
+    # it): on arm64 i2c-stub's bus is i2c-0 (no PC SMBus before it, as on x86, where it
+    # is i2c-1 as on a Pi).
+    install -d "$ROOTFS/etc/robinson-table"
+    if [ "$ARCH" = arm64 ]; then
+        sed 's/^i2c_port = 1/i2c_port = 0/' "$REPO/systemd/config.toml"
+    else
+        cat "$REPO/systemd/config.toml"
+    fi > "$ROOTFS/etc/robinson-table/config.toml"
+    echo "virtual Pi: install.sh, as a Pi owner would run it" >&2
+    chroot "$ROOTFS" sh -ec 'cd /root && ./install.sh --wheelhouse /opt/wheelhouse --no-fast-i2c' >&2
+fi
 rm -rf "$ROOTFS/root/robinson_core" "$ROOTFS/root/firmware" "$ROOTFS/root/systemd" \
     "$ROOTFS/root/install.sh" "$ROOTFS/root/setup.cfg" "$ROOTFS/root/pyproject.toml" \
     "$ROOTFS/root/README.md" "$ROOTFS/root/tests"
@@ -178,7 +215,26 @@ cp "$ROOTFS/boot/vmlinuz-$KVER" "$OUT/vmlinuz"
 cp "$ROOTFS/boot/initrd.img-$KVER" "$OUT/initrd.img"
 rm -rf "$ROOTFS/usr/src/linux-source-"* "$ROOTFS/var/cache/apt/archives/"*.deb
 echo "virtual Pi: the disk image" >&2
-mkfs.ext4 -q -F -L vpi-root -d "$ROOTFS" "$OUT/rootfs.img" 3G >&2
+if [ "$SUITE" = trixie ]; then
+    # Laid out as Imager writes a card: an MBR, bootfs (FAT32) from 1 MiB, rootfs (ext4)
+    # after it; fstab names both by PARTUUID (the disk's id, then the partition's number).
+    BOOT_MB=512 ROOT_MB=3072  # (Pi OS makes bootfs 512 MiB: FAT32 needs 65,525 clusters)
+    CARD="$OUT/card.img"
+    truncate -s $((1 + BOOT_MB + ROOT_MB))M "$CARD"
+    sfdisk --quiet "$CARD" >&2 <<EOF
+label: dos
+label-id: 0x$CARD_ID
+start=1MiB, size=${BOOT_MB}MiB, type=c
+start=$((1 + BOOT_MB))MiB, type=83
+EOF
+    mkfs.vfat -F 32 -n bootfs --offset 2048 "$CARD" $((BOOT_MB * 1024)) >&2
+    MTOOLS_SKIP_CHECK=1 mcopy -Q -s -i "$CARD@@1M" "$BOOTFS"/* ::/ >&2
+    mkfs.ext4 -q -F -L rootfs -E offset=$(((1 + BOOT_MB) * 1024 * 1024)) -d "$ROOTFS" "$CARD" \
+        ${ROOT_MB}M >&2
+    echo "$CARD_ID" > "$OUT/card-id"
+else
+    mkfs.ext4 -q -F -L vpi-root -d "$ROOTFS" "$OUT/rootfs.img" 3G >&2
+fi
 echo "$KVER" > "$OUT/kernel-version"
 touch "$OUT/done"
 for old in "$CACHE"/*/; do  # images of other inputs: only this one is wanted now

@@ -17,6 +17,7 @@ from __future__ import annotations
 import array
 import contextlib
 import functools
+import hashlib
 import json
 import os
 import random
@@ -28,6 +29,7 @@ import sqlite3
 import subprocess
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -737,8 +739,20 @@ def thread_slacks() -> dict[str, object]:
     return {"main": int(Path(f"/proc/{pid}/timerslack_ns").read_text()), "others": others}
 
 
+def product() -> str:
+    """A digest of the product's code as installed in the venv (each module's path and
+    bytes): the same in both guests, and the checkout's, however it was installed."""
+    site = next(Path("/opt/robinson-table/venv/lib").glob("python3.*/site-packages"))
+    digest = hashlib.sha256()
+    for path in sorted(p for package in ("firmware", "robinson_core")
+                       for p in (site / package).rglob("*.py")):
+        digest.update(f"{path.relative_to(site)}\n".encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
 def the_system() -> None:
     """What this guest is, as the table under its unit found it."""
+    fact("product", product())
     journal = run("journalctl", "-u", SERVICE, "-b", "-o", "cat", check=False).stdout
     fact("header_chip", [line for line in journal.splitlines() if "the header is" in line][-1:])
     fact("header_bank_chip", (SIM / HEADER_BANK / "chip_name").read_text().strip())
@@ -809,10 +823,157 @@ def python_upgrade() -> None:
                             "restarts": int(after["NRestarts"] or 0)})
 
 
+BOOT = Path("/boot/firmware")  # the card's FAT partition, bootfs
+BUNDLE_MARK = Path("/opt/robinson-table/bundle")  # install.sh --first-boot's, when done
+BOOT_SETTINGS = BOOT / "robinson-table.toml"
+BROKEN = ("i2c_address = 0x3c", "i2c_address = 0x99")  # the broken settings' one line
+
+
+def table_up(trace: Trace, within: float = 900.0) -> float:
+    """Wait, running nothing in the guest, until the table is up by itself: the first
+    boot's install done (its mark) and the panel written. Seconds since power-on."""
+    end = uptime() + within
+    while uptime() < end:
+        if BUNDLE_MARK.exists() and trace.count > 0:
+            trace.quiet(QUIET, 20.0)
+            return round(uptime(), 1)
+        time.sleep(0.5)
+    raise RuntimeError(f"the table did not come up by itself within {within:.0f} s of "
+                       "the harness's start (no install mark, or no panel write)")
+
+
+def first_frame() -> float | None:
+    """The kernel's time (seconds since power-on) of the panel's first SPI message."""
+    with (RESULTS / "trace-1.txt").open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            found = re.search(r"\s(\d+\.\d+): spi_message_done", line)
+            if found:
+                return float(found.group(1))
+    return None
+
+
+def unit_times(unit: str) -> dict[str, str]:
+    out = run("systemctl", "show", "--property=ExecMainStartTimestampMonotonic",
+              "--property=ExecMainExitTimestampMonotonic", "--property=Result",
+              "--property=ExecMainStatus", unit).stdout
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def pair_with_the_owner_code() -> dict[str, object]:
+    """A phone on the page pairs with the owner code read off the boot partition (no code
+    asked of the panel), then makes one change as a paired phone."""
+    said = (BOOT / "robinson-table-owner-code.txt").read_bytes().decode()
+    code = re.search(r"owner code: ([\d ]+)", said)
+    assert code, said
+    base = "http://127.0.0.1"
+    page_of(80)  # the socket starts the page's service at the first visit
+
+    def post(path: str, body: dict[str, object], **headers: str) -> tuple[int, str]:
+        request = urllib.request.Request(
+            base + path, data=json.dumps(body).encode(), method="POST",
+            headers={"content-type": "application/json", **headers})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, answer.headers.get("set-cookie") or ""
+        except urllib.error.HTTPError as error:
+            return error.code, ""
+
+    wrong, _ = post("/api/pair", {"code": "0000000000"})
+    status, cookie = post("/api/pair", {"code": code.group(1)})
+    session = cookie.split(";", 1)[0]
+    with urllib.request.urlopen(urllib.request.Request(
+            base + "/settings", headers={"cookie": session}), timeout=30) as answer:
+        csrf = re.search(r'name="csrf" content="([^"]+)"', answer.read().decode())
+    changed, _ = post("/api/voice", {"value": True}, cookie=session,
+                      **{"x-csrf-token": csrf.group(1) if csrf else ""})
+    again, _ = post("/api/pair", {"code": code.group(1)})
+    return {"wrong": wrong, "paired": status, "change": changed, "second_phone": again,
+            "spent": not (STATE / "owner-code").exists()}
+
+
+def the_first_boot(trace: Trace) -> None:
+    """A card as Imager writes it with the bundle copied on: the table comes up by itself
+    (cloud-init's bootcmd, robinson-first-boot, the bundle's install.sh), nothing run by
+    the harness until then; its panel writes, three presses are three saved actions, a
+    phone pairs with the owner code, the watchdog is in force. Then the owner edits the
+    settings file on the card, and powers it off and on."""
+    up = table_up(trace)
+    trace.flush()
+    install = unit_times("robinson-first-boot.service")
+    began = int(install.get("ExecMainStartTimestampMonotonic") or 0)
+    ended = int(install.get("ExecMainExitTimestampMonotonic") or 0)
+    status = run("cloud-init", "status", "--format", "json", check=False)
+    cloud = json.loads(status.stdout) if status.stdout.strip().startswith("{") else {}
+    (RESULTS / "cloud-init.json").write_text(status.stdout)
+    (RESULTS / "first-boot-install.log").write_bytes(
+        (BOOT / "robinson-table-install.log").read_bytes())
+    for number in (1, 2, 3):
+        seat(number, True)
+    trace.quiet(QUIET, 10.0)
+    press(1.4, trace, "long (the shipped 1.0 s)")  # a game begins
+    saved = [roll(trace, f"first roll {n}") and on_disk() for n in range(3)]
+    fact("first_boot", {
+        "table_up_s": up, "first_frame_s": first_frame(),
+        "install_s": round((ended - began) / 1e6, 1) if ended > began else None,
+        "install_result": install.get("Result"), "install_status": install.get("ExecMainStatus"),
+        "cloud_init": {key: cloud.get(key) for key in ("status", "datasource", "detail",
+                                                     "errors", "recoverable_errors")},
+        "bundle": BUNDLE_MARK.read_text().strip(),
+        "watchdog": run("systemctl", "show", "--property=RuntimeWatchdogUSec").stdout.strip(),
+        "saved_after_presses": saved, "table": service("ActiveState"),
+        "owner": pair_with_the_owner_code()})
+    # The owner takes the card out, edits the settings file on another computer, and
+    # puts it back: the language changes at the next power-on.
+    text = BOOT_SETTINGS.read_text()
+    BOOT_SETTINGS.write_text(text.replace('language = "en"', 'language = "fi"'))
+    reboot_into(2, trace)
+
+
+def reboot_into(phase: int, trace: Trace) -> None:
+    """Power off and on again (a clean reboot: QEMU's -no-reboot ends it, and the host
+    starts it again into ``phase``), what this boot saw kept first."""
+    (RESULTS / "phase").write_text(json.dumps({"phase": phase}))
+    fact(f"cpu_seconds_{phase - 1}", cpu_by_unit())
+    trace.flush()
+    journal = run("journalctl", "-b", "-o", "short-monotonic", "--no-pager", check=False)
+    (RESULTS / f"journal-{phase - 1}.txt").write_text(journal.stdout)
+    os.sync()
+    run("systemctl", "reboot", check=False)
+    time.sleep(600)  # (the reboot ends this QEMU, and this process with it)
+
+
+def settings_kept(name: str) -> dict[str, object]:
+    """What became of the card's settings file at this boot: the config's language, the
+    report beside the file, what the table was told, its unit's result."""
+    refused = Path("/run/robinson-table-settings-refused")
+    journal = run("journalctl", "-u", SERVICE, "-b", "-o", "cat", check=False).stdout
+    return {"language": re.findall(r'(?m)^language = "(\w+)"',
+                                   Path("/etc/robinson-table/config.toml").read_text()),
+            "report": (BOOT / "robinson-table-settings.txt").read_text().strip(),
+            "refused": refused.read_text().strip() if refused.exists() else None,
+            "unit": unit_times("robinson-settings.service").get("Result"),
+            "title_told": [line for line in journal.splitlines() if "was not taken" in line],
+            "table": service("ActiveState"), "name": name}
+
+
+def settings_taken(trace: Trace) -> None:
+    """The second power-on: the edited settings are the config. Then the owner breaks a
+    line of the file (an address no panel has), and powers it off and on again."""
+    trace.quiet(QUIET, 60.0)
+    fact("settings_taken", settings_kept("fi"))
+    text = BOOT_SETTINGS.read_text()
+    assert BROKEN[0] in text, text
+    BOOT_SETTINGS.write_text(text.replace(*BROKEN))
+    fact("broken_line", text.splitlines().index(BROKEN[0]) + 1)
+    reboot_into(3, trace)
+
+
 def the_cuts(trace: Trace) -> None:
-    """The power cuts' part, in a guest of its own beside the table's: the image holds
-    this checkout's product, installed by its install.sh (the table's guest runs that
-    again); begin a game and cut the power among presses."""
+    """The power cuts' part, in a guest of its own beside the table's, on its third
+    power-on (the first two: the_first_boot, settings_taken): the broken settings file
+    was not taken; then begin a game and cut the power among presses."""
+    trace.quiet(QUIET, 60.0)
+    fact("settings_refused", settings_kept("broken"))
     fact("installed", INSTALLED.read_text().strip())
     the_system()
     if SETTINGS["panel"] == "spi":
@@ -956,7 +1117,7 @@ def main() -> None:
     RESULTS.mkdir(exist_ok=True)
     phase_file = RESULTS / "phase"
     before = json.loads(phase_file.read_text()) if phase_file.exists() else {"phase": 1}
-    if before["phase"] == 2:
+    if before["phase"] >= 2:
         FACTS.update(json.loads((RESULTS / "facts.json").read_text()))
     trace = Trace(RESULTS / f"trace-{before['phase']}.txt")
     try:
@@ -965,7 +1126,7 @@ def main() -> None:
         blame = run("systemd-analyze", "blame", check=False)  # (or why it has none yet)
         (RESULTS / f"boot-{before['phase']}.txt").write_text(blame.stdout or blame.stderr)
         if SETTINGS["part"] == "cuts":
-            the_cuts(trace)
+            [the_first_boot, settings_taken, the_cuts][before["phase"] - 1](trace)
         elif before["phase"] == 1:
             the_table(trace)
         else:

@@ -132,7 +132,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.emulate": PURE | {"PIL", "gpiozero", "luma", "os", "pathlib", "shutil", "signal",
                                 "sys", "termios", "threading", "time", "tty"},
     # (http, json, importlib: the bench's live clients of the companion page, stdlib only)
-    "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "contextlib", "http",
+    "firmware.tools": PURE | {"PIL", "argparse", "concurrent", "contextlib", "html", "http",
                               "importlib", "json", "luma", "matplotlib", "os", "pathlib",
                               "random", "resource", "shutil", "signal", "socket",
                               "statistics", "subprocess", "sys", "tempfile", "threading",

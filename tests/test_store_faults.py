@@ -941,3 +941,53 @@ def test_a_lock_this_user_cannot_write_plays_unsaved_and_says_why(
             fcntl.flock(second, fcntl.LOCK_EX | fcntl.LOCK_NB)
         os.close(second)
     folder.unlock()
+
+
+HOSTILE = {
+    "a recursive view for the game table": (
+        "DROP INDEX one_game_in_play; ALTER TABLE game RENAME TO game_was; "
+        "CREATE VIEW game AS WITH RECURSIVE r(id, ended) AS (SELECT 1, NULL UNION ALL "
+        "SELECT id + 1, ended FROM r) SELECT id, ended FROM r;"),
+    "a trigger beside our tables": (
+        "CREATE TRIGGER spin AFTER INSERT ON action BEGIN "
+        "SELECT count(*) FROM (WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 "
+        "FROM r) SELECT n FROM r); END;"),
+    "a virtual table for the actions": (
+        "ALTER TABLE action RENAME TO action_was; "
+        "CREATE VIRTUAL TABLE action USING fts5(game, seq, token);"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(HOSTILE))
+def test_no_planted_schema_object_hangs_the_table_and_sigterm_ends_it(
+        tmp_path: Path, what: str) -> None:
+    """A view, a trigger or a virtual table planted in the database under our names is
+    never run: the table opens (setting the file aside as not ours), shows its title, and
+    SIGTERM ends it within 2 s. A recursive view read by the ledger's audit once spun at
+    100 % CPU for ever, deaf to SIGTERM (issue 59)."""
+    folder = folder_with_games(tmp_path / "state")
+    plant(folder, HOSTILE[what])
+    with subprocess.Popen(
+            [str(Path(sys.executable).with_name("robinson")), "table", "--emulate",
+             "--state-dir", str(folder), "--seats", "1,2", "--no-animation"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True) as table:
+        try:
+            assert table.stdout is not None
+            read = concurrent.futures.ThreadPoolExecutor(1)
+            first = read.submit(table.stdout.readline)  # the title's first page, as text
+            try:  # a bound no healthy run nears (it takes a second or two)
+                assert first.result(timeout=30), "the table ended before its title"
+            except concurrent.futures.TimeoutError:
+                pytest.fail(f"{what}: no title within 30 s: the table hangs on the file")
+            finally:
+                read.shutdown(wait=False)
+            asked = time.monotonic()
+            table.terminate()
+            status = table.wait(timeout=30)  # a bound no healthy run nears; 2 s: the figure
+            took = time.monotonic() - asked
+        finally:
+            if table.poll() is None:
+                table.kill()
+    assert status == 0 and took < 2.0, (status, took)
+    assert list((folder / "damaged").iterdir()), "the file is set aside, not read"

@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from firmware.table.folder import Folder, uri_path
-from firmware.table.rows import Standing, connect, standing
+from firmware.table.rows import Standing, connect, our_schema, schema_of, standing
 
 LEDGER = "robinson.ledger"
 SLOT = 256  # bytes: a slot's checksum, its JSON, padded with spaces
@@ -224,7 +224,10 @@ def _standing(database: Path, immutable: bool) -> Standing | None:
     except sqlite3.Error:
         return None
     try:
-        return standing(db)
+        # Only a schema of ours is queried: a view, a trigger or a virtual table planted
+        # under one of our names would run as the query did (a recursive view: for
+        # ever, deaf to SIGTERM). Any other is the store's own checks' to say.
+        return standing(db) if schema_of(db) == our_schema() else None
     except sqlite3.Error:
         return None
     finally:

@@ -20,6 +20,7 @@ from pathlib import Path
 from firmware.config import Config, default_path, display_option, load
 from firmware.devices import Rigging, build, wants_emulation
 from firmware.emulate.capture import Capture
+from firmware.emulate.keyboard import Ready
 from firmware.runtime.loop import Loop
 
 
@@ -55,7 +56,7 @@ def rigging(config: Config, *, emulated: bool, show_terminal: bool = False,
                    on_frame=capture), capture
 
 
-def keyboard(rig: Rigging, ready: threading.Event) -> list[threading.Thread]:
+def keyboard(rig: Rigging, ready: Ready) -> list[threading.Thread]:
     """Emulated, with a standard input: the thread that turns keys into presses."""
     from firmware.emulate.keyboard import read_keys, stdin_is_usable
     from firmware.emulate.rig import EmulatedRigging

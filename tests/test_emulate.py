@@ -146,3 +146,42 @@ def test_a_demo_plays_in_a_folder_of_its_own_and_leaves_the_game_in_play(
     assert after.load().game == in_play and after.finished() == []
     after.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frames", "state"]
+
+
+def test_a_piped_press_waits_until_the_table_has_taken_the_last() -> None:
+    """From a pipe each press waits for the table: after a press, until the table has
+    taken it, not merely until the flag is set (it was set from before the press, while
+    the release was still on its way through the debounce: two presses ran together)."""
+    import threading
+
+    from firmware.emulate.keyboard import read_keys
+    from firmware.table.pace import Pace
+
+    pace = Pace()
+    pace.took(pressed=False, animating=False)  # the table is idle: ready
+    presses = [threading.Event(), threading.Event()]
+    stopped = threading.Event()
+
+    class Hands:
+        long = 0.01
+
+        def press(self, seconds: float) -> None:
+            next(p for p in presses if not p.is_set()).set()
+
+    class Loop:
+        def post(self, call: object) -> None:
+            stopped.set()
+
+        def stop(self) -> None: ...
+
+    reader = threading.Thread(target=read_keys, daemon=True,
+                              args=(io.StringIO("hh"), Hands(), pace, Loop()))
+    reader.start()
+    assert presses[0].wait(5)
+    pace.took(pressed=False, animating=False)  # a timer's input, not the press
+    assert not presses[1].wait(0.5)  # the first press is not taken yet: the second waits
+    pace.took(pressed=True, animating=False)  # the table takes it
+    assert presses[1].wait(5)
+    pace.took(pressed=True, animating=False)
+    assert stopped.wait(5)
+    reader.join(5)

@@ -100,7 +100,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
                                         "time"},  # tempfile: a recording's errors, on disk
     "firmware.runtime.soundcards": PURE | {"pathlib"},  # the machine's cards, by name
     "firmware.speech": PURE | {"importlib", "unicodedata"},  # a language's texts, by its code
-    "firmware.table.table": PURE | {"logging", "secrets", "threading"},  # secrets: pairing
+    "firmware.table.table": PURE | {"logging", "secrets"},  # secrets: pairing
     "firmware.table.weigh": PURE | {"logging", "threading"},  # the odds' worker thread
     # The store's rooms: the public face, the rows, the folder, the salvage, the fault kinds.
     "firmware.table.store": PURE | {"contextlib", "datetime", "errno", "os", "pathlib",
@@ -114,6 +114,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.spare": PURE | {"contextlib", "os", "pathlib", "sqlite3"},
     "firmware.table.faults": PURE | {"errno"},  # kinds only: the machine names them
     "firmware.table.owner": PURE | {"pathlib"},  # the first boot's owner code, read once
+    "firmware.table.pace": PURE | {"threading"},  # read by the keyboard's and demo's threads
     "firmware.config": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: a file, not a FIFO
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked
     "firmware.display": PURE | {"PIL", "budoux", "contextlib", "datetime", "logging", "pathlib",

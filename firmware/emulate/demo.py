@@ -26,6 +26,7 @@ class Demo:
         table.ready.wait(timeout=10)
         if table.state.mode is Mode.TITLE:  # the state is one value: read once, whole
             time.sleep(self.pause)
+            table.ready.expect_press()
             self.hands.press(self.hands.long)  # a new game, not a resumed one
         for seat in range(1, 5):
             self.hands.seat(seat, True)
@@ -35,10 +36,12 @@ class Demo:
             state = table.state
             game = state.game
             if state.mode is Mode.SETUP and len(state.seats) >= 2:
+                table.ready.expect_press()
                 self.hands.press(self.hands.long)
             elif game is not None and game.state.status is not Status.PLAYING:
                 time.sleep(self.pause * 4)
                 self.loop.post(self.loop.stop)
                 return
             else:
+                table.ready.expect_press()
                 self.hands.press(TAP)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from firmware.emulate.hands import TAP, Hands
 from firmware.runtime.loop import Loop
@@ -22,7 +21,25 @@ def keys_help(seats: int) -> str:
     return f"space/enter: press · h: long · m: menu · 1-{seats}: seat switches · q: quit"
 
 
-def read_keys(source: TextIO, hands: Hands, ready: threading.Event, loop: Loop) -> None:
+class Ready(Protocol):
+    """Whether the app would take a press now (firmware.table.pace.Pace)."""
+
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+    def expect_press(self) -> None: ...
+
+
+class AlwaysReady:
+    """For an app that takes a press at any time (the selftest)."""
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return True
+
+    def expect_press(self) -> None:
+        pass
+
+
+def read_keys(source: TextIO, hands: Hands, ready: Ready, loop: Loop) -> None:
     """Turn keys into presses until q or the end of the input (run in a thread).
 
     ``ready`` is set while the app would take a press: from a pipe, each press
@@ -37,6 +54,7 @@ def read_keys(source: TextIO, hands: Hands, ready: threading.Event, loop: Loop) 
             return
         if piped and key in " \nhHmM":
             ready.wait(timeout=5)
+            ready.expect_press()  # (the next waits until the table has taken this one)
         if key in (" ", "\n", "\r"):
             hands.press(TAP)
         elif key in "hH":

@@ -13,7 +13,6 @@ import collections
 import functools
 import logging
 import secrets
-import threading
 from collections.abc import Callable
 
 from firmware import __version__
@@ -31,6 +30,7 @@ from firmware.table.die import Die
 from firmware.table.faults import Fault, kind_of
 from firmware.table.machine import Mode
 from firmware.table.owner import OWNER_CODE, owner_code
+from firmware.table.pace import Pace
 from firmware.table.parts import Devices, Run, Told
 from firmware.table.store import Store, volatile
 from firmware.table.weigh import Weigher
@@ -65,7 +65,7 @@ class Table:
         self.layout = config.display.layout  # the panel's size class
         self.run, self.told = run, told
         self.timers: Timers[m.TimerKind] = Timers(self.loop)
-        self.ready = threading.Event()  # set whenever a press would be taken (emulator pacing)
+        self.ready = Pace()  # whether a press would be taken now (the emulator's pacing)
         t = config.timings
         self.button = RollButton(devices.button, self.loop, debounce=t.debounce,
                                  long_press=t.long_press, menu_press=t.menu_press,
@@ -162,9 +162,10 @@ class Table:
         self._inputs.append(event)
         if len(self._inputs) > 1:  # the loop below is under way: it takes this one next
             return
-        before = self.state
+        before, pressed = self.state, False
         try:
             while self._inputs:
+                pressed |= isinstance(self._inputs[0], m.Pressed)
                 for _, state, _ in m.run(self.state, self._inputs[0], self._run):
                     self.state = state
                 self._inputs.popleft()
@@ -172,10 +173,7 @@ class Table:
             self._inputs.clear()
         if self.on_state is not None and self.state is not before:
             self.on_state(self.state)
-        if self.state.mode is Mode.ANIMATE:
-            self.ready.clear()
-        else:
-            self.ready.set()
+        self.ready.took(pressed, self.state.mode is Mode.ANIMATE)
 
     # -- effects ----------------------------------------------------------------------
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,8 +56,6 @@ class SelfTest:
         self.words = Words(lang)
         self.fonts = fonts or Fonts()
         self.on_done = on_done
-        self.ready = threading.Event()
-        self.ready.set()
         debounce = rig.config.timings.debounce
         self.button = Debounced(rig.button, rig.loop, debounce, self._button)
         self.seats = [Debounced(seat, rig.loop, debounce, lambda level, at: self.draw())
@@ -142,6 +139,7 @@ def _not_beside_a_table(folder: Path) -> Store | None:
 
 def run_selftest(args: argparse.Namespace) -> int:
     """``robinson selftest``: every input live on the screen, every output in turn."""
+    from firmware.emulate.keyboard import AlwaysReady
     from firmware.errors import ConfigError
     from firmware.startup import (
         config_and_mode,
@@ -174,7 +172,7 @@ def run_selftest(args: argparse.Namespace) -> int:
         test.start()
         try:
             with raw_keyboard(show_terminal):
-                for thread in keyboard(rig, test.ready):
+                for thread in keyboard(rig, AlwaysReady()):
                     thread.start()
                 rig.loop.run()
         finally:

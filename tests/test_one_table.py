@@ -77,3 +77,18 @@ def test_a_link_planted_at_the_lock_is_one_line_and_nothing_is_made_where_it_poi
     assert f"{state / 'table.lock'} is a symbolic link, which the table never follows: " \
            "remove it" in run.stderr, run.stderr
     assert not elsewhere.exists()
+
+
+def test_a_state_folder_that_is_a_dangling_link_is_said_as_one(tmp_path: Path) -> None:
+    """The state folder is a symbolic link to a folder that is gone (a USB stick not
+    mounted): one line saying so and what to do, not "File exists"."""
+    state = tmp_path / "state"
+    state.symlink_to(tmp_path / "stick")
+    run = subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
+                          str(state)], capture_output=True, text=True,
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+                         stdin=subprocess.DEVNULL, timeout=30, check=False)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert f"{state} is a symbolic link to {tmp_path / 'stick'}, which does not exist: " \
+           "make that folder" in run.stderr, run.stderr
+    assert not (tmp_path / "stick").exists()

@@ -167,6 +167,11 @@ class Folder:
                 "there; move that file away, then start the table again", Fault.NOT_A_FOLDER)
 
     def make(self) -> None:
+        if self.directory.is_symlink() and not self.directory.exists():
+            raise StateDirectoryError(
+                f"{self.directory} is a symbolic link to {os.readlink(self.directory)}, "
+                "which does not exist: make that folder, or give --state-dir a folder",
+                Fault.of_errno(errno.ENOENT))
         try:
             self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as error:

@@ -3,6 +3,7 @@ what it takes, and what it will not let a client do to the table."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -239,3 +240,92 @@ def test_the_page_up_is_the_one_the_panel_shows(table: Table) -> None:
                 assert 0 <= view["page"] < len(view["pages"]), view
                 seen.add(len(seen))
     assert len(seen) == 3
+
+
+class _Served:
+    """The seam's table, as little of one as it needs: a state and its inputs."""
+
+    def __init__(self) -> None:
+        from firmware.config import Config
+        from firmware.table import machine as m
+
+        self.state = m.initial(m.Fixed(Config(), lambda screen: (1, 0)))
+        self.taken: list[object] = []
+
+    def take(self, event: object) -> None:
+        self.taken.append(event)
+
+
+@pytest.fixture
+def seam_alone() -> Iterator[tuple[object, Path]]:
+    """The seam in this process over a short folder, its loop running in a thread."""
+    import threading
+
+    from firmware.display.fonts import Fonts
+    from firmware.display.render import shown
+    from firmware.runtime.loop import Loop
+    from firmware.seam.server import Seam
+
+    folder = Path(tempfile.mkdtemp(prefix="rs-"))
+    loop = Loop()
+    runner = threading.Thread(target=loop.run, daemon=True)
+    runner.start()
+    fonts = Fonts()
+    seam = Seam(folder, loop, _Served(), lambda screen: shown(screen, fonts))  # type: ignore[arg-type]
+    assert seam.open()
+    try:
+        yield seam, folder
+    finally:
+        seam.close()
+        loop.post(loop.stop)
+        runner.join(5)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _first_view(folder: Path) -> dict[str, object]:
+    with connect(socket_path(folder), timeout=5) as client:
+        line = client.makefile("rb").readline()
+    message = decode(line.rstrip(b"\n"))
+    assert message is not None and message.get("kind") == "view", line[:200]
+    return message
+
+
+def test_closing_the_seam_with_a_page_connected_takes_no_time(
+        seam_alone: tuple[object, Path]) -> None:
+    """close() wakes the seam's thread: with a client connected its select would
+    otherwise wait until the join gives up (2 s added to every stop of the table)."""
+    from firmware.seam.server import Seam
+
+    seam, folder = seam_alone
+    assert isinstance(seam, Seam)
+    with connect(socket_path(folder), timeout=5) as client:
+        assert client.makefile("rb").readline()  # connected, and sent its view
+        began = time.monotonic()
+        seam.close()
+        took = time.monotonic() - began
+    assert took < 1.5, took  # (healthy: milliseconds; the join's bound is 2 s)
+
+
+def test_a_failing_accept_leaves_the_seam_serving_the_next_client(
+        seam_alone: tuple[object, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """accept() may fail (a client gone before it was taken, no descriptor left): that
+    client is lost, the seam's thread is not, and the next client gets its view."""
+    import socket
+
+    real = socket.socket.accept
+    failed: list[bool] = []
+
+    def accept_once_failing(sock: socket.socket) -> tuple[socket.socket, object]:
+        if not failed:
+            failed.append(True)
+            raise OSError(24, "Too many open files")
+        return real(sock)
+
+    monkeypatch.setattr(socket.socket, "accept", accept_once_failing)
+    _, folder = seam_alone
+    with contextlib.suppress(OSError), connect(socket_path(folder), timeout=2) as lost:
+        lost.settimeout(1)
+        with contextlib.suppress(OSError):
+            lost.recv(1)  # (the seam closes nothing it never took: this one just waits)
+    assert failed == [True]
+    assert _first_view(folder)["kind"] == "view"

@@ -644,8 +644,11 @@ def test_the_buzzer_plays_each_tune_true_under_the_unit(vpi: vm.Run) -> None:
     buzz every note on a Pi is tested exactly, above
     (test_lgpios_threads_take_a_tones_slack_only_where_a_buzzer_plays)."""
     heard = tunes_heard(vpi.results / "lines-1.txt")
-    rolls = [h for h in heard if h.tune is Tune.ROLL]
-    assert len(rolls) >= 10, [(h.tune.name, h.seconds) for h in heard]  # a tune a roll
+    # A tune a roll, whichever the square's: the service's die is the real one, and a
+    # roll onto a death square plays the death tune instead of the roll's (one run of
+    # 2026-12-06 did, in its tenth roll: 9 roll tunes and a death tune, heard in two
+    # bursts under emulation, failed a count of roll tunes alone).
+    assert len(heard) >= 10, [(h.tune.name, h.seconds) for h in heard]
     for h in heard:
         assert 1 / LATE_MOST <= h.seconds / (NOTE * len(h.tune.value)) <= LATE_MOST, h
     if vpi.settings.get("identity") == "device tree":

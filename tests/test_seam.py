@@ -271,7 +271,7 @@ def seam_alone() -> Iterator[tuple[object, Path]]:
     runner = threading.Thread(target=loop.run, daemon=True)
     runner.start()
     fonts = Fonts()
-    seam = Seam(folder, loop, _Served(), lambda screen: shown(screen, fonts))  # type: ignore[arg-type]
+    seam = Seam(folder, loop, _Served(), lambda screen: shown(screen, fonts))
     assert seam.open()
     try:
         yield seam, folder

@@ -131,19 +131,20 @@ and a quiet host's, both with their images just built), its one vCPU starved, no
 
 def table_share(cuts: int) -> int:
     """The table's guest's share of the cuts: 14 of 16, so that the two guests end
-    together as near as may be. A cut there takes some 13 s (the table ready again 5.2-8.7 s after it, on
-    two vCPUs), in the cuts' guest some 18 s (ready 8.0-11.5 s, on one niced vCPU); the
-    cuts' guest also boots three times from its card, its first boot installing the
-    bundle (the install 74 s, power-on to first frame 126 s, alone on the host), and
-    reinstalls under a python upgrade (59 s alone; 126-169 s niced beside the table's).
-    Measured on 2026-12-06: at 7 of 20, the guests ran 487 and 571 s; at 9 of 16 (the
-    voice's languages through the seam, the frameworks started once), 456 and 388 s;
-    the cuts' guest with its card and 3 cuts, alone, 391 s; with its card at 12 of 16,
-    453 and 766 s, its first boot's install taking 303 s beside the table's two busy
-    vCPUs (74 s alone): since then the table's guest is paused for that install (a soft
-    YIELD); at 8 of 16 the install took 81 s and the guests 499 and 738 s (the cuts'
-    guest's three boots, 245, 222 and 213 s, the second paused for the table's tunes):
-    the cuts' guest keeps only 2 cuts, so that trixie's kernel still loses power."""
+    together as near as may be. A cut there takes some 13 s (the table ready again
+    5.2-8.7 s after it, on two vCPUs), in the cuts' guest some 18 s (ready 8.0-11.5 s,
+    on one niced vCPU); the cuts' guest also boots three times from its card, its first
+    boot installing the bundle (the install 74 s, power-on to first frame 126 s, alone
+    on the host), and reinstalls under a python upgrade (59 s alone; 126-169 s niced
+    beside the table's). Measured on 2026-12-06: at 7 of 20, the guests ran 487 and
+    571 s; at 9 of 16 (the voice's languages through the seam, the frameworks started
+    once), 456 and 388 s; the cuts' guest with its card and 3 cuts, alone, 391 s; with
+    its card at 12 of 16, 453 and 766 s, its first boot's install taking 303 s beside
+    the table's two busy vCPUs (74 s alone): since then the table's guest is paused for
+    that install (a soft YIELD); at 8 of 16 the install took 81 s and the guests 499
+    and 738 s (the cuts' guest's three boots, 245, 222 and 213 s, the second paused for
+    the table's tunes): the cuts' guest keeps only 2 cuts, so that trixie's kernel
+    still loses power."""
     return cuts * 14 // 16
 
 

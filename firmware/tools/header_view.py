@@ -36,7 +36,7 @@ def speaking(config: Config) -> Config:
 
 
 HEADER_VIEWS: dict[str, Callable[[Config], Config]] = {
-    "header.svg": lambda config: config, "header-voice.svg": lambda config: speaking(config)}
+    "header.svg": lambda config: config, "header-voice.svg": speaking}
 """hardware/'s header pictures, and the config each draws from the default one."""
 HEADER_TITLES = {"header.svg": "Robinson Table: what goes where on the header",
                  "header-voice.svg": "Robinson Table with its voice (an I2S amplifier)"}

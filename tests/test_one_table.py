@@ -51,13 +51,18 @@ def test_a_second_table_on_the_same_directory_refuses_and_the_first_goes_on(
     assert after.returncode == 0, after.stderr  # the lock went with the first table
 
 
+def table_on(state: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """``robinson table`` emulated on ``state``, with nothing to read: how it ends."""
+    return subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
+                           str(state)], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(home)},
+                          stdin=subprocess.DEVNULL, timeout=30, check=False)
+
+
 def test_a_file_where_the_state_directory_should_be_is_one_line(tmp_path: Path) -> None:
     state = tmp_path / "state"
     state.write_text("not a folder")
-    run = subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
-                          str(state)], capture_output=True, text=True,
-                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-                         stdin=subprocess.DEVNULL, timeout=30, check=False)
+    run = table_on(state, tmp_path)
     assert run.returncode == 2 and run.stderr.count("\n") == 1
     assert f"cannot use {state} for the saved games" in run.stderr
 
@@ -69,10 +74,7 @@ def test_a_link_planted_at_the_lock_is_one_line_and_nothing_is_made_where_it_poi
     state, elsewhere = tmp_path / "state", tmp_path / "elsewhere"
     state.mkdir()
     (state / "table.lock").symlink_to(elsewhere)
-    run = subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
-                          str(state)], capture_output=True, text=True,
-                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-                         stdin=subprocess.DEVNULL, timeout=30, check=False)
+    run = table_on(state, tmp_path)
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
     assert f"{state / 'table.lock'} is a symbolic link, which the table never follows: " \
            "remove it" in run.stderr, run.stderr
@@ -84,10 +86,7 @@ def test_a_state_folder_that_is_a_dangling_link_is_said_as_one(tmp_path: Path) -
     mounted): one line saying so and what to do, not "File exists"."""
     state = tmp_path / "state"
     state.symlink_to(tmp_path / "stick")
-    run = subprocess.run([ROBINSON, "table", "--hardware", "emulate", "--state-dir",
-                          str(state)], capture_output=True, text=True,
-                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-                         stdin=subprocess.DEVNULL, timeout=30, check=False)
+    run = table_on(state, tmp_path)
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
     assert f"{state} is a symbolic link to {tmp_path / 'stick'}, which does not exist: " \
            "make that folder" in run.stderr, run.stderr

@@ -254,16 +254,27 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok instal
 available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 
 # What the config (or, before there is one, the default) drives the panel on, and the
-# package extra its luma driver comes in ("-": none; luma.lcd for the TFTs).
+# package extra its luma driver comes in ("-": none; luma.lcd for the TFTs); with the
+# hardware settings a phone made laid over it where the table takes them (its checks).
 panel_bus() {
     config="$CONFIG_DIR/config.toml"
     [ -f "$config" ] || config="$SRC/systemd/config.toml"
-    python3 - "$config" "$CODE" <<'EOF' 2>/dev/null || echo "i2c 1 - 0.0 no no yes 80"
+    python3 - "$config" "$CODE" "$STATE" <<'EOF' 2>/dev/null || echo "i2c 1 - 0.0 no no yes 80"
 import sys, tomllib
+from pathlib import Path
 sys.path.insert(0, sys.argv[2])
 from firmware.display.panels import PANELS  # the one home of what each panel needs
 with open(sys.argv[1], "rb") as file:
     config = tomllib.load(file)
+try:  # a phone's settings, as the table lays them: only if it would take them
+    from firmware.config import PHONE_FILE, flat, layered, load
+    phone = Path(sys.argv[3]) / PHONE_FILE
+    if phone.exists() and not layered(load(Path(sys.argv[1])), phone)[1]:
+        for key, value in flat(tomllib.loads(phone.read_text())).items():
+            section, name = key.split(".")
+            config.setdefault(section, {})[name] = value
+except Exception:
+    pass
 display, voice, web = config.get("display", {}), config.get("voice", {}), config.get("web", {})
 kind = PANELS.get(display.get("display", "ssd1306"), PANELS["ssd1306"])
 yes = lambda on: "yes" if on is True else "no"
@@ -387,6 +398,11 @@ EOF
             boot_line "$cfg" "dtoverlay=max98357a,no-sdmode"
             changed "added dtoverlay=max98357a,no-sdmode (the I2S amplifier) to ${cfg#$ROOT} (after a reboot)"; REBOOT=yes
         fi
+    elif [ -n "$cfg" ] && grep -q "^dtoverlay=max98357a" "$cfg"; then
+        # The amplifier switched off (the settings file, a phone): its driver would keep
+        # GPIO 18, 19 and 21 from the seats and the buzzer the config may put there.
+        sed -i '/^dtoverlay=max98357a/d' "$cfg"
+        changed "removed the I2S amplifier's overlay from ${cfg#$ROOT}: its pins are free again (after a reboot)"; REBOOT=yes
     fi
     if [ -z "$cfg" ]; then
         say "no /boot/firmware/config.txt: not a Raspberry Pi OS boot partition; the bus speed stays as it is"

@@ -15,6 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from firmware.config import PHONE_FILE, layered
 from firmware.devices import Rigging, on_raspberry_pi
 from firmware.display.fonts import Fonts
 from firmware.display.render import shown
@@ -66,8 +67,18 @@ def run_table(args: argparse.Namespace) -> int:
     in a folder of its own, made and removed here: a game in play is never touched."""
     if args.demo and args.state_dir is None:
         with tempfile.TemporaryDirectory(prefix="robinson-demo-") as scratch:
-            return _run_table(args, Path(scratch))
-    return _run_table(args, None)
+            return _again(args, Path(scratch))
+    return _again(args, None)
+
+
+RESTART = -1  # an emulated table asks to start again (systemd starts a Pi's: SIGHUP's 129)
+
+
+def _again(args: argparse.Namespace, folder: Path | None) -> int:
+    """The table, started again for as long as it asks to (emulated: no systemd to)."""
+    while (status := _run_table(args, folder)) == RESTART:
+        pass
+    return status
 
 
 def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
@@ -79,6 +90,11 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
     store.lock()  # before any pin is opened: a second table stops here, in one line
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(store.directory if show_terminal else None)
+    if args.display is None:  # a phone's hardware settings, over the config's
+        config, wrong = layered(config, store.directory / PHONE_FILE)
+        if wrong:
+            logging.getLogger("robinson").warning(
+                "a phone's hardware settings were not taken: %s; the config's stand", wrong)
     rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
                            capture_to=args.capture, seats_on=args.seats)
     loop = rig.loop
@@ -90,7 +106,14 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
     voice = config.voice
     speaker = Speaker(device="default" if emulated and voice.device == AUTO else voice.device,
                       volume=voice.volume, speed=voice.speed, amplifier=voice.i2s_amplifier)
-    run = Run(lang=args.lang, animate=not args.no_animation,
+    restarted: list[bool] = []
+
+    def restart() -> None:  # a phone's new pins: as SIGHUP does, and said apart
+        restarted.append(True)
+        received.append(signal.SIGHUP)
+        loop.post(loop.stop)
+
+    run = Run(lang=args.lang, animate=not args.no_animation, restart=restart,
               badge="DEMO" if args.demo or args.seed is not None else "",
               voice_on=True if args.voice else None, mounts=None if emulated else _mountinfo,
               settings=None if emulated else _settings_refused())
@@ -135,6 +158,9 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
         store.close()  # folds the journal into the database: one file at rest
         if capture is not None:
             capture.close()
+    if restarted:
+        logging.getLogger("robinson").info("starting again: a phone's new pins")
+        return RESTART if emulated else exit_status(received)
     if received:
         logging.getLogger("robinson").info("stopped by signal %d", received[0])
     return exit_status(received)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware.config import MAX_CONFIG_BYTES, load
+from firmware.config import MAX_CONFIG_BYTES, PHONE_FILE, layered, load
 from firmware.errors import ConfigError
 
 BOOT_FILE = Path("/boot/firmware/robinson-table.toml")
@@ -31,6 +31,9 @@ REPORT = "robinson-table-settings.txt"  # beside the settings file, for the owne
 REFUSED = Path("/run/robinson-table-settings-refused")  # "LINE<TAB>what", for the table
 CONFIG = Path("/etc/robinson-table/config.toml")
 INSTALLED = Path("/opt/robinson-table/bundle")  # which bundle robinson-first-boot installed
+PHONE = Path("/var/lib/robinson-table") / PHONE_FILE  # a phone's hardware settings (the table's)
+BOOT_CONFIG = Path("/boot/firmware/config.txt")  # the firmware's: the amplifier's overlay
+AMPLIFIER_OVERLAY = re.compile(r"^dtoverlay=max98357a\b", re.MULTILINE)
 BOM = b"\xef\xbb\xbf"  # Windows' Notepad once began UTF-8 files with it; TOML has none
 
 
@@ -144,11 +147,17 @@ def refused() -> tuple[int, str] | None:
         return None
 
 
-def settle(source: Path = BOOT_FILE, target: Path = CONFIG,
-           refused_to: Path = REFUSED) -> tuple[Outcome | None, str]:
-    """``robinson settings``: apply, then tell the owner (beside the file) and the table."""
+def settle(source: Path = BOOT_FILE, target: Path = CONFIG, refused_to: Path = REFUSED,
+           phone: Path = PHONE) -> tuple[Outcome | None, str]:
+    """``robinson settings``: apply, then tell the owner (beside the file) and the table.
+    A file taken that changed the config is newer than a phone's hardware settings: those
+    are set aside (the card's file is what the owner last wrote)."""
     outcome = apply(source, target)
     said = report(outcome, source.name)
+    if outcome is not None and outcome.changed and phone.exists():
+        with contextlib.suppress(OSError):
+            phone.unlink()
+            said += "; the hardware settings a phone made were set aside: the file is newer"
     if outcome is not None:
         with contextlib.suppress(OSError):  # a read-only boot partition: the journal has it
             (source.parent / REPORT).write_text(said + "\n", encoding="utf-8")
@@ -159,6 +168,18 @@ def settle(source: Path = BOOT_FILE, target: Path = CONFIG,
         else:
             refused_to.unlink(missing_ok=True)
     return outcome, said
+
+
+def amplifier_to_switch(config: Path = CONFIG, phone: Path = PHONE,
+                        boot_config: Path = BOOT_CONFIG) -> bool:
+    """Whether the amplifier the settings in force ask for (a phone's over the config) is
+    not the one the firmware's config.txt loads: the install must run again for it."""
+    try:
+        wanted = layered(load(config), phone)[0].voice.i2s_amplifier
+        loaded = bool(AMPLIFIER_OVERLAY.search(boot_config.read_text(errors="replace")))
+    except (ConfigError, OSError):
+        return False
+    return wanted != loaded
 
 
 def beeps(line: int) -> list[float]:

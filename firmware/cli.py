@@ -699,11 +699,15 @@ def _settings(args: argparse.Namespace) -> int:
     refused = Path(args.refused) if args.refused else boot_settings.REFUSED
     outcome, said = boot_settings.settle(source, target, refused)
     print(f"robinson settings: {said}", flush=True)
-    if outcome is not None and outcome.changed and boot_settings.INSTALLED.exists():
+    amplifier = boot_settings.amplifier_to_switch(target)
+    if ((outcome is not None and outcome.changed) or amplifier) \
+            and boot_settings.INSTALLED.exists():
         # A bundle's install: robinson-first-boot runs it again after this, for what the
-        # new settings change beyond the config (the panel's bus, the voice, the port).
+        # new settings change beyond the config (the panel's bus, the voice, the port; the
+        # amplifier a phone switched, whose overlay only the install writes).
         boot_settings.INSTALLED.unlink()
-        print("robinson settings: the install runs again for them", flush=True)
+        print("robinson settings: the install runs again for "
+              + ("the amplifier" if amplifier else "them"), flush=True)
     if outcome is not None and not outcome.taken:
         boot_settings.beep(target, outcome.line or 0)
         return 1

@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import stat
 import tomllib
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -344,6 +345,80 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
                   web)
 
 
+PHONE_KEYS = ("display.display", "display.width", "display.height", "display.i2c_address",
+              "display.rotate", "display.contrast", "voice.i2s_amplifier", "pins.button",
+              "pins.seats", "pins.use_leds", "pins.leds", "pins.use_buzzer", "pins.buzzer")
+"""What a paired phone may set (``firmware.table.hardware`` keeps it in the state folder):
+the panel on the bus it is wired to, the amplifier, the pins. The bus itself, its SPI
+lines, the voice's device and the rest stay the file's."""
+PHONE_FILE = "hardware.toml"
+"""Where in the state folder the table keeps a phone's hardware settings."""
+
+
+def hardware_table(config: Config) -> dict[str, dict[str, Any]]:
+    """The config's [display], [pins] and [voice] as a TOML file would write them."""
+    def plain(section: Any) -> dict[str, Any]:
+        return {key: list(value) if isinstance(value, tuple) else
+                str(value) if isinstance(value, Interface) else value
+                for key, value in asdict(section).items()}
+
+    return {"display": plain(config.display), "pins": plain(config.pins),
+            "voice": plain(config.voice)}
+
+
+def changed(config: Config, changes: Mapping[str, object], source: str = "phone") -> Config:
+    """``config`` with ``changes`` (``"display.display": "sh1106"``, one of PHONE_KEYS
+    each) laid over it, checked whole as the config file is (the same checks: its panel,
+    its wiring); ConfigError says what is wrong, in the file's words. A new panel named
+    without a size gets its usual size."""
+    table = hardware_table(config)
+    for key, value in changes.items():
+        if key not in PHONE_KEYS:
+            raise ConfigError(f"{source}: {_found(key)} is not a setting a phone may change "
+                              f"(those are {', '.join(PHONE_KEYS)})")
+        section, name = key.split(".")
+        table[section][name] = value
+    if "display.display" in changes and not {"display.width", "display.height"} & set(changes):
+        del table["display"]["width"], table["display"]["height"]
+    new = parse(table, source)
+    return replace(config, display=new.display, pins=new.pins,
+                   voice=replace(config.voice, i2s_amplifier=new.voice.i2s_amplifier))
+
+
+def flat(table: Mapping[str, object]) -> dict[str, object]:
+    """A TOML table of sections as dotted keys: ``{"display": {"rotate": 2}}`` is
+    ``{"display.rotate": 2}`` (a value outside a section keeps its own name)."""
+    keys: dict[str, object] = {}
+    for section, values in table.items():
+        if isinstance(values, dict):
+            keys.update((f"{section}.{name}", value) for name, value in values.items())
+        else:
+            keys[section] = values
+    return keys
+
+
+def layered(config: Config, path: Path) -> tuple[Config, str]:
+    """``config`` with the phone's settings kept in ``path`` laid over it, and what was
+    wrong with them if they were not taken (a file the card's newer settings no longer
+    fit: the card's stand). No file: ``config`` as it is."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        return config, ""
+    except OSError as error:
+        return config, f"{path}: cannot read it ({error.strerror})"
+    try:
+        deepest, longest = _shape(data)
+        if len(data) > MAX_CONFIG_BYTES or deepest > MAX_NESTING or longest > MAX_NUMBER:
+            raise ValueError("too large or too deep for a phone's settings")
+        return changed(config, flat(tomllib.loads(data.decode("utf-8"))), str(path)), ""
+    except ConfigError as error:
+        return config, str(error)
+    except (ValueError, RecursionError) as error:  # TOML's and UTF-8's errors among them
+        return config, f"{path}: not the phone's settings ({error})"
+
+
 ALSA_DEVICE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                 "0123456789_-:,=.")
 PLAYING_DEVICES = frozenset({"default", "sysdefault", "hw", "plughw", "dmix", "front", "null",
@@ -488,40 +563,62 @@ def _rules(reader: _Reader, table: dict[str, Any]) -> HouseRules:
 def _check_wiring(reader: _Reader, pins: Pins, display: Display,
                   voice: Voice | None = None) -> None:
     used: dict[int, str] = {}
-    # The bus's own pins (SPI 2-6 are a Pi 4's or 5's, wired as its overlays say: unchecked)
-    reserved = dict(I2C_PINS if display.interface is Interface.I2C else
-                    SPI_PINS if display.spi_port == 0 else
-                    SPI1_PINS if display.spi_port == 1 else {})
+    reserved: dict[int, str] = {}
+    for key, pin, what in _bus_pins(display, voice):
+        if pin in reserved:
+            if key == "voice.i2s_amplifier":
+                raise reader.error(key, f"needs GPIO {pin} for {what}, but the panel uses it "
+                                   f"({reserved[pin]})", True)
+            raise reader.error(key, f"GPIO {pin} is taken by {reserved[pin]}", pin)
+        reserved[pin] = (f"{what} ({key}): wire it to a free pin"
+                         if key == "voice.i2s_amplifier" else what)
+    for key, pin in _wired(pins):
+        if pin in reserved:
+            raise reader.error(key, f"GPIO {pin} is taken by {reserved[pin]}", pin)
+        if pin in used:
+            raise reader.error(key, f"GPIO {pin} is already used by {used[pin]}", pin)
+        used[pin] = key
+
+
+def _bus_pins(display: Display, voice: Voice | None) -> list[tuple[str, int, str]]:
+    """The pins the panel's bus, the panel's own lines and the amplifier take: (the key
+    that takes it, the pin, what it is), the bus's first (SPI 2-6 are a Pi 4's or 5's,
+    wired as its overlays say: unchecked)."""
+    bus = (I2C_PINS if display.interface is Interface.I2C else
+           SPI_PINS if display.spi_port == 0 else SPI1_PINS if display.spi_port == 1 else {})
+    taken = [("display.interface", pin, what) for pin, what in bus.items()]
     if display.interface is Interface.SPI and display.spi_port == 1 \
             and display.spi_device in SPI1_CE:
-        reserved[SPI1_CE[display.spi_device]] = f"SPI1 CE{display.spi_device}"
+        taken.append(("display.spi_device", SPI1_CE[display.spi_device],
+                      f"SPI1 CE{display.spi_device}"))
     if display.interface is Interface.SPI:
-        own = [("display.gpio_data_command", display.gpio_data_command),
-               ("display.gpio_reset", display.gpio_reset)]
+        taken += [("display.gpio_data_command", display.gpio_data_command,
+                   "display.gpio_data_command"),
+                  ("display.gpio_reset", display.gpio_reset, "display.gpio_reset")]
         if display.kind.package == "luma.lcd":
-            own.append(("display.gpio_backlight", display.gpio_backlight))
-        for key, pin in own:  # the panel's own pins: apart, and off its bus's pins
-            if pin in reserved:
-                raise reader.error(key, f"GPIO {pin} is taken by {reserved[pin]}", pin)
-            reserved[pin] = key
+            taken.append(("display.gpio_backlight", display.gpio_backlight,
+                          "display.gpio_backlight"))
     if voice is not None and voice.i2s_amplifier:
-        for pin, what in I2S_PINS.items():
-            if pin in reserved:
-                raise reader.error("voice.i2s_amplifier", f"needs GPIO {pin} for {what}, "
-                                   f"but the panel uses it ({reserved[pin]})", True)
-            reserved[pin] = f"{what} (voice.i2s_amplifier): wire it to a free pin"
+        taken += [("voice.i2s_amplifier", pin, what) for pin, what in I2S_PINS.items()]
+    return taken
+
+
+def _wired(pins: Pins) -> list[tuple[str, int]]:
+    """The button's, the seats', and (where used) the LEDs' and the buzzer's pins."""
     wired = [("pins.button", pins.button)]
     wired += [(f"pins.seats[{i}]", p) for i, p in enumerate(pins.seats, 1)]
     if pins.use_leds:
         wired += [(f"pins.leds[{i}]", p) for i, p in enumerate(pins.leds[:len(pins.seats)], 1)]
     if pins.use_buzzer:
         wired.append(("pins.buzzer", pins.buzzer))
-    for key, pin in wired:
-        if pin in reserved:
-            raise reader.error(key, f"GPIO {pin} is taken by {reserved[pin]}", pin)
-        if pin in used:
-            raise reader.error(key, f"GPIO {pin} is already used by {used[pin]}", pin)
-        used[pin] = key
+    return wired
+
+
+def taken(config: Config) -> dict[int, str]:
+    """What each pin the config uses is taken by (a checked config takes each once): the
+    header as a phone's page draws it."""
+    return {**{pin: what for _, pin, what in _bus_pins(config.display, config.voice)},
+            **{pin: key for key, pin in _wired(config.pins)}}
 
 
 def _found(value: object, limit: int = 40) -> str:

@@ -261,6 +261,8 @@ class Rigging:
     button: DigitalInputDevice  # not a Button: its hold thread wakes 10 times a second
     seats: list[DigitalInputDevice]
     outputs: Outputs
+    panel_for: Callable[[Display], Callable[[], LumaDevice]]
+    """A maker of the device of another panel (a phone's, on trial): the wired one's."""
 
     def close(self) -> None:
         self.panel.close()
@@ -273,7 +275,8 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
           make_device: Callable[[], LumaDevice] | None = None,
           clock: Callable[[], float] | None = None,
           on_frame: Callable[[Image.Image], None] | None = None,
-          on_change: Callable[[], None] | None = None) -> Rigging:
+          on_change: Callable[[], None] | None = None,
+          panel_for: Callable[[Display], Callable[[], LumaDevice]] | None = None) -> Rigging:
     """Make every device the config names.
 
     ``pin_factory`` None is gpiozero's default for this Pi; ``make_device``
@@ -324,7 +327,8 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
     # (it moves only when a test or the bench moves it): on the table's loop there.
     notes = loop if clock is not None else None
     return Rigging(config, loop, panel, button, seats,
-                   Outputs(leds=leds, buzzer=buzzer, notes=notes))
+                   Outputs(leds=leds, buzzer=buzzer, notes=notes),
+                   panel_for or (lambda display: functools.partial(real_device, display)))
 
 
 def _header_factory() -> PinFactory | None:

@@ -24,15 +24,18 @@ def _header() -> dict[str, Any]:
 
     pins = pi_info("a02082").headers["J8"].pins.values()  # a Pi 3B: any 40-pin model would do
     return {"PHYSICAL": {int(p.name[4:]): p.number for p in pins if p.name.startswith("GPIO")},
-            "GROUND": tuple(p.number for p in pins if p.name == "GND")}
+            "GROUND": tuple(p.number for p in pins if p.name == "GND"),
+            "NAMES": {p.number: p.name for p in pins}}
 
 
 PHYSICAL: dict[int, int]
 """BCM GPIO number -> physical pin of the header."""
 GROUND: tuple[int, ...]
+NAMES: dict[int, str]
+"""Physical pin -> its name on the header: "GPIO17", "GND", "3V3", "5V"."""
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("PHYSICAL", "GROUND"):
+    if name in ("PHYSICAL", "GROUND", "NAMES"):
         return _header()[name]
     raise AttributeError(name)

@@ -207,6 +207,8 @@ def shown() -> list[str]:
         lines.append(f"{lang} pairing: " + repr(screens.pairing_screen(
             named, "042917", "Xq3_kP9vLm2sT8wZ", "http://robinson.local:8080/")))
         lines.append(f"{lang} rolling: {screens.rolling_screen(named, 2, 5, 1, 'B')!r}")
+        lines.append(f"{lang} panel on trial: " + repr(screens.trial_screen(
+            named, ("sh1106 128x64", "0x3D 180°"), 15)))
         lines.append(f"{lang} about: "
                      f"{screens.about_screen(named, '1.0', '/var/lib/x', 'SSD1306', ('f',))!r}")
         lines.append(f"{lang} about, fonts: "

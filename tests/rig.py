@@ -12,6 +12,7 @@ from firmware.config import Config, Display
 from firmware.display.fonts import Fonts
 from firmware.display.render import essential_page, render
 from firmware.display.screen import Screen
+from firmware.emulate.bus import Bus
 from firmware.emulate.rig import emulate
 from firmware.runtime.loop import ManualClock, advance
 from firmware.table.die import Die
@@ -41,13 +42,13 @@ class Rig:
                  lang: str | None = None, held_at_boot: bool = False, start: bool = True,
                  die: Die | None = None,
                  mounts: Callable[[], str | None] | None = None,
-                 voice: Voice | None = None, voice_on: bool | None = None) -> None:
+                 voice: Voice | None = None, voice_on: bool | None = None,
+                 restart: Callable[[], None] | None = None) -> None:
         self.config = config or Config(display=Display(display=chip))
         self.clock = ManualClock(1000.0)
         # The app's own builder: mock pins, the real luma driver on the decoding bus.
         self.rigging = emulate(self.config, clock=self.clock, seats_on=tuple(seats_on))
         self.loop, self.panel = self.rigging.loop, self.rigging.panel
-        self.bus = self.rigging.bus
         self.button_pin = self.rigging.hands.button
         self.seat_pins = self.rigging.hands.seat_pins
         if held_at_boot:
@@ -55,11 +56,17 @@ class Rig:
         self.store = Store(state_dir)
         self.die = die or ScriptedDie(faces)
         self.table = Table(self.rigging, self.store, die=self.die, fonts=FONTS,
-                           run=Run(lang=lang, animate=animate, voice_on=voice_on, mounts=mounts),
+                           run=Run(lang=lang, animate=animate, voice_on=voice_on, mounts=mounts,
+                                   restart=restart),
                            told=Told(voice=voice))
         if start:
             self.table.start()
             self.run()
+
+    @property
+    def bus(self) -> Bus:
+        """The panel's wires now (a phone's panel on trial has wires of its own)."""
+        return self.rigging.bus
 
     @property
     def game(self) -> Game:

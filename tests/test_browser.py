@@ -219,6 +219,48 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
 
 
 @needs_chromium
+def test_a_phone_tries_another_panel_on_the_hardware_form_and_keeps_it(
+        tabled: tuple[Table, Web], shots: Path) -> None:
+    """The hardware form as a phone works it: a wrong pin is refused in the config's words;
+    another panel driver is tried (the keep button appears), kept, and kept on disk."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    table, web = tabled
+    driver = browser(PHONE)
+    try:
+        pair(driver, web, table)
+        form = driver.find_element(By.CSS_SELECTOR, 'form[data-api="/api/hardware"]')
+        assert not driver.find_element(By.ID, "keep").is_displayed()
+        seats = form.find_element(By.CSS_SELECTOR, 'input[name="pins.seats"]')
+        seats.clear()
+        seats.send_keys("2, 5")
+        form.find_element(By.CSS_SELECTOR, "button").click()
+        wait_for(lambda: "GPIO 2 is taken by I2C SDA" in text_of(driver, "#said-hardware"), 5,
+                 "the wrong pin refused")
+        seats.clear()
+        seats.send_keys("5, 6, 13, 19, 26, 21")  # as it was: not sent again
+        Select(form.find_element(By.CSS_SELECTOR, 'select[name="display.display"]')
+               ).select_by_value("sh1106")
+        form.find_element(By.CSS_SELECTOR, "button").click()
+        keep = wait_for(lambda: driver.find_element(By.ID, "keep").is_displayed() and
+                        driver.find_element(By.ID, "keep"), 5, "the keep button")
+        trial = wait_for(lambda: seam_view(table.directory)["hardware"]["trial"], 5,
+                         "the panel on trial")
+        assert trial["display.display"] == "sh1106" and trial["pins.seats"] == [
+            5, 6, 13, 19, 26, 21]
+        driver.save_screenshot(str(shots / "phone-hardware-trial.png"))
+        keep.find_element(By.CSS_SELECTOR, "button").click()
+        wait_for(lambda: seam_view(table.directory)["hardware"]["settings"][
+            "display.display"] == "sh1106", 5, "the panel kept")
+        driver.execute_script("document.querySelector('table.header').scrollIntoView()")
+        driver.save_screenshot(str(shots / "phone-hardware-header.png"))
+        assert (table.directory / "hardware.toml").read_text().count(" = ") == 3
+    finally:
+        driver.quit()
+
+
+@needs_chromium
 def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
         tabled: tuple[Table, Web], shots: Path) -> None:
     from selenium.webdriver.common.by import By

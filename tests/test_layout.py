@@ -4,6 +4,8 @@ and public class says what it is for."""
 from __future__ import annotations
 
 import ast
+import dataclasses
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -114,6 +116,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.spare": PURE | {"contextlib", "os", "pathlib", "sqlite3"},
     "firmware.table.faults": PURE | {"errno"},  # kinds only: the machine names them
     "firmware.table.owner": PURE | {"pathlib"},  # the first boot's owner code, read once
+    "firmware.table.hardware": PURE | {"json", "os", "pathlib", "tomllib"},  # a phone's, as TOML
     "firmware.table.pace": PURE | {"threading"},  # read by the keyboard's and demo's threads
     "firmware.config": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: a file, not a FIFO
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked
@@ -359,3 +362,14 @@ def test_every_public_class_has_a_docstring() -> None:
                 if not ast.get_docstring(node):
                     missing.append(f"{name}.{node.name}")
     assert seen > 50 and missing == []
+
+
+def test_the_architecture_page_counts_the_states_fields_as_they_are() -> None:
+    """docs/architecture.md states how many fields the table's state has: the figure is
+    the code's (it said 16 while the state grew to 23)."""
+    from firmware.table.state import TableState
+
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    said = re.search(r"`firmware/table/state\.py`, (\d+) fields", page)
+    assert said is not None, "the page no longer says how many fields the state has"
+    assert int(said.group(1)) == len(dataclasses.fields(TableState))

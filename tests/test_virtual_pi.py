@@ -31,6 +31,7 @@ from firmware.display.render import render
 from firmware.display.screens import result_screen
 from firmware.display.words import Words
 from firmware.runtime.tunes import NOTE, Tune
+from firmware.table.state import TRIAL_FOR
 from firmware.table.store import Store
 from robinson_core import Game, Pending
 
@@ -262,12 +263,19 @@ def test_a_flashed_card_with_the_bundle_comes_up_by_itself(cutting: vm.Run) -> N
     assert first["saved_after_presses"] == [1, 2, 3], first
     assert first["watchdog"] == "RuntimeWatchdogUSec=15s", first
     owner = first["owner"]
-    assert owner == {"wrong": 403, "paired": 200, "change": 200, "second_phone": 403,
-                     "spent": True}, owner
+    assert {key: owner[key] for key in ("wrong", "paired", "change", "second_phone", "spent")} \
+        == {"wrong": 403, "paired": 200, "change": 200, "second_phone": 403, "spent": True}, owner
+    # the paired phone switched the panel's driver (the SH1106's start-up on the bus) and
+    # did not keep it: the SSD1306's again TRIAL_FOR later, by the guest's own clock
+    assert owner["panel_tried"] == 200 and owner["kept"] is False, owner
+    assert owner["sh1106_after_s"] is not None and owner["back_after_s"] is not None, owner
+    assert TRIAL_FOR - 0.5 <= owner["back_after_s"] <= TRIAL_FOR * 3, owner
     log = (cutting.results / "first-boot-install.log").read_text()
     assert "installed robinson_table-" in log and "the owner code for the first phone" in log
     SAY.append(f"first boot from a card: power-on to first frame {first['first_frame_s']} s, "
-               f"the install {first['install_s']} s (one TCG vCPU, niced)")
+               f"the install {first['install_s']} s (one TCG vCPU, niced); a phone's panel "
+               f"driver on the bus {owner['sh1106_after_s']} s after it asked, the one "
+               f"before back {owner['back_after_s']} s later, unkept")
 
 
 def test_the_cards_settings_file_is_taken_at_the_next_boot_and_a_broken_one_is_not(

@@ -83,6 +83,15 @@ class Panel:
             with contextlib.suppress(Exception):  # the bus may be gone already
                 device.cleanup()
 
+    def use(self, make_device: Callable[[], LumaDevice]) -> None:
+        """Drive another panel from now on (a phone's, on trial, or the one before it
+        again): the device in use let go, the new one made; the next ``show`` sends it
+        all. One that does not answer is retried as a silent panel is."""
+        self._drop()
+        self._make_device = make_device
+        self.writer, self.outage, self.retry_in = None, 0, RETRY_FIRST
+        self._connect()
+
     def close(self) -> None:
         """At exit: the last frame stays on the panel; the bus is closed."""
         self._drop()

@@ -252,6 +252,8 @@ def render(screen: Screen, fonts: Fonts, page: int = 0, layout: Layout = CLASSIC
     if where.height < layout.column[1]:
         draw_board(draw, screen.board, screen.seat, 0, where.height + 1, layout.canvas[0],
                    layout.canvas[1] - where.height - 1)
+    if screen.outline:  # every edge's pixels lit: a panel shifted or cut shows it
+        draw.rectangle((0, 0, layout.canvas[0] - 1, layout.canvas[1] - 1), outline=INK)
     return _finish(canvas, layout)
 
 

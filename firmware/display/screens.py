@@ -421,6 +421,13 @@ def pairing_screen(w: Words, digits: str, token: str, address: str) -> Screen:
                   footer=w("pair_keys"), qr=f"{address.rstrip('/')}/pair?t={token}")
 
 
+def trial_screen(w: Words, panel: tuple[str, ...], seconds: int) -> Screen:
+    """A phone's new panel on trial: a test pattern (its four edges lit, what it is), how
+    to keep it, and that it goes back by itself, as a screen's new resolution does."""
+    return Screen(title=w("trial_title"), body=panel,
+                  footer=w("trial_keys", seconds=seconds), outline=True)
+
+
 def abandon_screen(w: Words) -> Screen:
     """Whether to put the game in progress away for a new one."""
     return Screen(title=w("abandon_title"), body=(w("abandon_what"),), footer=w("keys_yes_no"))

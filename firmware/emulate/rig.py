@@ -71,13 +71,24 @@ def emulate(config: Config, *, show_terminal: bool = False, seats_on: Sequence[i
     terminal = (TerminalPanel(sys.stdout, keys_help(len(config.pins.seats))) if show_terminal
                 else None)
 
+    wired = [bus]  # the panel's wires now: a phone's panel on trial has wires of its own
+
     def draw() -> None:  # what the panel's memory holds, dim or dark as the panel is
         assert terminal is not None
-        terminal.draw(bus.image(), bus.on, bus.contrast < 64)
+        terminal.draw(wired[0].image(), wired[0].on, wired[0].contrast < 64)
 
+    def panel_for(display: Display) -> Callable[[], LumaDevice]:
+        """Another panel, on wires of its own (the rig's ``bus`` once it is made)."""
+        def make() -> LumaDevice:
+            new = wire_for(display)
+            wired[0] = made[0].bus = new
+            return emulated_device(display, new)
+        return make
+
+    made: list[EmulatedRigging] = []
     rigging = build(config, pin_factory=factory, clock=clock, on_frame=on_frame,
                     make_device=lambda: emulated_device(config.display, bus),
-                    on_change=draw if terminal is not None else None)
+                    on_change=draw if terminal is not None else None, panel_for=panel_for)
     if terminal is not None:  # a resized terminal is drawn again, in the loop's thread
         signal.signal(signal.SIGWINCH, lambda *_: rigging.loop.post(terminal.resize))
     hands = Hands(factory, config)
@@ -89,5 +100,6 @@ def emulate(config: Config, *, show_terminal: bool = False, seats_on: Sequence[i
             raise ConfigError(f"--seats: there is no switch for seat {seat}; "
                               f"seats 1-{len(config.pins.seats)} are wired")
         hands.seat(seat, True)
-    wired = {f.name: getattr(rigging, f.name) for f in fields(Rigging)}
-    return EmulatedRigging(**wired, hands=hands, bus=bus, terminal=terminal)
+    parts = {f.name: getattr(rigging, f.name) for f in fields(Rigging)}
+    made.append(EmulatedRigging(**parts, hands=hands, bus=bus, terminal=terminal))
+    return made[0]

@@ -15,9 +15,20 @@ them and redraws every mode), a repeat ``Repeat``, a pairing ``PairAsked`` or
 
 from __future__ import annotations
 
+from firmware.config import PHONE_KEYS, Config, changed, hardware_table
+from firmware.errors import ConfigError
 from firmware.seam.wire import Message
 from firmware.table import names as kept_names
-from firmware.table.messages import Address, Input, PairAsked, Paired, Prefer, Repeat
+from firmware.table.messages import (
+    Address,
+    Input,
+    KeepAsked,
+    PairAsked,
+    Paired,
+    Prefer,
+    Repeat,
+    Rewire,
+)
 from firmware.table.prefs import Prefs, is_phone
 from firmware.table.view import BRIGHTNESS, brightness_step
 from robinson_core import SEATS
@@ -28,9 +39,9 @@ SWITCHES = {"voice": "voice", "story": "story"}  # intent -> the setting it swit
 ADDRESS_MOST = 200
 
 
-def wanted(message: Message, prefs: Prefs) -> Input | str:
-    """The input ``message`` asks for, with ``prefs`` the settings in force; or what is
-    wrong with it, in one line."""
+def wanted(message: Message, prefs: Prefs, config: Config | None = None) -> Input | str:
+    """The input ``message`` asks for, with ``prefs`` the settings in force and ``config``
+    the hardware's; or what is wrong with it, in one line."""
     value = message.get("value")
     match message.get("intent"):
         case "names":
@@ -58,6 +69,10 @@ def wanted(message: Message, prefs: Prefs) -> Input | str:
             if not isinstance(proof, str) or not isinstance(phone, str) or not is_phone(phone):
                 return "paired needs a proof (the code or its token) and a phone's digest"
             return Paired(proof[:64], phone)
+        case "hardware":
+            return _hardware(message.get("changes"), config or Config())
+        case "keep":
+            return KeepAsked()
         case "address":
             if not isinstance(value, str) or len(value) > ADDRESS_MOST \
                     or not (value == "" or value.startswith(("http://", "https://"))) \
@@ -65,7 +80,25 @@ def wanted(message: Message, prefs: Prefs) -> Input | str:
                 return f"address is the page's http:// address, not {_said(value)}"
             return Address(value)
     return f"no such intent: {_said(message.get('intent'))} (names, language, voice, " \
-           "story, brightness, repeat, pair, paired, address)"
+           "story, brightness, repeat, pair, paired, address, hardware, keep)"
+
+
+def _hardware(given: object, config: Config) -> Input | str:
+    """``{"display.display": "sh1106"}``: those settings changed, checked as the config
+    file is (``firmware.config.changed``: one home for the checks); what the change made
+    of the panel's size is said too, so the settings kept are the settings tried."""
+    if not isinstance(given, dict) or not given or len(given) > len(PHONE_KEYS):
+        return 'hardware is an object of settings, e.g. {"display.display": "sh1106"}'
+    try:
+        new = changed(config, given)
+    except ConfigError as error:
+        return str(error).removeprefix("phone: ")
+    if "display.display" in given:
+        given = {**given, "display.width": new.display.width,
+                 "display.height": new.display.height}
+    table = hardware_table(new)
+    kept = tuple((key, table[key.split(".")[0]][key.split(".")[1]]) for key in given)
+    return Rewire(kept, new)
 
 
 def level(prefs: Prefs) -> int:

@@ -176,7 +176,7 @@ class Seam:
         """An intent, on the loop's thread: the input it asks for, taken; its answer."""
         ident = message.get("id")
         state = self.table.state
-        got = wanted(message, state.prefs)
+        got = wanted(message, state.prefs, state.fixed.config)
         if isinstance(got, str):
             self._answer(client, ident, got)
             return

@@ -13,9 +13,13 @@ never on the network.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from typing import Any
 
+from firmware import header
+from firmware.config import PHONE_KEYS, Config, hardware_table, taken
+from firmware.display.panels import PANELS
 from firmware.display.render import Page
 from firmware.display.screen import Screen
 from firmware.display.screens import result_screen
@@ -65,12 +69,38 @@ def published(state: TableState, pages: Pages) -> Message:
         "most": MAX_PLAYERS,
         "saved": not state.unsaved,
         "pairing": state.pairing is not None,  # a code is on the panel (not the code)
+        "hardware": hardware_shown(state.fixed.config,
+                                   state.trial.config if state.trial is not None else None),
         "private": {"pairing": {"code": state.pairing.digits, "token": state.pairing.token}
                     if state.pairing is not None else None,
                     "phones": list(prefs.phones),
                     # the first boot's code, while no phone is paired (install.sh)
                     "owner": state.fixed.owner if state.fixed.owner and not prefs.phones
                     else None},
+    }
+
+
+@functools.lru_cache(maxsize=8)
+def hardware_shown(config: Config, trial: Config | None) -> dict[str, Any]:
+    """What a paired phone's hardware settings show: each setting a phone may change as
+    it is in force (and on trial), the panels of the bus the panel is wired to with their
+    sizes, and the 40-pin header with what takes each pin. (Remembered: the view is
+    published at every step, the hardware seldom changes; nobody changes what it gives.)"""
+    def settings(of: Config) -> dict[str, Any]:
+        table = hardware_table(of)
+        return {key: table[key.split(".")[0]][key.split(".")[1]] for key in PHONE_KEYS}
+
+    used = taken(config)
+    by_gpio = {physical: gpio for gpio, physical in header.PHYSICAL.items()}
+    return {
+        "settings": settings(config),
+        "trial": settings(trial) if trial is not None else None,
+        "interface": str(config.display.interface),
+        "panels": {name: [list(size) for size in kind.sizes] for name, kind in PANELS.items()
+                   if config.display.interface in kind.interfaces},
+        "header": [{"pin": pin, "name": name, "gpio": by_gpio.get(pin),
+                    "taken": used.get(by_gpio[pin], "") if pin in by_gpio else ""}
+                   for pin, name in sorted(header.NAMES.items())],
     }
 
 

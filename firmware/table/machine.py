@@ -21,6 +21,7 @@ import collections
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 
+from firmware.config import Config
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
@@ -50,6 +51,8 @@ from firmware.table.messages import (
     Held,
     Hush,
     Input,
+    KeepAsked,
+    KeepHardware,
     Light,
     Log,
     NeedCode,
@@ -66,6 +69,8 @@ from firmware.table.messages import (
     PutAway,
     Recalled,
     Repeat,
+    Restart,
+    Rewire,
     Save,
     SavePrefs,
     Say,
@@ -76,6 +81,7 @@ from firmware.table.messages import (
     TimerFired,
     TimerKind,
     Unstuck,
+    UsePanel,
     Voicing,
     Wake,
     Write,
@@ -91,6 +97,7 @@ from firmware.table.prefs import (
     next_step,
 )
 from firmware.table.state import (
+    TRIAL_FOR,
     Animate,
     Asking,
     Fixed,
@@ -107,6 +114,7 @@ from firmware.table.state import (
     Stuck,
     TableState,
     Title,
+    Trial,
     Waiting,
 )
 from firmware.table.view import brightness_step, menu_labels, next_brightness, view, words
@@ -138,6 +146,8 @@ __all__ = [  # the messages and the state, with the step that takes them
     "Held",
     "Hush",
     "Input",
+    "KeepAsked",
+    "KeepHardware",
     "Light",
     "Log",
     "Mode",
@@ -155,6 +165,8 @@ __all__ = [  # the messages and the state, with the step that takes them
     "PutAway",
     "Recalled",
     "Repeat",
+    "Restart",
+    "Rewire",
     "Save",
     "SavePrefs",
     "Saver",
@@ -167,6 +179,7 @@ __all__ = [  # the messages and the state, with the step that takes them
     "TimerFired",
     "TimerKind",
     "Unstuck",
+    "UsePanel",
     "Voicing",
     "Wake",
     "Wrote",
@@ -185,7 +198,7 @@ AUDIT_AFTER = 0.05  # after the result is out, not on its way
 RETRY_EVERY = 3.0  # seconds between tries of a write the disk refused
 HALT_CONTRAST = 1  # the panel's, on the frame left after a stop
 PAIR_FOR = 120.0  # seconds a pairing code stands on the panel (and can be used)
-PHONE_NOTICES = frozenset({"phone_paired", "no_web"})
+PHONE_NOTICES = frozenset({"phone_paired", "no_web", "hardware_kept", "hardware_back"})
 """Messages a phone brings over any screen: a press ends them and does nothing else (the
 players never saw what a press would do under them)."""
 QUESTIONS = frozenset({Mode.UNDO, Mode.ABANDON})
@@ -324,6 +337,11 @@ class _Moment:
                 self.paired(proof, phone)
             case Address(url):
                 self.set(address=url)
+            case Rewire(changes, config):
+                self.rewire(changes, config)
+            case KeepAsked():
+                if self.state.trial is not None:
+                    self.keep_trial(self.state.trial)
             case Odds(game, win):
                 if game == self.state.game and self.state.prefs.odds:
                     self.set(odds=(game, win))
@@ -381,8 +399,10 @@ class _Moment:
             self.after(TimerKind.BOOT, 2.0 + 2.0 * len(notes))
 
     def stop(self) -> None:
+        if self.state.trial is not None:  # the last frame on the panel the next start drives
+            self.do(UsePanel(self.state.fixed.config.display))
         self.set(armed=frozenset(), now=Off(), flash=None, hint=None, saver=Saver.AWAKE,
-                 pairing=None)
+                 pairing=None, trial=None)
         self.do(CancelAll())
         if self.state.unsaved:  # refused until now: once more, and the last frame says
             self.do(self.state.unsaved[0])  # whether it got through
@@ -421,6 +441,9 @@ class _Moment:
         self.set(hint=None)  # let go: the hint has said its piece
         if self.state.void:
             self.set(void=False)
+            return
+        if self.state.trial is not None:  # a press keeps the panel on trial, and only that
+            self.keep_trial(self.state.trial)
             return
         mode = self.state.mode
         if mode in (Mode.ANIMATE, Mode.OFF):
@@ -494,6 +517,8 @@ class _Moment:
                 self.do(Blank())
             case TimerKind.PAIR:
                 self.set(pairing=None)
+            case TimerKind.TRIAL:
+                self.end_trial()
             case TimerKind.SHIFT:
                 self.do(Shift())
                 self.after(TimerKind.SHIFT, self.state.fixed.config.timings.shift_every)
@@ -513,6 +538,56 @@ class _Moment:
         if before.voice and not prefs.voice:
             self.do(Hush())
         self.save_prefs()
+
+    # -- a phone's hardware settings ----------------------------------------------------
+
+    def rewire(self, changes: tuple[tuple[str, object], ...], config: Config) -> None:
+        """A phone's hardware settings, checked: a new panel goes on trial (a test pattern
+        on it; a press or the phone keeps it, else the panel before is back after
+        TRIAL_FOR); the pins and the amplifier are kept at once, for a fresh start."""
+        if self.state.mode in (Mode.STUCK, Mode.OFF):
+            return
+        if config.display != self.state.fixed.config.display:
+            self.cancel(TimerKind.TRIAL)
+            self.set(trial=Trial(changes, config))
+            self.do(UsePanel(config.display))
+            if self.state.saver is not Saver.AWAKE:
+                self.set(saver=Saver.AWAKE)
+                self.do(Wake())
+            self.idle()
+            self.after(TimerKind.TRIAL, TRIAL_FOR)
+            self.redrawn = True  # a new device holds nothing of ours
+            return
+        if self.state.trial is not None:  # the panel in force again, the rest kept
+            self.end_trial(said=False)
+        self.keep(changes, config)
+
+    def keep_trial(self, trial: Trial) -> None:
+        self.cancel(TimerKind.TRIAL)
+        self.set(trial=None)
+        self.keep(trial.changes, trial.config)
+
+    def keep(self, changes: tuple[tuple[str, object], ...], config: Config) -> None:
+        """Keep a phone's settings; new pins or the amplifier: start again, to take them."""
+        fixed = self.state.fixed
+        restart = (config.pins, config.voice) != (fixed.config.pins, fixed.config.voice)
+        self.set(fixed=dataclasses.replace(fixed, config=config))
+        self.do(KeepHardware(changes))
+        if restart:
+            self.flash(Notice.of("hardware_restart"))
+            self.draw_now()
+            self.do(Restart())
+        else:
+            self.flash(Notice.of("hardware_kept"))
+
+    def end_trial(self, said: bool = True) -> None:
+        """The panel on trial was not kept: the one in force before, as it was."""
+        self.cancel(TimerKind.TRIAL)
+        self.set(trial=None, page=0)
+        self.do(UsePanel(self.state.fixed.config.display))
+        self.redrawn = True
+        if said:
+            self.flash(Notice.of("hardware_back"))
 
     # -- title and setup --------------------------------------------------------------
 

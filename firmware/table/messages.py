@@ -7,6 +7,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from firmware.config import Config, Display
 from firmware.display.screen import Screen
 from firmware.display.screens import PastGame
 from firmware.runtime.tunes import Tune
@@ -38,6 +39,7 @@ class TimerKind(enum.Enum):
     BLANK = "blank"
     SHIFT = "shift"  # burn-in: the panel moves a pixel
     PAIR = "pair"  # a pairing code's time is up
+    TRIAL = "trial"  # a phone's new panel was not kept: the panel before it again
 
 
 # -- inputs --------------------------------------------------------------------------
@@ -201,9 +203,23 @@ class Address:
     url: str
 
 
+@dataclass(frozen=True)
+class Rewire:
+    """A paired phone's hardware settings (``changes``: every one the phone made, dotted
+    keys of ``firmware.config.PHONE_KEYS``), checked: ``config`` is the table's with them."""
+
+    changes: tuple[tuple[str, object], ...]
+    config: Config
+
+
+@dataclass(frozen=True)
+class KeepAsked:
+    """The phone keeps the panel on trial (as a press on the table does)."""
+
+
 Input = (Start | Down | Held | Unstuck | Pressed | SeatsChanged | TimerFired | Face | Wrote
          | Recalled | Brought | Begin | Stop | Prefer | Odds | Repeat | PairAsked | Code
-         | Paired | Address)
+         | Paired | Address | Rewire | KeepAsked)
 
 
 # -- effects -------------------------------------------------------------------------
@@ -370,6 +386,27 @@ class OwnerCodeUsed:
 
 
 @dataclass(frozen=True)
+class UsePanel:
+    """Drive the panel as ``display`` says from now on (a new luma device, the screens
+    laid out for its size): a phone's panel on trial, or the one before it again."""
+
+    display: Display
+
+
+@dataclass(frozen=True)
+class KeepHardware:
+    """Keep a phone's hardware settings in the state folder (laid over the config at
+    every start: ``firmware.table.hardware``)."""
+
+    changes: tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True)
+class Restart:
+    """Start the table again, with the config read anew (new pins, the amplifier)."""
+
+
+@dataclass(frozen=True)
 class Log:
     """A line for the journal."""
 
@@ -381,7 +418,7 @@ Effect = (Draw | Save | BeginGame | PutAway | NeedFace | NeedOdds | NeedRecall |
           | BringBack
           | Chime | Say | Voicing
           | Hush | Light | After | Cancel | CancelAll | Dim | Blank | Wake | Shift | Contrast
-          | SavePrefs | OwnerCodeUsed | Log)
+          | SavePrefs | OwnerCodeUsed | UsePanel | KeepHardware | Restart | Log)
 WRITES = (Save, BeginGame, PutAway)
 Write = Save | BeginGame | PutAway
 """A change for the disk, answered by ``Wrote``."""

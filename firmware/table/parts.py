@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from firmware.config import Config
+from firmware.config import Config, Display
+from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
 from firmware.display.screen import Screen
 from firmware.runtime.loop import Loop
@@ -38,6 +39,9 @@ class Devices(Protocol):
     @property
     def outputs(self) -> Outputs: ...
 
+    @property
+    def panel_for(self) -> Callable[[Display], Callable[[], LumaDevice]]: ...
+
 
 class Voice(Protocol):
     """The banker's voice (``firmware.runtime.speaker.Speaker``)."""
@@ -61,6 +65,8 @@ class Run:
     # the table does not ask whether its saves outlive a reboot: emulated, in a test)
     settings: int | None = None  # this boot's settings file refused: its wrong line (0:
     # the whole file; firmware.boot_settings)
+    restart: Callable[[], None] | None = None  # start the table again, the config read
+    # anew (a phone's new pins); None: it cannot (a test's table)
 
 
 @dataclass(frozen=True)

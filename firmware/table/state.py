@@ -159,6 +159,19 @@ class Off:
 Now = Stuck | Title | Setup | Play | Animate | Menu | Asking | Info | Off
 
 
+TRIAL_FOR = 15  # seconds a phone's new panel stands unkept before the one before is back
+
+
+@dataclass(frozen=True)
+class Trial:
+    """A phone's new panel on trial: ``config`` drives it (with the phone's ``changes``),
+    and shows a test pattern; a press (or the phone) keeps it, else the panel in force
+    before is back when TRIAL_FOR is up, as a screen's new resolution is."""
+
+    changes: tuple[tuple[str, object], ...]
+    config: Config
+
+
 class Saver(enum.Enum):
     """The screen saver: a press that wakes the panel does nothing else."""
 
@@ -221,6 +234,7 @@ class TableState:
     weighing: Game | None = None  # the game whose decision's odds were last asked for
     pairing: Code | None = None  # the code on the panel for a phone to pair with
     address: str = ""  # where the companion page answers, as it said ("": not running)
+    trial: Trial | None = None  # a phone's panel on trial, over every mode
 
     @property
     def mode(self) -> Mode:

@@ -24,6 +24,7 @@ from firmware.display.screens import message_screen
 from firmware.display.words import Words
 from firmware.runtime.loop import Timers
 from firmware.runtime.speaker import Utterance
+from firmware.table import hardware
 from firmware.table import machine as m
 from firmware.table.buttons import Press, RollButton, SeatSwitches
 from firmware.table.die import Die
@@ -59,7 +60,7 @@ class Table:
                  fonts: Fonts | None = None, run: Run = PLAIN, told: Told = NOBODY) -> None:
         self.config = config = devices.config
         self.loop, self.store, self.panel = devices.loop, store, devices.panel
-        self.outputs = devices.outputs
+        self.outputs, self.panel_for = devices.outputs, devices.panel_for
         self.die = die or Die()
         self.fonts = fonts or Fonts()
         self.layout = config.display.layout  # the panel's size class
@@ -244,6 +245,19 @@ class Table:
                     self.store.save_prefs(prefs.as_strings())
                 except OSError as error:
                     log.error("cannot save preferences: %s", error)
+            case m.UsePanel(display):
+                self.layout = display.layout
+                self.panel.use(self.panel_for(display))
+            case m.KeepHardware(changes):
+                try:
+                    hardware.keep(self.store.directory, dict(changes))
+                    log.info("a phone's hardware settings kept: %s", ", ".join(
+                        f"{key} = {value}" for key, value in changes))
+                except OSError as error:
+                    log.error("cannot keep the phone's hardware settings: %s", error)
+            case m.Restart():
+                if self.run.restart is not None:
+                    self.run.restart()
             case m.OwnerCodeUsed():
                 (self.store.directory / OWNER_CODE).unlink(missing_ok=True)
                 log.info("the first phone paired with the owner code: it pairs no other")

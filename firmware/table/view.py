@@ -22,6 +22,7 @@ from firmware.table.menu import Row, labels
 from firmware.table.messages import Press
 from firmware.table.prefs import seat_names
 from firmware.table.state import (
+    TRIAL_FOR,
     Animate,
     Asking,
     Info,
@@ -74,6 +75,12 @@ def view(state: TableState) -> Screen:
     """The screen the table shows now: a message over the mode's screen while it lasts;
     while the button is held, the mode's screen with what letting go will do."""
     w = words(state)
+    if state.trial is not None:  # over everything: the panel must be seen to be kept
+        display = state.trial.config.display
+        where = f"0x{display.i2c_address:02X}" if display.interface == "i2c" else \
+            f"SPI {display.spi_port}.{display.spi_device}"
+        return screens.trial_screen(w, (f"{display.display} {display.width}x{display.height}",
+                                        f"{where} {display.rotate * 90}°"), TRIAL_FOR)
     if state.flash is not None and state.hint is None:
         return screens.message_screen(w("notice"), state.flash.said(w))
     if state.pairing is not None and state.hint is None \

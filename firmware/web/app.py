@@ -55,7 +55,7 @@ HEARTBEAT = 15.0  # seconds between SSE comments on a quiet table (proxies, phon
 HEADERS_MOST = 8 * 1024  # bytes of a request's headers (the page's own: a few hundred)
 FIRST_VIEW_WITHIN = 3.0  # seconds the page waits for the table's view as it starts
 ASK_EVERY = 3.0  # seconds between two codes asked for on the panel
-SETTINGS = ("names", "language", "voice", "story", "brightness", "repeat")
+SETTINGS = ("names", "language", "voice", "story", "brightness", "repeat", "hardware", "keep")
 HEADERS = {
     "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
                                "img-src 'self'; connect-src 'self'; form-action 'self'; "
@@ -175,10 +175,15 @@ def build(companion: Companion) -> Starlette:
         if isinstance(body, Response):
             return body
         values = {"names": body.get("names")} if intent == "names" else (
-            {} if intent == "repeat" else {"value": body.get("value")})
+            {"changes": body.get("changes")} if intent == "hardware" else
+            {} if intent in ("repeat", "keep") else {"value": body.get("value")})
         why = await live.ask(intent, **values)
         if why is not None:
             return JSONResponse({"said": why}, 503 if not live.connected else 400)
+        changes = body.get("changes")
+        if intent == "hardware" and isinstance(changes, dict) \
+                and any(str(key).startswith("display.") for key in changes):
+            return JSONResponse({"ok": True, "said": say(lang, "on_trial"), "trial": True})
         return JSONResponse({"ok": True, "said": say(lang, "saved")})
 
     async def pair(request: Request) -> Response:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import html
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -240,7 +241,101 @@ def settings_page(view: dict[str, Any], lang: str, csrf: str) -> str:
                 f'<label>{e(say(lang, "brightness"))} <input type="range" name="value" min="1" '
                 f'max="4" value="{level}"></label><button>{e(say(lang, "save"))}</button></form>')
     body.append('<p id="said" role="status"></p>')
+    body.append(hardware_section(view.get("hardware") or {}, lang))
     return document(lang, "settings", "".join(body), csrf=csrf)
+
+
+ROTATIONS = ("0°", "90°", "180°", "270°")  # luma's rotate 0-3: quarter turns clockwise
+ADDRESSES = (0x3C, 0x3D)  # the two an SSD1306-class panel's jumper chooses between
+
+
+def hardware_section(hardware: dict[str, Any], lang: str) -> str:
+    """The panel, the amplifier, the pins, as a paired phone changes them, and the header
+    with what takes each pin. Each field carries the value in force (``data-was``): the
+    script sends only what was changed; the table checks it as it checks its config."""
+    now, panels = hardware.get("settings") or {}, hardware.get("panels") or {}
+    if not now:
+        return ""
+
+    def field(key: str, label: str, control: str) -> str:
+        return f'<label>{e(say(lang, label))} {control}</label>'
+
+    def select(key: str, kind: str, options: Sequence[tuple[object, str]], was: object) -> str:
+        items = "".join(f'<option value="{e(value)}"{" selected" if value == was else ""}>'
+                        f"{e(text)}</option>" for value, text in options)
+        return f'<select name="{key}" data-type="{kind}" data-was="{e(was)}">{items}</select>'
+
+    def text(key: str, kind: str, was: str, mode: str = "numeric") -> str:
+        return (f'<input name="{key}" data-type="{kind}" data-was="{e(was)}" value="{e(was)}" '
+                f'inputmode="{mode}" maxlength="40">')
+
+    def box(key: str) -> str:
+        was = "true" if now.get(key) else "false"
+        return (f'<input type="checkbox" name="{key}" data-type="bool" data-was="{was}"'
+                f'{" checked" if now.get(key) else ""}>')
+
+    def pins(key: str) -> str:
+        return ", ".join(str(p) for p in now.get(key) or [])
+
+    size = f'{now.get("display.width")}x{now.get("display.height")}'
+    sizes = sorted({f"{w}x{h}" for shapes in panels.values() for w, h in shapes},
+                   key=lambda text: [int(n) for n in text.split("x")])
+    fields = [
+        field("display.display", "panel", select(
+            "display.display", "text", [(name, name) for name in panels],
+            now.get("display.display"))),
+        field("display.size", "size", select("display.size", "size",
+                                             [(s, s) for s in sizes], size)),
+    ]
+    if hardware.get("interface") == "i2c":
+        fields.append(field("display.i2c_address", "address", select(
+            "display.i2c_address", "int", [(a, f"0x{a:02X}") for a in ADDRESSES],
+            now.get("display.i2c_address"))))
+    fields += [
+        field("display.rotate", "rotate", select(
+            "display.rotate", "int", list(enumerate(ROTATIONS)), now.get("display.rotate"))),
+        field("display.contrast", "contrast",
+              text("display.contrast", "int", str(now.get("display.contrast")))),
+        field("voice.i2s_amplifier", "amplifier", box("voice.i2s_amplifier")),
+        field("pins.button", "button_pin", text("pins.button", "int", str(now.get(
+            "pins.button")))),
+        field("pins.seats", "seat_pins", text("pins.seats", "pins", pins("pins.seats"),
+                                              "text")),
+        field("pins.use_leds", "leds", box("pins.use_leds")),
+        field("pins.leds", "led_pins", text("pins.leds", "pins", pins("pins.leds"), "text")),
+        field("pins.use_buzzer", "buzzer", box("pins.use_buzzer")),
+        field("pins.buzzer", "buzzer_pin", text("pins.buzzer", "int", str(now.get(
+            "pins.buzzer")))),
+    ]
+    def taken(pin: dict[str, Any]) -> str:
+        """What takes a pin, in the page's words: "Seat 3", "LED 3", "ROLL"…"""
+        what = str(pin.get("taken") or "")
+        seat = re.fullmatch(r"pins\.(seats|leds)\[(\d+)\]", what)
+        if seat:
+            return f'{say(lang, "seat") if seat.group(1) == "seats" else "LED"} {seat.group(2)}'
+        return {"pins.button": "ROLL", "pins.buzzer": say(lang, "buzzer")}.get(what, what)
+
+    keep_hidden = "" if hardware.get("trial") else " hidden"
+    rows = []
+    header = hardware.get("header") or []
+    for left, right in zip(header[0::2], header[1::2], strict=False):
+        rows.append("<tr>" + "".join(
+            f'<td class="{"used" if pin.get("taken") else ""}">{e(taken(pin))}</td>'
+            f'<td>{e(pin.get("name"))}</td><th>{e(pin.get("pin"))}</th>' if side == 0 else
+            f'<th>{e(pin.get("pin"))}</th><td>{e(pin.get("name"))}</td>'
+            f'<td class="{"used" if pin.get("taken") else ""}">{e(taken(pin))}</td>'
+            for side, pin in enumerate((left, right))) + "</tr>")
+    return (f'<section class="hardware"><h2>{e(say(lang, "hardware"))}</h2>'
+            f'<p>{e(say(lang, "restart_note"))}</p>'
+            f'<form class="intent" data-api="/api/hardware" data-kind="hardware">'
+            f'{"".join(fields)}<button>{e(say(lang, "try"))}</button></form>'
+            f'<form class="intent" id="keep" data-api="/api/keep"{keep_hidden}>'
+            f'<p>{e(say(lang, "on_trial"))}</p><button>{e(say(lang, "keep"))}</button></form>'
+            f'<p id="said-hardware" role="status"></p>'
+            f'<h3>{e(say(lang, "header"))}</h3><table class="header"><tr>'
+            f'<th>{e(say(lang, "taken"))}</th><th></th><th>{e(say(lang, "pin"))}</th>'
+            f'<th>{e(say(lang, "pin"))}</th><th></th><th>{e(say(lang, "taken"))}</th></tr>'
+            f'{"".join(rows)}</table></section>')
 
 
 def pair_form(lang: str, problem: str = "") -> str:

@@ -26,6 +26,17 @@ WORDS: dict[str, dict[str, str]] = {
         "wrong_code": "That is not the code on the panel.",
         "too_many": "Too many wrong codes: wait a minute.", "saved": "Done.",
         "need_pair": "Pair this phone first.", "empty_name": "empty: the default name",
+        "hardware": "Hardware", "panel": "Panel", "size": "Size", "address": "I2C address",
+        "rotate": "Turned", "contrast": "Contrast (1-255)",
+        "amplifier": "I2S amplifier (MAX98357A)", "button_pin": "ROLL button (GPIO)",
+        "seat_pins": "Seat switches (GPIO, in seat order)", "leds": "Seat LEDs",
+        "led_pins": "LED pins (GPIO)", "buzzer": "Buzzer", "buzzer_pin": "Buzzer pin (GPIO)",
+        "header": "The 40-pin header", "pin": "Pin", "taken": "Taken by",
+        "try": "Try it", "keep": "Keep the new panel",
+        "on_trial": "On trial: keep it here or press the button within 15 s, or the old "
+                    "panel comes back.",
+        "restart_note": "A new panel is tried at once; new pins or the amplifier are kept "
+                        "and the table starts again (the amplifier: at the next power-on).",
     },
     "hr": {
         "now": "Sada", "history": "Povijest", "rules": "Pravila", "settings": "Postavke",
@@ -50,6 +61,18 @@ WORDS: dict[str, dict[str, str]] = {
         "wrong_code": "To nije kôd sa zaslona.",
         "too_many": "Previše pogrešnih kôdova: pričekajte minutu.", "saved": "Gotovo.",
         "need_pair": "Prvo povežite mobitel.", "empty_name": "prazno: zadano ime",
+        "hardware": "Uređaj", "panel": "Zaslon", "size": "Veličina", "address": "I2C adresa",
+        "rotate": "Okrenut", "contrast": "Kontrast (1-255)",
+        "amplifier": "I2S pojačalo (MAX98357A)", "button_pin": "Tipka ROLL (GPIO)",
+        "seat_pins": "Prekidači mjesta (GPIO, redom)", "leds": "LED-ice mjesta",
+        "led_pins": "Pinovi LED-ica (GPIO)", "buzzer": "Zujalica",
+        "buzzer_pin": "Pin zujalice (GPIO)",
+        "header": "Priključak s 40 pinova", "pin": "Pin", "taken": "Zauzima",
+        "try": "Isprobaj", "keep": "Zadrži novi zaslon",
+        "on_trial": "Na probi: zadržite ga ovdje ili pritisnite tipku u 15 s, inače se "
+                    "vraća stari zaslon.",
+        "restart_note": "Novi zaslon isproba se odmah; novi pinovi ili pojačalo se spremaju "
+                        "i stol se ponovo pokreće (pojačalo: pri sljedećem paljenju).",
     },
     "fi": {
         "now": "Nyt", "history": "Historia", "rules": "Säännöt", "settings": "Asetukset",
@@ -75,6 +98,19 @@ WORDS: dict[str, dict[str, str]] = {
         "wrong_code": "Tämä ei ole näytön koodi.",
         "too_many": "Liian monta väärää koodia: odota minuutti.", "saved": "Valmis.",
         "need_pair": "Yhdistä puhelin ensin.", "empty_name": "tyhjä: oletusnimi",
+        "hardware": "Laitteisto", "panel": "Näyttö", "size": "Koko", "address": "I2C-osoite",
+        "rotate": "Käännetty", "contrast": "Kontrasti (1-255)",
+        "amplifier": "I2S-vahvistin (MAX98357A)", "button_pin": "ROLL-painike (GPIO)",
+        "seat_pins": "Paikkojen kytkimet (GPIO, järjestyksessä)", "leds": "Paikkojen LEDit",
+        "led_pins": "LEDien nastat (GPIO)", "buzzer": "Summeri",
+        "buzzer_pin": "Summerin nasta (GPIO)",
+        "header": "40-nastainen liitin", "pin": "Nasta", "taken": "Käytössä",
+        "try": "Kokeile", "keep": "Pidä uusi näyttö",
+        "on_trial": "Kokeilussa: pidä se täällä tai paina painiketta 15 s:n kuluessa, muuten "
+                    "vanha näyttö palaa.",
+        "restart_note": "Uutta näyttöä kokeillaan heti; uudet nastat tai vahvistin "
+                        "tallennetaan ja pöytä käynnistyy uudelleen (vahvistin: seuraavalla "
+                        "käynnistyskerralla).",
     },
     "ja": {
         "now": "いま", "history": "きろく", "rules": "ルール", "settings": "せってい",
@@ -98,6 +134,17 @@ WORDS: dict[str, dict[str, str]] = {
         "wrong_code": "画面のコードとちがいます。",
         "too_many": "まちがいが多すぎます。1分待ってください。", "saved": "できました。",
         "need_pair": "まずスマホをつないでください。", "empty_name": "空: いつもの名前",
+        "hardware": "きかい", "panel": "パネル", "size": "おおきさ", "address": "I2C アドレス",
+        "rotate": "むき", "contrast": "コントラスト (1-255)",
+        "amplifier": "I2S アンプ (MAX98357A)", "button_pin": "ROLL ボタン (GPIO)",
+        "seat_pins": "せきのスイッチ (GPIO、せきのじゅん)", "leds": "せきの LED",
+        "led_pins": "LED のピン (GPIO)", "buzzer": "ブザー", "buzzer_pin": "ブザーのピン (GPIO)",
+        "header": "40ピンのヘッダー", "pin": "ピン", "taken": "つかっているもの",
+        "try": "ためす", "keep": "あたらしいパネルにする",
+        "on_trial": "ためしちゅう: 15びょういないにここかボタンでえらばないと、"
+                    "もとのパネルにもどります。",
+        "restart_note": "あたらしいパネルはすぐためします。ピンやアンプはほぞんして、"
+                        "はじめなおします (アンプはつぎのでんげんオンから)。",
     },
 }
 

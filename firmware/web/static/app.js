@@ -32,6 +32,26 @@
     if (kind === "switch") return { value: form.querySelector("input").checked };
     if (kind === "number") return { value: Number(form.querySelector("input").value) };
     if (kind === "code") return { code: form.querySelector("input").value.replace(/\s/g, "") };
+    if (kind === "hardware") {  // only what was changed, typed as the config takes it
+      const changes = {};
+      for (const field of form.querySelectorAll("[data-type]")) {
+        const type = field.dataset.type;
+        const value = type === "bool" ? field.checked : field.value.trim();
+        if (String(value) === field.dataset.was) continue;
+        if (type === "size") {
+          const [width, height] = value.split("x").map(Number);
+          changes["display.width"] = width;
+          changes["display.height"] = height;
+        } else if (type === "int") {
+          changes[field.name] = Number(value);
+        } else if (type === "pins") {
+          changes[field.name] = value.split(/[\s,]+/).filter(Boolean).map(Number);
+        } else {
+          changes[field.name] = value;
+        }
+      }
+      return { changes: changes };
+    }
     const field = form.querySelector("select, input");
     return field ? { value: field.value } : {};
   }
@@ -55,7 +75,11 @@
       } catch (error) {
         answer = { said: String(error) };
       }
-      if (said()) said().textContent = answer.said || "";
+      const hardware = form.closest(".hardware");
+      const keep = document.getElementById("keep");
+      if (keep && hardware) keep.hidden = !answer.trial;
+      const where = hardware ? document.getElementById("said-hardware") : said();
+      if (where) where.textContent = answer.said || "";
     });
   }
 })();

@@ -115,6 +115,7 @@ class Trace:
 
     def __init__(self, path: Path) -> None:
         self.out = path.open("a", encoding="utf-8")
+        self.commands: list[tuple[float, str]] = []  # (when, bytes): the panel's commands
         self.count = 0
         self.last = uptime()
         self.lock = threading.Lock()
@@ -128,6 +129,8 @@ class Trace:
                     if "smbus_write" in line or "spi_message_done" in line:  # the panel's
                         self.count += 1
                         self.last = uptime()
+                        if (command := re.search(r" c=0 \S+ l=\d+ \[([0-9a-f-]+)\]", line)):
+                            self.commands.append((self.last, command.group(1)))
 
     def flush(self) -> None:
         with self.lock:
@@ -859,7 +862,7 @@ def unit_times(unit: str) -> dict[str, str]:
     return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
 
-def pair_with_the_owner_code() -> dict[str, object]:
+def pair_with_the_owner_code(trace: Trace) -> dict[str, object]:
     """A phone on the page pairs with the owner code read off the boot partition (no code
     asked of the panel), then makes one change as a paired phone."""
     said = (BOOT / "robinson-table-owner-code.txt").read_bytes().decode()
@@ -884,11 +887,39 @@ def pair_with_the_owner_code() -> dict[str, object]:
     with urllib.request.urlopen(urllib.request.Request(
             base + "/settings", headers={"cookie": session}), timeout=30) as answer:
         csrf = re.search(r'name="csrf" content="([^"]+)"', answer.read().decode())
-    changed, _ = post("/api/voice", {"value": True}, cookie=session,
-                      **{"x-csrf-token": csrf.group(1) if csrf else ""})
+    token = {"x-csrf-token": csrf.group(1) if csrf else ""}
+    changed, _ = post("/api/voice", {"value": True}, cookie=session, **token)
     again, _ = post("/api/pair", {"code": code.group(1)})
+    # The paired phone tries another panel driver and does not keep it: the SH1106's
+    # driver takes the bus (its own start-up commands), and 15 s later the SSD1306's again.
+    asked = uptime()
+    mark("the phone tries sh1106")
+    tried, _ = post("/api/hardware", {"changes": {"display.display": "sh1106"}},
+                    cookie=session, **token)
+    sh1106 = sent_after(trace, asked, SH1106_START, within=30.0)
+    ssd1306 = sent_after(trace, sh1106 or asked, SSD1306_START, within=60.0)
     return {"wrong": wrong, "paired": status, "change": changed, "second_phone": again,
-            "spent": not (STATE / "owner-code").exists()}
+            "spent": not (STATE / "owner-code").exists(), "panel_tried": tried,
+            "sh1106_after_s": round(sh1106 - asked, 2) if sh1106 else None,
+            "back_after_s": round(ssd1306 - sh1106, 2) if sh1106 and ssd1306 else None,
+            "kept": (STATE / "hardware.toml").exists()}
+
+
+SH1106_START = "10-b0-c8"  # in luma's SH1106 start-up: column high, page 0, COM scan down
+SSD1306_START = "8d-14-20-00"  # in its SSD1306 start-up: charge pump on, horizontal mode
+
+
+def sent_after(trace: Trace, after: float, command: str, within: float) -> float | None:
+    """When the panel's bus first carried ``command`` (hex bytes, "-" between) after
+    ``after`` (the harness's uptime), waiting up to ``within`` seconds; None if it never."""
+    end = uptime() + within
+    while True:
+        with trace.lock:
+            seen = next((at for at, sent in trace.commands if at > after and command in sent),
+                        None)
+        if seen is not None or uptime() > end:
+            return seen
+        time.sleep(0.1)
 
 
 def the_first_boot(trace: Trace) -> None:
@@ -928,7 +959,7 @@ def the_first_boot(trace: Trace) -> None:
         "bundle": BUNDLE_MARK.read_text().strip(),
         "watchdog": run("systemctl", "show", "--property=RuntimeWatchdogUSec").stdout.strip(),
         "saved_after_presses": saved, "table": service("ActiveState"),
-        "owner": pair_with_the_owner_code()})
+        "owner": pair_with_the_owner_code(trace)})
     # The owner takes the card out, edits the settings file on another computer, and
     # puts it back: the language changes at the next power-on.
     text = BOOT_SETTINGS.read_text()

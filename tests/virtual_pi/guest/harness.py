@@ -129,8 +129,13 @@ class Trace:
                     if "smbus_write" in line or "spi_message_done" in line:  # the panel's
                         self.count += 1
                         self.last = uptime()
-                        if (command := re.search(r" c=0 \S+ l=\d+ \[([0-9a-f-]+)\]", line)):
-                            self.commands.append((self.last, command.group(1)))
+                    # the bytes, where the trace carries them: an SMBus command (c=0), or
+                    # an SPI transfer while spi_transfer_start is on (commands and data:
+                    # the D/C pin tells them apart, the trace does not)
+                    sent = re.search(r" c=0 \S+ l=\d+ \[([0-9a-f-]+)\]", line) or \
+                        re.search(r"spi_transfer_start: .* tx=\[([0-9a-f-]+)\]", line)
+                    if sent:
+                        self.commands.append((uptime(), sent.group(1)))
 
     def flush(self) -> None:
         with self.lock:
@@ -892,12 +897,17 @@ def pair_with_the_owner_code(trace: Trace) -> dict[str, object]:
     again, _ = post("/api/pair", {"code": code.group(1)})
     # The paired phone tries another panel driver and does not keep it: the SH1106's
     # driver takes the bus (its own start-up commands), and 15 s later the SSD1306's again.
+    transfers = TRACING / "events/spi/spi_transfer_start/enable"  # an SPI panel's bytes
+    if transfers.exists():
+        transfers.write_text("1\n")
     asked = uptime()
     mark("the phone tries sh1106")
     tried, _ = post("/api/hardware", {"changes": {"display.display": "sh1106"}},
                     cookie=session, **token)
     sh1106 = sent_after(trace, asked, SH1106_START, within=30.0)
     ssd1306 = sent_after(trace, sh1106 or asked, SSD1306_START, within=60.0)
+    if transfers.exists():
+        transfers.write_text("0\n")
     return {"wrong": wrong, "paired": status, "change": changed, "second_phone": again,
             "spent": not (STATE / "owner-code").exists(), "panel_tried": tried,
             "sh1106_after_s": round(sh1106 - asked, 2) if sh1106 else None,

@@ -19,7 +19,7 @@ from firmware.config import PHONE_FILE, layered
 from firmware.devices import Rigging, on_raspberry_pi
 from firmware.display.fonts import Fonts
 from firmware.display.render import shown
-from firmware.errors import ConfigError
+from firmware.errors import ConfigError, HardwareError
 from firmware.notify import Notifier
 from firmware.runtime.loop import Loop
 from firmware.runtime.soundcards import AUTO
@@ -90,13 +90,25 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
     store.lock()  # before any pin is opened: a second table stops here, in one line
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(store.directory if show_terminal else None)
+    phone = store.directory / PHONE_FILE
+    plain = config
     if args.display is None:  # a phone's hardware settings, over the config's
-        config, wrong = layered(config, store.directory / PHONE_FILE)
+        config, wrong = layered(config, phone)
         if wrong:
             logging.getLogger("robinson").warning(
                 "a phone's hardware settings were not taken: %s; the config's stand", wrong)
-    rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
-                           capture_to=args.capture, seats_on=args.seats)
+    try:
+        rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
+                               capture_to=args.capture, seats_on=args.seats)
+    except HardwareError as error:
+        if config == plain:
+            raise
+        # The pins or the panel a phone chose cannot be had: set aside, so the next start
+        # (systemd's, in seconds) runs with the config's, and a phone can try again.
+        phone.replace(phone.with_name(PHONE_FILE + ".not-taken"))
+        raise HardwareError(f"{error} (with the hardware settings a phone made: they are "
+                            f"set aside as {PHONE_FILE}.not-taken; the next start runs "
+                            "with the config's)") from None
     loop = rig.loop
     fonts, text_view = Fonts(), None
     if emulated and not show_terminal:  # piped: each page as text on stdout

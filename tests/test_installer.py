@@ -477,6 +477,33 @@ def test_64_bit_arm_takes_pillow_from_pypi(machine: dict[str, Path]) -> None:
     assert "python3-pil" not in apt.split()
 
 
+def test_the_amplifier_a_phone_switched_is_installed_and_switched_off_again(
+        machine: dict[str, Path]) -> None:
+    """The amplifier a paired phone switched on (hardware.toml in the state folder, laid
+    over the config as the table lays it) gets its overlay; switched off, the overlay
+    goes, or its driver would keep GPIO 18, 19 and 21 from the seats the config puts
+    there. A phone's file the config cannot take changes nothing."""
+    config = machine["root"] / "etc/robinson-table/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[pins]\nseats = [5, 6, 13, 16]\n")
+    cfg = machine["root"] / "boot/firmware/config.txt"
+    cfg.write_text("[all]\n")
+    phone = machine["root"] / "var/lib/robinson-table/hardware.toml"
+    phone.parent.mkdir(parents=True)
+    phone.write_text("voice.i2s_amplifier = true\npins.seats = [2, 5]\n")  # refused: SDA
+    run = install(machine)
+    assert run.returncode == 0, run.stderr
+    assert "max98357a" not in cfg.read_text()
+    phone.write_text("voice.i2s_amplifier = true\n")
+    run = install(machine)
+    assert run.returncode == 0, run.stderr
+    assert cfg.read_text() == "[all]\ndtoverlay=max98357a,no-sdmode\n"
+    phone.write_text("voice.i2s_amplifier = false\n")
+    run = install(machine)
+    assert run.returncode == 0, run.stderr
+    assert cfg.read_text() == "[all]\n" and "pins are free again" in run.stdout
+
+
 def test_a_speaking_table_gets_its_voice_its_overlay_and_the_audio_group(
         machine: dict[str, Path]) -> None:
     """[voice] on with an I2S amplifier: espeak-ng and alsa-utils from apt, the

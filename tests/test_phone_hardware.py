@@ -9,6 +9,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -307,3 +308,34 @@ def test_a_paired_phone_switches_the_panel_driver_and_keeps_it(folder: Path) -> 
         assert view["hardware"]["settings"]["display.display"] == "sh1106"
     finally:
         again.stop()
+
+
+def test_pins_a_phone_chose_that_cannot_be_had_are_set_aside_for_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone's pins that another program holds would stop every start (systemd's restarts
+    included) where no phone can reach the table to undo them: the start that finds them
+    busy sets the phone's file aside, says so in its one line, and the next runs with the
+    config's."""
+    from firmware import app, startup
+    from firmware.cli import build_parser
+    from firmware.errors import HardwareError
+
+    real = startup.rigging
+
+    def held(config: Config, **kwargs: Any) -> Any:  # GPIO 27: another program's, as if
+        if config.pins.button == 27:
+            raise HardwareError("GPIO 27 is in use by another program")
+        return real(config, **kwargs)
+
+    monkeypatch.setattr(app, "rigging", held)
+    state = tmp_path / "state"
+    state.mkdir()
+    keep(state, {"pins.button": 27})
+    args = build_parser().parse_args(["table", "--emulate", "--state-dir", str(state)])
+    with pytest.raises(HardwareError) as raised:
+        app.run_table(args)
+    said = str(raised.value)
+    assert "GPIO 27 is in use" in said and f"{PHONE_FILE}.not-taken" in said, said
+    assert not (state / PHONE_FILE).exists()
+    assert (state / f"{PHONE_FILE}.not-taken").read_text().count("pins.button = 27") == 1
+    assert layered(Config(), state / PHONE_FILE) == (Config(), "")  # the next start: plain

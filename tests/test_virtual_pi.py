@@ -178,7 +178,11 @@ def test_the_title_on_the_kernels_i2c_bus_is_the_reference_screen(
     title = reference("en-title")  # "A game is in progress", as after every restart
     assert same(panel.snapshots["after watchdog"], title)
     after_reboot = vm.decode(vpi.results / "trace-2.txt")
-    assert same(after_reboot.snapshots["after reboot"], title)
+    # The die is the guest's own: the game may have been won among the power cuts' rolls
+    # (once in about a dozen runs), and the title then says the last game is over.
+    over = vpi.json("after_reboot")["status"] != "playing"
+    assert same(after_reboot.snapshots["after reboot"],
+                reference("en-title_over") if over else title), over
 
 
 def test_presses_through_gpio_sim_play_the_game_the_panel_shows(vpi: vm.Run,

@@ -1808,3 +1808,25 @@ def test_forget_phones_unpairs_every_phone() -> None:
     menu_at(table, Row.FORGET)
     effects = table.press(Press.LONG)
     assert table.state.prefs.phones == () and kept(effects)[-1]["phones"] == ""
+
+
+def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() -> None:
+    """The pages a result turns through while a phone's panel on trial (its test pattern)
+    or a pairing code covers it were never on the panel: they do not count as read."""
+    import firmware.config
+
+    def measure(screen: Screen) -> tuple[int, int]:  # a result of two pages, money on 2
+        return (1, 0) if screen.outline or screen.qr else (2, 1)
+
+    for cover in ("trial", "pairing"):
+        table = playing(MOVED, measure=measure)
+        assert table.state.seen == 0 and table.state.page == 0
+        if cover == "trial":
+            config = firmware.config.changed(CONFIG, {"display.display": "sh1106"})
+            table(m.Rewire((("display.display", "sh1106"),), config))
+            assert table.state.trial is not None
+        else:
+            table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"))
+            assert table.state.pairing is not None
+        table.fire(TimerKind.PAGE)  # the result's page 2 comes, under the cover
+        assert table.state.page == 1 and table.state.seen == 0, cover

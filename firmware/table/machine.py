@@ -1033,8 +1033,10 @@ class _Moment:
         if self.redrawn or shown != there:
             self.do(Draw(*shown))
         self.drawn, self.redrawn = shown, False
-        if self.state.flash is None and self.state.page > self.state.seen:
-            self.set(seen=self.state.page)  # on the panel now, not under a message
+        over = self.state.flash or self.state.trial or self.state.pairing
+        if over is None and self.state.page > self.state.seen:
+            self.set(seen=self.state.page)  # on the panel now, not under a message, a
+            # phone's panel on trial or a pairing code
 
     def weighed(self) -> bool:
         """Whether the screen now is one of the game's decision: where odds are shown."""

@@ -26,9 +26,9 @@ from firmware.runtime.soundcards import AUTO
 from firmware.runtime.speaker import Speaker
 from firmware.seam.server import Seam
 from firmware.startup import (
+    Stops,
     config_and_mode,
     keyboard,
-    on_signals,
     raw_keyboard,
     rigging,
     start_logging,
@@ -75,13 +75,15 @@ RESTART = -1  # an emulated table asks to start again (systemd starts a Pi's: SI
 
 
 def _again(args: argparse.Namespace, folder: Path | None) -> int:
-    """The table, started again for as long as it asks to (emulated: no systemd to)."""
-    while (status := _run_table(args, folder)) == RESTART:
+    """The table, started again for as long as it asks to (emulated: no systemd to), with
+    one set of signal handlers for all its runs."""
+    stops = Stops()
+    while (status := _run_table(args, folder, stops)) == RESTART:
         pass
     return status
 
 
-def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
+def _run_table(args: argparse.Namespace, folder: Path | None, stops: Stops) -> int:
     config, emulated = config_and_mode(args.config, args.hardware,
                                        emulate=args.emulate or args.demo, display=args.display)
     if args.seed is not None and not emulated:
@@ -100,12 +102,19 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
     try:
         rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
                                capture_to=args.capture, seats_on=args.seats)
-    except HardwareError as error:
-        if config == plain:
+    except BaseException as error:
+        store.close()
+        store.unlock()  # the folder free for the next start (in this process, emulated)
+        if not isinstance(error, HardwareError) or config == plain:
             raise
         # The pins or the panel a phone chose cannot be had: set aside, so the next start
         # (systemd's, in seconds) runs with the config's, and a phone can try again.
-        phone.replace(phone.with_name(PHONE_FILE + ".not-taken"))
+        try:
+            phone.replace(phone.with_name(PHONE_FILE + ".not-taken"))
+        except OSError as why:
+            raise HardwareError(f"{error} (with the hardware settings a phone made, which "
+                                f"could not be set aside: {why.strerror}; remove {phone})"
+                                ) from None
         raise HardwareError(f"{error} (with the hardware settings a phone made: they are "
                             f"set aside as {PHONE_FILE}.not-taken; the next start runs "
                             "with the config's)") from None
@@ -120,9 +129,8 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
                       volume=voice.volume, speed=voice.speed, amplifier=voice.i2s_amplifier)
     restarted: list[bool] = []
 
-    def restart() -> None:  # a phone's new pins: as SIGHUP does, and said apart
+    def restart() -> None:  # a phone's new pins: the loop ends, and the table starts again
         restarted.append(True)
-        received.append(signal.SIGHUP)
         loop.post(loop.stop)
 
     run = Run(lang=args.lang, animate=not args.no_animation, restart=restart,
@@ -135,7 +143,8 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
                   fonts=fonts, run=run, told=told)
     if capture is not None:
         capture.note = lambda: "actions=" + ",".join(a.token for a in table.shown)
-    received = on_signals(loop)
+    stops.use(loop)
+    received = stops.received
 
     try:
         table.start()
@@ -168,11 +177,12 @@ def _run_table(args: argparse.Namespace, folder: Path | None) -> int:
         notifier.close()
         rig.close()
         store.close()  # folds the journal into the database: one file at rest
+        store.unlock()  # for a start again in this process (emulated)
         if capture is not None:
             capture.close()
-    if restarted:
+    if restarted and not received:
         logging.getLogger("robinson").info("starting again: a phone's new pins")
-        return RESTART if emulated else exit_status(received)
+        return RESTART if emulated else exit_status([signal.SIGHUP])  # systemd starts it
     if received:
         logging.getLogger("robinson").info("stopped by signal %d", received[0])
     return exit_status(received)

@@ -67,18 +67,35 @@ def keyboard(rig: Rigging, ready: Ready) -> list[threading.Thread]:
     return []
 
 
+class Stops:
+    """SIGTERM, SIGINT and SIGHUP, for the whole process: each stops the loop of the run
+    under way (the game is already saved), and ``received`` says which came, for the exit
+    status (``firmware.app.exit_status``). One that comes between two runs (an emulated
+    table starting again) is not lost: the next run's loop stops as it is given."""
+
+    def __init__(self) -> None:
+        self.received: list[int] = []
+        self._loop: Loop | None = None
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(signum, self._stop)
+
+    def _stop(self, signum: int, _frame: object) -> None:
+        self.received.append(signum)
+        if self._loop is not None:
+            self._loop.post(self._loop.stop)
+
+    def use(self, loop: Loop) -> None:
+        """Stop ``loop`` at a signal from now on, or at once if one came already."""
+        self._loop = loop
+        if self.received:
+            loop.post(loop.stop)
+
+
 def on_signals(loop: Loop) -> list[int]:
-    """SIGTERM, SIGINT and SIGHUP stop the loop (the game is already saved); the list
-    they return says which came, for the exit status (``exit_status``)."""
-    received: list[int] = []
-
-    def stop(signum: int, _frame: object) -> None:
-        received.append(signum)
-        loop.post(loop.stop)
-
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, stop)
-    return received
+    """SIGTERM, SIGINT and SIGHUP stop ``loop``; the list they return says which came."""
+    stops = Stops()
+    stops.use(loop)
+    return stops.received
 
 
 def raw_keyboard(wanted: bool) -> contextlib.AbstractContextManager[object]:

@@ -339,3 +339,57 @@ def test_pins_a_phone_chose_that_cannot_be_had_are_set_aside_for_the_next_start(
     assert not (state / PHONE_FILE).exists()
     assert (state / f"{PHONE_FILE}.not-taken").read_text().count("pins.button = 27") == 1
     assert layered(Config(), state / PHONE_FILE) == (Config(), "")  # the next start: plain
+    # a file that cannot be set aside (a folder of that name in its way) is named instead
+    (state / f"{PHONE_FILE}.not-taken").unlink()
+    (state / f"{PHONE_FILE}.not-taken" / "x").mkdir(parents=True)
+    keep(state, {"pins.button": 27})
+    with pytest.raises(HardwareError) as raised:
+        app.run_table(args)
+    said = str(raised.value)
+    assert "could not be set aside" in said and f"remove {state / PHONE_FILE}" in said, said
+
+
+def test_an_emulated_table_starts_again_with_a_phones_new_pins(folder: Path) -> None:
+    """Emulated, there is no systemd to start the table again: it does so itself, in the
+    same process, with the phone's pins laid over the config."""
+    from firmware.seam.wire import connect, decode, encode, socket_path
+
+    table = Table(folder, "1,2")
+    try:
+        with connect(socket_path(folder)) as sock, sock.makefile("rb") as lines:
+            sock.sendall(encode({"id": 1, "intent": "hardware",
+                                 "changes": {"pins.seats": [5, 6, 13]}}))
+            answer = next(m for line in lines if (m := decode(line)) and m.get("kind") ==
+                          "answer")
+        assert answer["ok"] is True, answer
+        wait_for(lambda: "starting again: a phone's new pins" in table.said(), 20,
+                 "the first run's end")  # its views had the new pins already: kept
+        view = wait_for(lambda: (v := _view_or_none(folder)) and v["hardware"]["settings"][
+            "pins.seats"] == [5, 6, 13] and v, 20, "the table back with the new pins")
+        assert view["mode"] in ("title", "setup")
+        assert table.process.poll() is None  # the same process, started again
+    finally:
+        assert table.stop() == 0
+
+
+def _view_or_none(folder: Path) -> dict[str, Any] | None:
+    try:
+        return dict(seam_view(folder, timeout=2.0))
+    except (OSError, AssertionError):
+        return None
+
+
+def test_a_stop_while_the_table_starts_again_is_not_lost(folder: Path) -> None:
+    """SIGTERM that comes as the table starts again (between its two runs, where the first
+    run's handlers once took it and stopped a loop already stopping) ends the process."""
+    import signal
+
+    from firmware.seam.wire import connect, decode, encode, socket_path
+
+    table = Table(folder, "1,2")
+    with connect(socket_path(folder)) as sock, sock.makefile("rb") as lines:
+        sock.sendall(encode({"id": 1, "intent": "hardware",
+                             "changes": {"pins.seats": [5, 6, 13]}}))
+        assert next(m for line in lines if (m := decode(line)) and m.get("kind") == "answer")
+        table.process.send_signal(signal.SIGTERM)  # the restart is under way
+    assert table.stop() == 0  # within 15 s, or it fails saying so

@@ -191,7 +191,12 @@ restarts: list[int] = []
 
 
 def test_a_new_panel_is_tried_with_a_test_pattern_and_is_undone_after_15_s(rig: Rig) -> None:
-    assert TRIAL_FOR == 15  # the README's and the page's figure
+    from firmware.web.words import WORDS
+
+    assert TRIAL_FOR == 15  # the README's figure, and the page's in every language:
+    assert all(str(TRIAL_FOR) in words["on_trial"] for words in WORDS.values())
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    assert f"within\n**{TRIAL_FOR} s** the panel before is back" in readme
     before = rig.bus
     assert _chip(rig) == "ssd1306"
     _ask(rig, {"display.display": "sh1106", "display.rotate": 2})

@@ -218,6 +218,13 @@ def load(path: Path | None) -> Config:
     """The config in ``path`` (None: built-in defaults); ConfigError says what is wrong."""
     if path is None:
         return Config()
+    return parse(read_toml(path), str(path))
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A settings file's TOML (the config, a phone's hardware settings), read as nothing
+    it holds can hang or sink the table: a FIFO, a huge file, a deep nesting or a number
+    of thousands of digits is one ConfigError naming ``path``, as is any other fault."""
     try:
         # Opened without waiting (a FIFO would hold the start until systemd's timeout),
         # then read only if it is a file.
@@ -237,7 +244,7 @@ def load(path: Path | None) -> Config:
         if longest > MAX_NUMBER:
             raise ConfigError(f"{path}: a number in it is far too long for any setting "
                               f"({longest} characters)")
-        raw = tomllib.loads(data.decode("utf-8"))
+        return tomllib.loads(data.decode("utf-8"))
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it ({error.strerror})") from None
     except RecursionError:  # a nesting the scan above did not see
@@ -248,7 +255,6 @@ def load(path: Path | None) -> Config:
         raise ConfigError(f"{path}: not valid TOML (not UTF-8 text)") from None
     except ValueError:  # tomllib's int() of a number with thousands of digits
         raise ConfigError(f"{path}: a number in it is far too long for any setting") from None
-    return parse(raw, str(path))
 
 
 MAX_CONFIG_BYTES = 100_000  # the commented example is under 5 KB
@@ -401,22 +407,17 @@ def layered(config: Config, path: Path) -> tuple[Config, str]:
     """``config`` with the phone's settings kept in ``path`` laid over it, and what was
     wrong with them if they were not taken (a file the card's newer settings no longer
     fit: the card's stand). No file: ``config`` as it is."""
-    try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_CONFIG_BYTES + 1)
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return config, ""
-    except OSError as error:
-        return config, f"{path}: cannot read it ({error.strerror})"
     try:
-        deepest, longest = _shape(data)
-        if len(data) > MAX_CONFIG_BYTES or deepest > MAX_NESTING or longest > MAX_NUMBER:
-            raise ValueError("too large or too deep for a phone's settings")
-        return changed(config, flat(tomllib.loads(data.decode("utf-8"))), str(path)), ""
+        table = read_toml(path)  # the config file's own reading
+    except ConfigError as error:
+        return config, f"{path}: not the phone's settings " \
+                       f"({str(error).removeprefix(f'{path}: ')})"
+    try:
+        return changed(config, flat(table), str(path)), ""
     except ConfigError as error:
         return config, str(error)
-    except (ValueError, RecursionError) as error:  # TOML's and UTF-8's errors among them
-        return config, f"{path}: not the phone's settings ({error})"
 
 
 ALSA_DEVICE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -116,7 +116,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.spare": PURE | {"contextlib", "os", "pathlib", "sqlite3"},
     "firmware.table.faults": PURE | {"errno"},  # kinds only: the machine names them
     "firmware.table.owner": PURE | {"pathlib"},  # the first boot's owner code, read once
-    "firmware.table.hardware": PURE | {"json", "os", "pathlib", "tomllib"},  # a phone's, as TOML
+    "firmware.table.hardware": PURE | {"json", "os", "pathlib"},  # a phone's, as TOML
     "firmware.table.pace": PURE | {"threading"},  # read by the keyboard's and demo's threads
     "firmware.config": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: a file, not a FIFO
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked

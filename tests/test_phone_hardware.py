@@ -5,6 +5,7 @@ state folder and laid over the config at every start."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -97,7 +98,8 @@ def test_kept_settings_merge_and_are_laid_over_the_config_at_start(tmp_path: Pat
 @pytest.mark.parametrize(("text", "said"), [
     (b"\xff\xfe junk", "not the phone's settings"),
     (b"display.rotate = ", "not the phone's settings"),
-    (b"a" + b".a" * 50 + b" = 1\n", "too large or too deep"),
+    (b"a" + b".a" * 50 + b" = 1\n", "nested more than 8 deep"),
+    (b"pins.button = 1" + b"0" * 60 + b"\n", "a number in it is far too long"),
     (b"web.port = 8080\n", "not a setting a phone may change"),
     (b"pins.seats = [2, 5]\n", "GPIO 2 is taken by I2C SDA"),
 ])
@@ -106,6 +108,16 @@ def test_a_kept_file_the_config_cannot_take_stands_aside_in_one_line(
     (tmp_path / PHONE_FILE).write_bytes(text)
     config, wrong = layered(Config(), tmp_path / PHONE_FILE)
     assert config == Config() and said in wrong and "\n" not in wrong, wrong
+
+
+def test_a_fifo_where_the_kept_file_goes_neither_hangs_the_start_nor_is_taken(
+        tmp_path: Path) -> None:
+    """Read as the config file is read (not waiting on a FIFO: a start held until systemd's
+    timeout, again and again), and refused in one line."""
+    os.mkfifo(tmp_path / PHONE_FILE)
+    config, wrong = layered(Config(), tmp_path / PHONE_FILE)
+    assert config == Config() and "not the phone's settings (not a file" in wrong, wrong
+    assert kept(tmp_path) == {}
 
 
 def test_a_newer_settings_file_on_the_card_sets_the_phones_aside(tmp_path: Path) -> None:

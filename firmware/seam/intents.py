@@ -15,7 +15,7 @@ them and redraws every mode), a repeat ``Repeat``, a pairing ``PairAsked`` or
 
 from __future__ import annotations
 
-from firmware.config import PHONE_KEYS, Config, changed, hardware_table
+from firmware.config import PHONE_KEYS, Config, changed, flat, hardware_table
 from firmware.errors import ConfigError
 from firmware.seam.wire import Message
 from firmware.table import names as kept_names
@@ -96,9 +96,8 @@ def _hardware(given: object, config: Config) -> Input | str:
     if "display.display" in given:
         given = {**given, "display.width": new.display.width,
                  "display.height": new.display.height}
-    table = hardware_table(new)
-    kept = tuple((key, table[key.split(".")[0]][key.split(".")[1]]) for key in given)
-    return Rewire(kept, new)
+    values = flat(hardware_table(new))
+    return Rewire(tuple((key, values[key]) for key in given), new)
 
 
 def level(prefs: Prefs) -> int:

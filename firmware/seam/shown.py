@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware import header
-from firmware.config import PHONE_KEYS, Config, hardware_table, taken
+from firmware.config import PHONE_KEYS, Config, flat, hardware_table, taken
 from firmware.display.panels import PANELS
 from firmware.display.render import Page
 from firmware.display.screen import Screen
@@ -87,8 +87,8 @@ def hardware_shown(config: Config, trial: Config | None) -> dict[str, Any]:
     sizes, and the 40-pin header with what takes each pin. (Remembered: the view is
     published at every step, the hardware seldom changes; nobody changes what it gives.)"""
     def settings(of: Config) -> dict[str, Any]:
-        table = hardware_table(of)
-        return {key: table[key.split(".")[0]][key.split(".")[1]] for key in PHONE_KEYS}
+        values = flat(hardware_table(of))
+        return {key: values[key] for key in PHONE_KEYS}
 
     used = taken(config)
     by_gpio = {physical: gpio for gpio, physical in header.PHYSICAL.items()}

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-from firmware.config import MAX_CONFIG_BYTES, PHONE_FILE, flat
+from firmware.config import PHONE_FILE, flat, read_toml
+from firmware.errors import ConfigError
 
 
 def _value(value: object) -> str:
@@ -50,9 +50,8 @@ def toml(changes: Mapping[str, object]) -> str:
 def kept(directory: Path) -> dict[str, object]:
     """The settings kept (dotted keys); none where the file is missing or not one."""
     try:
-        with open(directory / PHONE_FILE, "rb") as file:
-            return flat(tomllib.loads(file.read(MAX_CONFIG_BYTES).decode("utf-8")))
-    except (OSError, ValueError, RecursionError):  # a start sets such a file aside anyway
+        return flat(read_toml(directory / PHONE_FILE))
+    except ConfigError:  # a start sets such a file aside anyway
         return {}
 
 

@@ -22,7 +22,7 @@ from typing import IO, Any
 
 import httpx
 
-from firmware.seam.wire import Message, connect, decode, socket_path
+from firmware.seam.wire import Message, connect, decode, encode, socket_path
 
 ROBINSON = Path(sys.executable).with_name("robinson")
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -154,6 +154,17 @@ def seam_view(directory: Path, timeout: float = 5.0) -> Message:
             if message is not None and message.get("kind") == "view":
                 return message
     raise AssertionError("the seam sent no view")
+
+
+def ask(table: Table, message: dict[str, object]) -> dict[str, object]:
+    """One intent on the table's seam; the table's answer to it."""
+    with connect(socket_path(table.directory)) as sock, sock.makefile("rb") as lines:
+        sock.sendall(encode({"id": 7, **message}))
+        while line := lines.readline():
+            answer = decode(line)
+            if answer is not None and answer.get("kind") == "answer":
+                return answer
+    raise AssertionError("no answer")
 
 
 def code_on_the_panel(directory: Path) -> str:

@@ -25,7 +25,7 @@ from firmware.table.prefs import Prefs
 from firmware.table.state import TRIAL_FOR
 from firmware.table.table import Mode
 
-from .companion import Table, Web, change, paired, seam_view, wait_for
+from .companion import Table, Web, ask, change, paired, seam_view, wait_for
 from .rig import Rig
 
 # -- one home for the checks: a phone's change is refused as the config file is -------------
@@ -369,15 +369,9 @@ def test_pins_a_phone_chose_that_cannot_be_had_are_set_aside_for_the_next_start(
 def test_an_emulated_table_starts_again_with_a_phones_new_pins(folder: Path) -> None:
     """Emulated, there is no systemd to start the table again: it does so itself, in the
     same process, with the phone's pins laid over the config."""
-    from firmware.seam.wire import connect, decode, encode, socket_path
-
     table = Table(folder, "1,2")
     try:
-        with connect(socket_path(folder)) as sock, sock.makefile("rb") as lines:
-            sock.sendall(encode({"id": 1, "intent": "hardware",
-                                 "changes": {"pins.seats": [5, 6, 13]}}))
-            answer = next(m for line in lines if (m := decode(line)) and m.get("kind") ==
-                          "answer")
+        answer = ask(table, {"intent": "hardware", "changes": {"pins.seats": [5, 6, 13]}})
         assert answer["ok"] is True, answer
         wait_for(lambda: "starting again: a phone's new pins" in table.said(), 20,
                  "the first run's end")  # its views had the new pins already: kept
@@ -401,12 +395,8 @@ def test_a_stop_while_the_table_starts_again_is_not_lost(folder: Path) -> None:
     run's handlers once took it and stopped a loop already stopping) ends the process."""
     import signal
 
-    from firmware.seam.wire import connect, decode, encode, socket_path
-
     table = Table(folder, "1,2")
-    with connect(socket_path(folder)) as sock, sock.makefile("rb") as lines:
-        sock.sendall(encode({"id": 1, "intent": "hardware",
-                             "changes": {"pins.seats": [5, 6, 13]}}))
-        assert next(m for line in lines if (m := decode(line)) and m.get("kind") == "answer")
-        table.process.send_signal(signal.SIGTERM)  # the restart is under way
+    answer = ask(table, {"intent": "hardware", "changes": {"pins.seats": [5, 6, 13]}})
+    assert answer["ok"] is True, answer
+    table.process.send_signal(signal.SIGTERM)  # the restart is under way
     assert table.stop() == 0  # within 15 s, or it fails saying so

@@ -21,7 +21,7 @@ from firmware.table.messages import Prefer
 from firmware.table.prefs import Prefs
 from firmware.table.view import BRIGHTNESS
 
-from .companion import ROBINSON, Table, seam_view, wait_for
+from .companion import ROBINSON, Table, ask, seam_view, wait_for
 
 
 @pytest.fixture
@@ -31,17 +31,6 @@ def table() -> Iterator[Table]:
     yield running
     running.stop()
     shutil.rmtree(folder, ignore_errors=True)
-
-
-def ask(table: Table, message: dict[str, object]) -> dict[str, object]:
-    """One intent; the table's answer to it."""
-    with connect(socket_path(table.directory)) as sock, sock.makefile("rb") as lines:
-        sock.sendall(encode({"id": 7, **message}))
-        while line := lines.readline():
-            answer = decode(line)
-            if answer is not None and answer.get("kind") == "answer":
-                return answer
-    raise AssertionError("no answer")
 
 
 def test_the_seam_is_the_tables_users_alone(table: Table) -> None:

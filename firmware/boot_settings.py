@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware.config import MAX_CONFIG_BYTES, PHONE_FILE, layered, load
+from firmware.config import MAX_CONFIG_BYTES, PHONE_FILE, SYSTEM_STATE_DIR, layered, load
 from firmware.errors import ConfigError
 
 BOOT_FILE = Path("/boot/firmware/robinson-table.toml")
@@ -31,7 +31,7 @@ REPORT = "robinson-table-settings.txt"  # beside the settings file, for the owne
 REFUSED = Path("/run/robinson-table-settings-refused")  # "LINE<TAB>what", for the table
 CONFIG = Path("/etc/robinson-table/config.toml")
 INSTALLED = Path("/opt/robinson-table/bundle")  # which bundle robinson-first-boot installed
-PHONE = Path("/var/lib/robinson-table") / PHONE_FILE  # a phone's hardware settings (the table's)
+PHONE = SYSTEM_STATE_DIR / PHONE_FILE  # a phone's hardware settings (the table writes them)
 BOOT_CONFIG = Path("/boot/firmware/config.txt")  # the firmware's: the amplifier's overlay
 AMPLIFIER_OVERLAY = re.compile(r"^dtoverlay=max98357a\b", re.MULTILINE)
 BOM = b"\xef\xbb\xbf"  # Windows' Notepad once began UTF-8 files with it; TOML has none

@@ -36,6 +36,8 @@ SPI_SPEEDS_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)  
 HARDWARE = ("auto", "pi", "emulate")
 
 SEARCH_PATH = ("/etc/robinson-table/config.toml",)
+SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")  # the saves on a Pi (the unit's
+# StateDirectory=), and a phone's hardware settings (PHONE_FILE)
 
 
 def name_fits(name: str) -> bool:

@@ -23,6 +23,7 @@ import stat
 import urllib.parse
 from pathlib import Path
 
+from firmware.config import SYSTEM_STATE_DIR
 from firmware.table.faults import Fault, StateDirectoryError, TableRunning
 from firmware.table.rows import (
     APPLICATION_ID,
@@ -44,7 +45,6 @@ LOCK_FILE = "table.lock"
 
 class Absent(Exception):
     """No database yet (read-only: none is made)."""
-SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")
 
 
 def state_dir(given: str | None, on_pi: bool) -> Path:

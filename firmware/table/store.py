@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, overload
 
+from firmware.config import SYSTEM_STATE_DIR
 from firmware.table import spare
 from firmware.table.faults import Fault, SaveFailed, StateDirectoryError, TableRunning
 from firmware.table.folder import (
     LOCK_FILE,
-    SYSTEM_STATE_DIR,
     Absent,
     Folder,
     create_private,

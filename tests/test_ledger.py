@@ -16,6 +16,7 @@ import os
 import random
 import shutil
 import sqlite3
+import struct
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -421,16 +422,16 @@ def test_the_ledgers_words_for_what_is_missing_and_its_two_slots(tmp_path: Path)
     assert len(data) == 2 * 256 and data[255:256] == data[511:512] == b"\n"
     slots = [Entry.read(data[:256]), Entry.read(data[256:])]
     assert [e.games if e else None for e in slots] == [2, 3]  # serial 2 in 0, 3 in 1
-    for wrong in ({"games": "3"}, {"seal": 5}, {"kept": None}):
+    for wrong in ({"games": "3"}, {"seal": 5}, {"kept": None}, {"wal": 12}):
         fields = {**asdict(entry), **wrong}
         body = json.dumps(fields, separators=(",", ":")).encode("ascii")
         text = hashlib.sha256(body).hexdigest()[:16].encode("ascii") + body
         assert Entry.read(text.ljust(255) + b"\n") is None, wrong  # its checksum right
-    fits = len(Entry(7, "a" * 16, "b" * 16, 5, 9, 4, 8, "").slot().rstrip())
-    full = Entry(7, "a" * 16, "b" * 16, 5, 9, 4, 8, "c" * (255 - fits))  # 255 bytes and "\n"
+    fits = len(Entry(7, "a" * 16, "b" * 16, 5, 9, 4, 8, "k" * 16, "").slot().rstrip())
+    full = Entry(7, "a" * 16, "b" * 16, 5, 9, 4, 8, "k" * 16, "c" * (255 - fits))  # and "\n"
     assert Entry.read(full.slot()) == full and full.slot()[252:] == b'c"}\n'  # no padding
     with pytest.raises(ValueError, match="longer than its slot"):
-        Entry(7, "a" * 16, "b" * 16, 5, 9, 4, 8, "c" * (256 - fits)).slot()
+        Entry(7, "a" * 16, "b" * 16, 5, 9, 4, 8, "k" * 16, "c" * (256 - fits)).slot()
 
 
 @pytest.mark.parametrize(("finished", "missing"), [
@@ -680,3 +681,197 @@ def test_the_spare_is_copied_when_games_are_put_away_not_at_every_save(tmp_path:
     store.put_away(SHOWN, None)
     assert spare.stat().st_mtime_ns != taken
     store.close()
+
+
+FOREIGN = 100
+"""The foreign -wal campaign's cases (issue 59: 100 foreign -wal cases, none of ours lost,
+none of the stranger's admitted)."""
+
+
+def test_no_strangers_wal_is_ever_applied_over_ours(tmp_path: Path) -> None:
+    """A stranger's -wal planted beside our database, FOREIGN times, each from another
+    moment of another table's life (0 to 150 finished games, games of 3 to 6 seats in
+    play, seed 5901): applied, most of them mixed that table's pages into ours and made
+    the database unreadable, and the salvage that followed lost our game in play (21 of
+    30 before the -wal was judged by what it makes of a readable main file). Now every
+    one is set aside, said in one line, and our 100 games and the game in play are kept
+    whole, none of the stranger's admitted."""
+    ours = games_store(tmp_path / "ours")
+    ours.save(SHOWN)
+    ours.close()
+    ours.unlock()
+    rng = random.Random(5901)
+    strangers: list[tuple[bytes, int]] = []
+    store = Store(tmp_path / "stranger")
+    store.lock()
+    finished = 0
+    while len(strangers) < FOREIGN:
+        for _ in range(rng.choice((0, 0, 1, 3))):
+            store.save(WON)
+            store.put_away(WON, None)
+            finished += 1
+        game = Game(tuple(range(1, rng.randrange(4, 8))))
+        store.begin(game)
+        for value in [rng.randrange(1, 7) for _ in range(rng.randrange(0, 6))]:
+            game = game.play(Roll(value))
+            store.save(game)
+        with reader_snapshot(tmp_path / "stranger"):  # its -wal kept by a reader
+            store.save(game)
+            strangers.append(((tmp_path / "stranger" / "robinson.db-wal").read_bytes(),
+                              finished))
+    store.close()
+    store.unlock()
+    assert finished >= 50, finished  # strangers both smaller and larger than ours
+    outcomes: Counter[str] = Counter()
+    for case, (wal, _) in enumerate(strangers):
+        folder = tmp_path / "case"
+        copy_files(tmp_path / "ours", folder)
+        (folder / "robinson.db-wal").write_bytes(wal)
+        found = open_as_the_table(folder)
+        outcomes[judged(found, SHOWN)] += 1
+        assert (found.game, found.finished) == (SHOWN, FINISHED), (case, found)
+        assert "a -wal that was not written over this database: never applied" in found.problem
+        assert found.problem.count("\n") == 0, found.problem
+        assert (folder / "damaged" / "robinson.db-wal.1").read_bytes() == wal
+    assert outcomes == {"nothing lost": FOREIGN}, outcomes
+
+
+NAMES = '{"1": "Ivo", "2": "Čedo", "3": "Maja"}'
+
+
+def many_saves_in_the_wal(tmp_path: Path) -> tuple[Path, Game]:
+    """A folder as a power cut leaves it after a reader's snapshot (the page's history,
+    ``robinson state``) held the -wal over a game's begin and its twelve saves, so none
+    reached the main file: the folder, and the game the table had shown."""
+    built, frozen = tmp_path / "built", tmp_path / "frozen"
+    store = games_store(built, finished=3)
+    store.put_away(None)
+    store.save_prefs({"language": "hr", "names": NAMES})
+    game = Game((1, 2, 3))
+    rolls = random.Random(1)
+    with reader_snapshot(built):
+        store.begin(game)
+        for _ in range(12):
+            game = game.play(Roll(rolls.randrange(1, 7)))
+            store.save(game)
+        copy_files(built, frozen)
+    store.close()
+    store.unlock()
+    return frozen, game
+
+
+FRAME = 24 + 4096  # a -wal frame: its header, then the page
+
+
+def commit_frames(log: bytes) -> list[int]:
+    """The frames of a -wal that end a commit (their header names the database's size)."""
+    return [n for n in range((len(log) - 32) // FRAME)
+            if int.from_bytes(log[32 + n * FRAME + 4:32 + n * FRAME + 8], "big")]
+
+
+def resealed(log: bytes, frame: int, page: bytes) -> bytes:
+    """``log`` with ``frame``'s page replaced and every frame's checksum from there on
+    computed anew, as SQLite would have written it: a -wal that SQLite reads whole."""
+    big = log[:4] == b"\x37\x7f\x06\x83"
+    order = ">" if big else "<"
+
+    def summed(data: bytes, s0: int, s1: int) -> tuple[int, int]:
+        for x0, x1 in struct.iter_unpack(order + "II", data):
+            s0 = (s0 + x0 + s1) & 0xFFFFFFFF
+            s1 = (s1 + x1 + s0) & 0xFFFFFFFF
+        return s0, s1
+
+    data = bytearray(log)
+    start = 32 + frame * FRAME
+    data[start + 24:start + FRAME] = page
+    s0, s1 = struct.unpack(">II", data[24:32])  # the header's checksum begins the chain
+    for n in range((len(data) - 32) // FRAME):
+        at = 32 + n * FRAME
+        s0, s1 = summed(bytes(data[at:at + 8]) + bytes(data[at + 24:at + FRAME]), s0, s1)
+        if n >= frame:
+            data[at + 16:at + 24] = struct.pack(">II", s0, s1)
+        else:
+            assert data[at + 16:at + 24] == struct.pack(">II", s0, s1)  # the sum is SQLite's
+    return bytes(data)
+
+
+def test_a_damaged_wal_of_many_saves_keeps_every_save_before_the_damage(tmp_path: Path) -> None:
+    """A reader's snapshot (the page's history, ``robinson state``) held the -wal over a
+    game's begin and its twelve saves, so none reached the main file; then the power went,
+    and one bit of that -wal flipped (FLIPS seeded cases, seed 5902) or it was cut short
+    (half as many, seed 5903). SQLite keeps every commit before the damage: so does the
+    table. The game in play comes back shortened, the actions it lost said in number, and
+    the names and language kept; it is lost whole only when the damage is in the frames
+    that began it (the log's header or its first commit). Before the ledger knew its own
+    -wal's mark, such a -wal was taken for a stranger's and 57 of 60 flips lost the game
+    in play whole."""
+    frozen, game = many_saves_in_the_wal(tmp_path)
+    log = (frozen / "robinson.db-wal").read_bytes()
+    frame = FRAME
+    commits = commit_frames(log)
+    assert len(commits) == 13, commits  # the begin and twelve saves, each a commit
+    began = 32 + (commits[0] + 1) * frame  # the header and the first commit's frames
+    compared = whole = 0
+    for damage, seed, cases in (("flip", 5902, FLIPS), ("cut", 5903, FLIPS // 2)):
+        rng = random.Random(seed)
+        for _ in range(cases):
+            folder = tmp_path / "case"
+            copy_files(frozen, folder)
+            data = bytearray(log)
+            if damage == "flip":
+                bit = rng.randrange(len(data) * 8)
+                data[bit // 8] ^= 1 << bit % 8
+                first_bad = bit // 8
+            else:
+                first_bad = rng.randrange(len(data))
+                del data[first_bad:]
+            (folder / "robinson.db-wal").write_bytes(bytes(data))
+            found = open_as_the_table(folder)
+            reader = Store(folder, read_only=True)
+            prefs = reader.prefs()
+            reader.close()
+            assert (prefs.get("language"), prefs.get("names")) == ("hr", NAMES)
+            compared += 1
+            if found.game is None:
+                assert first_bad < began, (damage, first_bad, began)
+                assert "the game in play missing" in found.problem, found.problem
+                whole += 1
+                continue
+            assert found.game.same_setup(game) and game.actions[:len(found.game.actions)] \
+                == found.game.actions, (damage, first_bad)
+            lost = len(game.actions) - len(found.game.actions)
+            if lost:
+                words = "the last action" if lost == 1 else f"the last {lost} actions"
+                assert f"({words} of the game in play missing)" in found.problem, found.problem
+            else:
+                assert first_bad >= len(log) - frame * (commits[-1] - commits[-2]) or \
+                    damage == "cut", (damage, first_bad)
+    assert compared == FLIPS + FLIPS // 2
+    assert whole < compared // 4, whole  # the frames that began the game: a few in ten
+    print(f"\n{compared} damaged -wals of 13 commits: {whole} lost the game in play whole "
+          "(damage before its first commit's end), every other one shortened and said")
+
+
+def test_a_wal_of_ours_that_makes_the_database_unreadable_is_set_aside_as_damaged(
+        tmp_path: Path) -> None:
+    """A -wal bearing the ledger's mark whose frames pass SQLite's checksums but whose
+    last commit's first page is garbage: applied, the
+    database could not be read and the salvage would follow. It is set aside in words of
+    its own (not a stranger's), the main file alone is played, and what that lacks is
+    said."""
+    frozen, _ = many_saves_in_the_wal(tmp_path)
+    log = (frozen / "robinson.db-wal").read_bytes()
+    last = commit_frames(log)[-2] + 1  # the last commit's first frame
+    (frozen / "robinson.db-wal").write_bytes(resealed(log, last, random.Random(9).randbytes(4096)))
+    with pytest.raises(sqlite3.DatabaseError):  # applied, as SQLite would: unreadable
+        db = sqlite3.connect(f"file:{frozen / 'robinson.db'}?mode=ro", uri=True)
+        try:
+            standing(db)
+        finally:
+            db.close()
+    found = open_as_the_table(frozen)
+    assert "robinson.db-wal: a -wal of this database's, damaged: never applied" in \
+        found.problem, found.problem
+    assert "not written over this database" not in found.problem
+    assert "(the game in play missing)" in found.problem  # begun in the -wal alone
+    assert found.finished == 4 and found.game is None and "salvage" not in found.problem

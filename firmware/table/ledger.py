@@ -13,14 +13,21 @@ store therefore
   holds every commit (a flipped bit can cost at most the one transaction a crash left
   in the log);
 - then writes here the seal, the main file's own seal (``base``: the seal of the last
-  commit a checkpoint carried into the main file) and what the database then held.
+  commit a checkpoint carried into the main file), what the database then held, and the
+  ``-wal``'s own mark when a reader's snapshot kept it from being emptied (``wal``: its
+  header's checkpoint sequence and salts, which SQLite draws anew each time it starts
+  the log over, so no other database's log, nor an older one of ours, bears them).
 
 At opening, the database (with its ``-wal``) must be at the ledger's seal or one commit
 past it (a cut between the commit and this file's write: that commit was never shown),
 and a non-empty ``-wal`` is applied only over the main file it was written over (the
-main file alone at the ledger's ``base``, or already past it). ``audit`` says what
-was found; the store sets a stranger's ``-wal`` aside and keeps copies of a database
-found behind before anything may checkpoint it.
+main file alone at the ledger's ``base``, or already past it), and only if it is ours:
+its commits reach the ledger's seal, or it bears the ledger's mark. A ``-wal`` of ours
+that a flipped bit or a tear damaged keeps, as SQLite reads it, every commit before the
+damage: the game in play comes back shortened, said, never lost whole. ``audit`` says
+what was found; the store sets a stranger's ``-wal`` (or one of ours that makes the
+main file unreadable) aside and keeps copies of a database found behind before
+anything may checkpoint it.
 
 The file is two fixed slots written in turn, each with its own checksum, so a write
 torn by a power cut leaves the other slot whole: one ``pwrite`` and one ``fdatasync``
@@ -38,7 +45,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from firmware.table.folder import Folder, uri_path
-from firmware.table.rows import Standing, connect, our_schema, schema_of, standing
+from firmware.table.rows import DATABASE, Standing, connect, our_schema, schema_of, standing
 
 LEDGER = "robinson.ledger"
 SLOT = 256  # bytes: a slot's checksum, its JSON, padded with spaces
@@ -58,11 +65,13 @@ class Entry:
     actions: int  # its actions
     top: int = 0  # the newest finished game's row
     kept: str = ""  # rows.kept_digest of the finished games ("": an older ledger's entry)
+    wal: str = ""  # the -wal's mark (wal_mark) after the save ("": it was emptied)
 
     @classmethod
-    def of(cls, serial: int, found: Standing, base: str, kept: str = "") -> Entry:
+    def of(cls, serial: int, found: Standing, base: str, kept: str = "",
+           wal: str = "") -> Entry:
         return cls(serial, found.seal, base, found.games, found.row, found.actions,
-                   found.top, kept)
+                   found.top, kept, wal)
 
     def slot(self) -> bytes:
         body = json.dumps(asdict(self), separators=(",", ":")).encode("ascii")
@@ -86,7 +95,7 @@ class Entry:
         if not all(isinstance(getattr(entry, n), int) for n in ("serial", "games", "row",
                                                                 "actions", "top")) \
                 or not all(isinstance(getattr(entry, n), str) for n in ("seal", "base",
-                                                                        "kept")):
+                                                                        "kept", "wal")):
             return None
         return entry
 
@@ -130,9 +139,10 @@ class Ledger:
         return self.last
 
     def write(self, found: Standing, base: str, kept: str = "") -> None:
-        """Write down a save (raises OSError): the slot the newest entry is not in."""
+        """Write down a save (raises OSError): the slot the newest entry is not in, with
+        the mark of the -wal the save left."""
         serial = (self.last.serial if self.last else 0) + 1
-        entry = Entry.of(serial, found, base, kept)
+        entry = Entry.of(serial, found, base, kept, wal_mark(self.path.with_name(DATABASE)))
         if self._fd is None:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
                                0o600)
@@ -155,6 +165,7 @@ class Audit:
 
     foreign: bool = False
     behind: str | None = None
+    damaged: bool = False  # the -wal set aside is ours, but makes the database unreadable
 
 
 def audit(folder: Folder, ledger: Ledger) -> Audit:
@@ -171,7 +182,9 @@ def audit(folder: Folder, ledger: Ledger) -> Audit:
                                f"({found.behind} missing); the files as found are kept in "
                                f"damaged/ as {kept}")
     if found.foreign:
-        folder.set_aside(wal, "a -wal that was not written over this database: never applied")
+        folder.set_aside(wal, "a -wal of this database's, damaged: never applied"
+                         if found.damaged else
+                         "a -wal that was not written over this database: never applied")
         with contextlib.suppress(FileNotFoundError):
             database.with_name(database.name + "-shm").unlink()
     return found
@@ -195,13 +208,39 @@ def examine(database: Path, entry: Entry | None) -> Audit:
     if main is None:  # the main file alone cannot be read: the -wal is all there is
         return _against(entry, _standing(database, immutable=False))
     logged = _standing(database, immutable=False)  # with the -wal's commits
-    over_ours = main.seal == entry.base or _at(entry, main)
-    if over_ours and (logged is None or _at(entry, logged)
-                      or main.seal in (logged.seal, logged.sealed_after)):
-        return _against(entry, logged)  # ours: whole, or cut short (said if behind)
-    # Written over another main file (a copy put back after a crash), or another
-    # database's: never applied; the main file alone is the database.
-    return Audit(foreign=True, behind=_against(entry, main).behind)
+    follows = logged is not None and (_at(entry, logged)
+                                      or main.seal in (logged.seal, logged.sealed_after))
+    if _at(entry, main):  # the main file holds the last save: the -wal only what followed
+        ours = follows
+    elif main.seal == entry.base:  # the saves since the base only in the -wal (a reader
+        # kept it): it bears the ledger's mark, or its commits reach the ledger's seal
+        ours = (bool(entry.wal) and wal_mark(database) == entry.wal) or follows
+    else:  # a main file the ledger never knew (a copy put back after a crash)
+        ours = False
+    if ours and logged is not None:  # whole, or cut short by damage (said if behind)
+        return _against(entry, logged)
+    # Another database's, or written over another main file, or ours but making the main
+    # file unreadable (what SQLite applies of a stranger's -wal mixes its pages into
+    # ours; a frame of ours that a bit or a tear damaged, SQLite drops by its checksum):
+    # never applied; the main file alone is the database.
+    return Audit(foreign=True, behind=_against(entry, main).behind, damaged=ours)
+
+
+def wal_mark(database: Path) -> str:
+    """The mark of ``database``'s -wal: its header's checkpoint sequence and two salts, in
+    hex ("": no -wal, or an empty one, or one cut inside its header)."""
+    try:
+        fd = os.open(database.with_name(database.name + "-wal"),
+                     os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        header = os.pread(fd, 12, 12)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+    return header.hex() if len(header) == 12 else ""
 
 
 def _against(entry: Entry, found: Standing | None) -> Audit:

@@ -390,6 +390,8 @@ class Store:
         # the new one, never no database: the damaged one is linked into damaged/, its
         # journal moved there, and the new one renamed over it in one step.
         self.folder.set_aside(self.database, f"damaged ({quote(why, 80)}); {kept}", keep=True)
+        if lost := _in_play_lost(self.ledger.last, found):
+            self.folder.problems.append(lost)
         os.replace(fresh, self.database)
         fsync_dir(self.directory)
 
@@ -719,6 +721,22 @@ class Store:
                 self._db.close()
             self._db = None
         self.ledger.close()
+
+
+def _in_play_lost(written: Entry | None, found: Salvaged) -> str:
+    """What a salvage lost of the game in play the ledger last wrote down, in words ("":
+    nothing, or no ledger to say)."""
+    if written is None or not written.row:
+        return ""
+    game, ended, _ = found.games.get(written.row, (None, None, None))
+    if game is None or ended is not None:
+        return (f"the game in play could not be recovered (it had {written.actions} "
+                f"action{'s' if written.actions != 1 else ''})")
+    lost = written.actions - len(game.actions)
+    if lost > 0:
+        return (f"the game in play recovered without its last "
+                f"{lost if lost > 1 else ''}{' actions' if lost > 1 else 'action'}")
+    return ""
 
 
 def _fingerprint(db: sqlite3.Connection) -> str:

@@ -162,6 +162,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
                             "logging", "os", "pathlib", "secrets", "socket", "starlette",
                             "time"},
     "firmware.web.hosts": PURE | {"ipaddress", "urllib"},
+    "firmware.web.guard": PURE | {"asyncio", "h11", "uvicorn"},
     "firmware.web.serve": PURE | {"argparse", "errno", "logging", "os", "pathlib", "socket",
                                   "uvicorn"},
     "firmware": PURE,

@@ -306,8 +306,9 @@ def test_guesses_sent_together_are_counted_as_they_come_five_a_minute(table: Tab
     head = (f"POST /api/pair HTTP/1.1\r\nHost: 127.0.0.1:{web.port}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
             "Connection: close\r\n\r\n").encode()
-    guesses = [socket.create_connection(("127.0.0.1", web.port), timeout=20)
-               for _ in range(60)]
+    guesses = [socket.create_connection(("127.0.0.1", web.port), timeout=20,  # ten machines
+                                        source_address=(f"127.0.2.{n // 6 + 1}", 0))
+               for n in range(60)]
     try:
         for guess in guesses:
             guess.sendall(head)
@@ -489,7 +490,9 @@ def test_fifty_live_clients_follow_the_table_as_it_plays(table: Table, web: Web)
     stop = threading.Event()
 
     def listen(i: int) -> None:
-        with httpx.Client(base_url=web.url, timeout=30) as client, \
+        phone = httpx.HTTPTransport(local_address=f"127.0.1.{i + 1}")  # a phone each: one
+        # address keeps at most guard.CLIENT_MOST connections
+        with httpx.Client(base_url=web.url, timeout=30, transport=phone) as client, \
                 client.stream("GET", "/events") as events:
             for line in events.iter_lines():
                 if line.startswith("data: "):

@@ -59,6 +59,7 @@ def serve(directory: Path, config_file: str | None, host: str | None, port: int 
         import uvicorn
 
         from firmware.web.app import application
+        from firmware.web.guard import GuardedH11
     except ImportError as missing:
         raise ConfigError(f"the companion page needs {missing.name or 'its framework'}: "
                           "it comes with the package's web extra (sudo ./install.sh with "
@@ -78,7 +79,7 @@ def serve(directory: Path, config_file: str | None, host: str | None, port: int 
         sock = listen(host, port)
     app = application(directory, config, address)
     settings = uvicorn.Config(
-        app, fd=sock.fileno(),
+        app, fd=sock.fileno(), http=GuardedH11,  # each request timed, each address capped
         log_level="warning", access_log=False, proxy_headers=False, server_header=False,
         date_header=False, timeout_keep_alive=5, limit_concurrency=200,
         timeout_graceful_shutdown=2,  # live streams never end by themselves: a stop ends them

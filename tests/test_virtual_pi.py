@@ -43,9 +43,10 @@ from .virtual_pi import vm
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "reference" / "screens"
 LONG = os.environ.get("ROBINSON_LONG") == "1"
-CUTS = 200 if LONG else 16
+CUTS = 200 if LONG else 12
 """Power cuts in the tier, shared by its two guests (vm.table_share). 20 until
-2026-12-06, when the tier took 12:39 with its images built (the guide allows 8 warm): a
+2026-12-06, when the tier took 12:39 with its images built (the guide allows 8 warm);
+16 until the tier still took 8:34-8:49 warm (a cut costs the table's guest 9-10 s): a
 cut is one more draw of the same random timing on a real kernel's page cache; a kill at
 every write-side system call of each flow is the host's campaign
 (tests/test_kill_points.py)."""

@@ -1006,21 +1006,26 @@ def settings_kept(name: str) -> dict[str, object]:
 
 def settings_taken(trace: Trace) -> None:
     """The second power-on: the edited settings are the config. Then the owner breaks a
-    line of the file (an address no panel has), and powers it off and on again."""
+    line of the file (an address no panel has), and it is read again as a power-on
+    reads it: the boot's settings unit, then the table (a third power-on cost the tier
+    a minute, and this one has just judged the boot's order); then the cuts' part."""
     trace.quiet(QUIET, 60.0)
     fact("settings_taken", settings_kept("fi"))
     text = BOOT_SETTINGS.read_text()
     assert BROKEN[0] in text, text
     BOOT_SETTINGS.write_text(text.replace(*BROKEN))
     fact("broken_line", text.splitlines().index(BROKEN[0]) + 1)
-    reboot_into(3, trace)
+    sent = trace.count
+    run("systemctl", "start", "robinson-settings.service", check=False, timeout=120)
+    run("systemctl", "restart", SERVICE, timeout=120)
+    trace.quiet(QUIET, 60.0, after=sent)
+    the_cuts(trace)
 
 
 def the_cuts(trace: Trace) -> None:
-    """The power cuts' part, in a guest of its own beside the table's, on its third
-    power-on (the first two: the_first_boot, settings_taken): the broken settings file
-    was not taken; then begin a game and cut the power among presses."""
-    trace.quiet(QUIET, 60.0)
+    """The power cuts' part, in a guest of its own beside the table's, on its second
+    power-on (after settings_taken): the broken settings file was not taken; then begin
+    a game and cut the power among presses."""
     fact("settings_refused", settings_kept("broken"))
     fact("installed", INSTALLED.read_text().strip())
     the_system()
@@ -1174,7 +1179,7 @@ def main() -> None:
         blame = run("systemd-analyze", "blame", check=False)  # (or why it has none yet)
         (RESULTS / f"boot-{before['phase']}.txt").write_text(blame.stdout or blame.stderr)
         if SETTINGS["part"] == "cuts":
-            [the_first_boot, settings_taken, the_cuts][before["phase"] - 1](trace)
+            [the_first_boot, settings_taken][before["phase"] - 1](trace)
         elif before["phase"] == 1:
             the_table(trace)
         else:

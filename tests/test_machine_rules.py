@@ -1790,13 +1790,25 @@ def test_the_owner_code_pairs_the_first_phone_only() -> None:
     assert later.state.prefs.phones == (PHONE_A,)
 
 
-def test_a_press_while_a_code_shows_only_takes_it_away() -> None:
+def test_a_press_while_a_phones_code_shows_takes_it_away_and_rolls() -> None:
+    """Anyone on the network may ask for a code (issue 59: a stranger's, asked again and
+    again, covered the game and ate every press): a press takes it away and does what it
+    would have done. A code the panel's own menu asked for is only taken away."""
     table = playing(MOVED, faces=[6])
     table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"))
-    game = table.state.game
+    assert table.state.pairing is not None
     effects = table.press()
-    assert table.state.pairing is None and table.state.game == game
-    assert of(m.NeedFace, effects) == []  # no roll under it
+    assert table.state.pairing is None and len(of(m.NeedFace, effects)) == 1  # it rolled
+    table = playing(MOVED)
+    table(m.Address("http://robinson.local/"))
+    menu_at(table, Row.PHONE)
+    table.press(Press.LONG)
+    table(m.Code("123456", "t"))
+    assert table.state.pairing is not None and table.state.mode is m.Mode.MENU
+    row = table.state.now
+    effects = table.press()
+    assert table.state.pairing is None and table.state.now == row and not of(m.NeedFace,
+                                                                              effects)
 
 
 def test_forget_phones_unpairs_every_phone() -> None:

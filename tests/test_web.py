@@ -267,7 +267,13 @@ def test_a_hundred_wrong_codes_are_throttled(table: Table, web: Web) -> None:
         assert 1 <= int(answers[-1].headers["retry-after"]) <= 61
         assert client.post("/api/pair", json={"code": code}).status_code == 429  # even it
         assert client.get(f"/pair?t={code}").status_code == 429  # and the QR's way
-    assert seam_view(table.directory)["private"]["phones"] == []
+        assert seam_view(table.directory)["private"]["phones"] == []
+        # A stranger's guesses never lock the family out: the panel's QR code (a token of
+        # 12 random bytes, not to be guessed) pairs a phone all the same (issue 59).
+        token = seam_view(table.directory)["private"]["pairing"]["token"]
+        answer = client.get(f"/pair?t={token}", follow_redirects=False)
+        assert answer.status_code == 303, answer.status_code
+    assert len(seam_view(table.directory)["private"]["phones"]) == 1
 
 
 def test_five_wrong_codes_a_minute_then_wait_until_the_oldest_is_a_minute_old() -> None:

@@ -453,9 +453,10 @@ class _Moment:
             self.unflash()
             if hidden:  # what the press would do was not on the panel: only that
                 return
-        if self.state.pairing is not None:  # a press takes the code away, and only that
-            self.unpair()
-            return
+        if self.state.pairing is not None:  # a press takes the code away; asked for by a
+            self.unpair()  # phone (anyone on the network may), it also does what it would
+            if mode is Mode.MENU:  # have done: no phone holds up a game. In the menu the
+                return  # panel's own Phone row asked for it: there, only that
         if kind is Press.MENU and mode is not Mode.STUCK:
             self.resume() if mode is Mode.MENU else self.open_menu()
             return

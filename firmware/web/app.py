@@ -259,17 +259,23 @@ async def _pair_with(companion: Companion, proof: str, *, ok: Callable[[], Respo
                      too_many: Callable[[], Response]) -> Response:
     """Pair with ``proof`` (the code or the QR's token): a new session, kept by the table
     (its digest); ``ok``, ``refused`` (with why, or "" for a wrong code) or ``too_many``
-    says so. Whether a guess may be tried, and counting it when wrong, come with no
-    await between them: the loop runs one guess's judging at a time, so guesses sent
-    together cannot all be let through before the first is counted (issue 59: 150 sent
-    with their bodies after their heads were all checked)."""
-    if not companion.tries.allowed():
-        return too_many()
+    says so. The QR code's token is never throttled (it cannot be guessed). Whether a
+    guess may be tried, and counting it when wrong, come with no await between them:
+    the loop runs one guess's judging at a time, so guesses sent together cannot all be
+    let through before the first is counted (issue 59: 150 sent with their bodies after
+    their heads were all checked)."""
     proof = proof.replace(" ", "")[:64]
-    matched = companion.tries.matches(proof, companion.live.private())
-    if matched is None:
-        companion.tries.wrong()
-        return refused("")
+    private = companion.live.private()
+    matched = companion.tries.matches(proof, private)
+    if matched is None or matched != (private.get("pairing") or {}).get("token"):
+        # Six digits may be guessed: five wrong a minute, from anyone. The QR code's
+        # token (12 random bytes) cannot be, so it pairs whatever a stranger's guesses
+        # have done: they never lock the family out of their own panel's code.
+        if not companion.tries.allowed():
+            return too_many()
+        if matched is None:
+            companion.tries.wrong()
+            return refused("")
     companion.tries.used.add(matched)
     session = new_session()
     why = await companion.live.ask("paired", proof=matched, phone=digest(session))

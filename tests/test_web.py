@@ -209,6 +209,23 @@ def test_a_change_needs_a_paired_phone_its_token_and_this_pages_origin(
     store.close()
 
 
+def test_a_phones_changes_are_paced_ten_at_once_then_five_a_second(
+        table: Table, web: Web) -> None:
+    """A paired phone made to flood the table with changes (issue 59) is held to ten at
+    once, then five a second: 429 with a Retry-After of 1 s past them, the table
+    untouched by the rest."""
+    with paired(web, table.directory) as (client, token):
+        began = time.monotonic()
+        answers = [change(client, token, "brightness", {"value": 1 + n % 4})
+                   for n in range(40)]
+        took = time.monotonic() - began
+    statuses = [answer.status_code for answer in answers]
+    assert set(statuses) == {200, 429} and statuses[:10] == [200] * 10, statuses
+    assert statuses.count(200) <= 10 + took / 0.2 + 1, (statuses.count(200), took)
+    assert {answer.headers["retry-after"] for answer in answers
+            if answer.status_code == 429} == {"1"}
+
+
 def test_the_code_pairs_once_and_forget_phones_ends_every_session(
         table: Table, web: Web) -> None:
     with web.client() as client:

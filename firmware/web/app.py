@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -39,6 +40,7 @@ from firmware.web.live import Live
 from firmware.web.pairing import (
     COOKIE,
     CSRF_HEADER,
+    Pace,
     Tries,
     csrf_ok,
     csrf_token,
@@ -77,6 +79,7 @@ class Companion:
         self.directory, self.config = directory, config
         self.live = Live(directory, page_address)
         self.tries = Tries()
+        self.pace = Pace()
         self.asked_at = -ASK_EVERY
         self._fragments: dict[tuple[int, str], str] = {}
 
@@ -171,6 +174,9 @@ def build(companion: Companion) -> Starlette:
         assert session is not None
         if not csrf_ok(session, request.headers.get(CSRF_HEADER)) or not _same_origin(request):
             return JSONResponse({"said": "a change needs this page's token"}, 403)
+        if wait := companion.pace.wait(digest(session)):  # no phone floods the table
+            return JSONResponse({"said": say(lang, "too_many")}, 429,
+                                headers={"retry-after": str(max(1, math.ceil(wait)))})
         body = await _json(request)
         if isinstance(body, Response):
             return body

@@ -6,7 +6,9 @@ in an HttpOnly, SameSite=Strict cookie. The table keeps only each session's SHA-
 digest (its ``phones``), so "Forget phones" on the panel ends them all, and a page
 restarted knows them still. Every change also carries a CSRF token, derived from the
 session. Wrong codes are counted for everyone together: five a minute, then HTTP 429.
-Nothing is trusted for where a request comes from or what a header claims.
+A paired phone's changes are paced (``Pace``): ten at once, then five a second, so no
+phone, however it is made to send, keeps the table from its presses. Nothing is
+trusted for where a request comes from or what a header claims.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ COOKIE = "robinson_session"
 CSRF_HEADER = "x-csrf-token"
 TRIES_MOST = 5  # wrong codes a minute, from everyone together
 TRIES_WINDOW = 60.0
+CHANGES_AT_ONCE = 10  # a paired phone's changes sent together
+CHANGES_EVERY = 0.2  # seconds, then: five a second
 
 
 def digest(session: str) -> str:
@@ -97,3 +101,33 @@ class Tries:
             if proof and hmac.compare_digest(proof.encode(), given.encode()):
                 return proof
         return None
+
+
+class Pace:
+    """Each paired phone's changes, as a bucket of CHANGES_AT_ONCE that fills again by
+    one every CHANGES_EVERY seconds; a phone is known by its session's digest (only
+    paired phones are asked about: as many as the table keeps).
+
+    >>> now = [0.0]
+    >>> pace = Pace(clock=lambda: now[0])
+    >>> [pace.wait("a") for _ in range(11)][-2:], pace.wait("b")
+    ([0.0, 0.2], 0.0)
+    >>> now[0] = 0.2
+    >>> pace.wait("a"), pace.wait("a")
+    (0.0, 0.2)
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._left: dict[str, tuple[float, float]] = {}  # phone: (changes left, when)
+
+    def wait(self, phone: str) -> float:
+        """0.0, taking one of ``phone``'s changes; else the seconds until it has one."""
+        now = self.clock()
+        left, then = self._left.get(phone, (float(CHANGES_AT_ONCE), now))
+        left = min(float(CHANGES_AT_ONCE), left + (now - then) / CHANGES_EVERY)
+        if left < 1.0:
+            self._left[phone] = (left, now)
+            return round((1.0 - left) * CHANGES_EVERY, 3)
+        self._left[phone] = (left - 1.0, now)
+        return 0.0

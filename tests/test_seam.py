@@ -102,6 +102,27 @@ def test_brightness_steps_one_to_four_are_the_dimmest_to_the_brightest() -> None
     assert isinstance(named, Prefer) and named.prefs.names == ((8, "Ana"),)
 
 
+def test_a_seat_named_since_the_form_was_shown_is_refused_not_written_over() -> None:
+    """Issue 59: phone B, its form open since before phone A named seat 1 "Anna", saved
+    seat 2 and put "Ana" back in silence. A form sends each changed seat with its name as
+    shown (``was``): another seat is taken, the seat named since is refused in words."""
+    prefs = Prefs(names=((1, "Anna"),))  # phone A's change
+    other = wanted({"intent": "names", "names": {"2": "Bo"}, "was": {"2": ""}}, prefs)
+    assert isinstance(other, Prefer) and other.prefs.names == ((1, "Anna"), (2, "Bo"))
+    assert wanted({"intent": "names", "names": {"1": "Ana"}, "was": {"1": ""}}, prefs) == (
+        "seat 1 was named 'Anna' on another phone since this page was opened: reload the "
+        "page, then change it")
+    assert wanted({"intent": "names", "names": {"1": "Ana"}, "was": {"1": "Anna"}}, prefs) \
+        == Prefer(Prefs(names=((1, "Ana"),)))  # shown as it is: taken
+    assert wanted({"intent": "names", "names": {}, "was": {}}, prefs) == Prefer(prefs)
+    assert wanted({"intent": "names", "names": {"1": "A"}, "was": ["Anna"]}, prefs) == (
+        "was is an object from seat to name, as the form was shown it")
+    named = wanted({"intent": "names", "names": {"1": ""}, "was": {"1": "Ana"}},
+                   Prefs(names=((1, "Cy"),)))
+    assert named == ("seat 1 was named 'Cy' on another phone since this page was opened: "
+                     "reload the page, then change it")
+
+
 def test_names_from_the_seam_are_checked_as_robinson_names_checks_them(table: Table) -> None:
     """The same name refused by both, with the same words."""
     long = "Maximiliansson"

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -207,6 +208,27 @@ def test_a_change_needs_a_paired_phone_its_token_and_this_pages_origin(
     store = Store(table.directory, read_only=True)  # ...and in the store
     assert json.loads(store.prefs()["names"]) == {"1": "Ana"}
     store.close()
+
+
+def test_a_form_older_than_a_seats_last_name_is_refused_for_that_seat(
+        table: Table, web: Web) -> None:
+    """Two forms open (two phones, or two tabs): the first names seat 1; the second,
+    shown before, names seat 2 (taken) and then seat 1 (refused, in words, never put
+    back over the first's name in silence). What each form was shown is on its page."""
+    with paired(web, table.directory) as (client, token):
+        shown = client.get("/settings").text
+        was = dict(re.findall(r'<input name="(\d)" maxlength="40" value="[^"]*" '
+                              r'data-was="([^"]*)"', shown))
+        assert was == {"1": "", "2": "", "3": ""}, was
+        first = change(client, token, "names", {"names": {"1": "Anna"}, "was": {"1": ""}})
+        assert first.status_code == 200, first.text
+        second = change(client, token, "names", {"names": {"2": "Bo"}, "was": {"2": was["2"]}})
+        assert second.status_code == 200, second.text
+        stale = change(client, token, "names", {"names": {"1": "Ana"}, "was": {"1": was["1"]}})
+        assert stale.status_code == 400 and stale.json()["said"].startswith(
+            "seat 1 was named 'Anna' on another phone since this page was opened"), stale.text
+        assert 'data-was="Anna"' in client.get("/settings").text  # a page opened now
+    assert seam_view(table.directory)["given"] == {"1": "Anna", "2": "Bo"}
 
 
 def test_a_phones_changes_are_paced_ten_at_once_then_five_a_second(

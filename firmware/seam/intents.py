@@ -45,7 +45,7 @@ def wanted(message: Message, prefs: Prefs, config: Config | None = None) -> Inpu
     value = message.get("value")
     match message.get("intent"):
         case "names":
-            return _names(message.get("names"), prefs)
+            return _names(message.get("names"), prefs, message.get("was"))
         case "language":
             if value not in LANGUAGES:
                 return f"language is one of {', '.join(LANGUAGES)}, not {_said(value)}"
@@ -105,11 +105,17 @@ def level(prefs: Prefs) -> int:
     return len(BRIGHTNESS) - brightness_step(prefs.contrast)
 
 
-def _names(given: object, prefs: Prefs) -> Input | str:
+def _names(given: object, prefs: Prefs, was: object = None) -> Input | str:
     """``{"1": "Ana", "3": ""}``: those seats named (an empty name: the default again),
-    the others as they are."""
+    the others as they are. ``was``, from a page's form, is each of those seats' name as
+    the form was shown it: a seat named since (on another phone) is refused, never
+    written over in silence."""
+    if given == {} and isinstance(was, dict):  # a page's form with nothing changed
+        return Prefer(prefs)
     if not isinstance(given, dict) or not given:
         return 'names is an object from seat to name, e.g. {"1": "Ana"}'
+    if was is not None and not isinstance(was, dict):
+        return "was is an object from seat to name, as the form was shown it"
     now = dict(prefs.names)
     for key, name in given.items():
         seat = int(key) if isinstance(key, str) and key.isdigit() and len(key) < 3 else 0
@@ -119,6 +125,10 @@ def _names(given: object, prefs: Prefs) -> Input | str:
             return f"the name of seat {seat} is not text"
         if why := kept_names.problem(seat, name):
             return why
+        if was is not None and key in was and was[key] != now.get(seat, ""):
+            named = quote(now[seat], 40) if now.get(seat) else "its own name again"
+            return (f"seat {seat} was named {named} on another phone since this page was "
+                    "opened: reload the page, then change it")
         now[seat] = name
     return Prefer(prefs.but(names=tuple(sorted((s, n) for s, n in now.items() if n))))
 

@@ -180,7 +180,8 @@ def build(companion: Companion) -> Starlette:
         body = await _json(request)
         if isinstance(body, Response):
             return body
-        values = {"names": body.get("names")} if intent == "names" else (
+        values = {"names": body.get("names"), "was": body.get("was")} if intent == "names" \
+            else (
             {"changes": body.get("changes")} if intent == "hardware" else
             {} if intent in ("repeat", "keep") else {"value": body.get("value")})
         why = await live.ask(intent, **values)

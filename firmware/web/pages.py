@@ -218,7 +218,8 @@ def settings_page(view: dict[str, Any], lang: str, csrf: str) -> str:
         seats = [p["seat"] for p in game["players"]]
     fields = "".join(
         f'<label>{e(say(lang, "seat"))} {s} <input name="{s}" maxlength="40" '
-        f'value="{e(given.get(str(s), ""))}" placeholder="{e(names.get(str(s), ""))}"></label>'
+        f'value="{e(given.get(str(s), ""))}" data-was="{e(given.get(str(s), ""))}" '
+        f'placeholder="{e(names.get(str(s), ""))}"></label>'
         for s in seats)
     body.append(f'<form class="intent" data-api="/api/names" data-kind="names">'
                 f'<h2>{e(say(lang, "names"))}</h2>{fields}'

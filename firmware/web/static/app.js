@@ -24,10 +24,15 @@
 
   function body(form) {
     const kind = form.dataset.kind || "value";
-    if (kind === "names") {
-      const names = {};
-      for (const input of form.querySelectorAll("input")) names[input.name] = input.value.trim();
-      return { names: names };
+    if (kind === "names") {  // the seats changed, each with its name as it was shown:
+      const names = {};  // a seat named on another phone since is refused, not undone
+      const was = {};
+      for (const input of form.querySelectorAll("input")) {
+        if (input.value.trim() === input.dataset.was) continue;
+        names[input.name] = input.value.trim();
+        was[input.name] = input.dataset.was;
+      }
+      return { names: names, was: was };
     }
     if (kind === "switch") return { value: form.querySelector("input").checked };
     if (kind === "number") return { value: Number(form.querySelector("input").value) };
@@ -68,6 +73,9 @@
           credentials: "same-origin",
         });
         answer = await response.json();
+        if (response.ok && form.dataset.kind === "names") {  // what is now shown
+          for (const input of form.querySelectorAll("input")) input.dataset.was = input.value.trim();
+        }
         if (response.ok && (form.dataset.api === "/api/pair" || form.dataset.api === "/api/language")) {
           location.reload();
           return;

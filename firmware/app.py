@@ -34,6 +34,8 @@ from firmware.startup import (
     start_logging,
 )
 from firmware.table.die import Die, SeededDie
+from firmware.table.faults import Fault
+from firmware.table.state import TableState
 from firmware.table.store import StateDirectoryError, Store, state_dir
 from firmware.table.table import Run, Table, Told
 
@@ -185,7 +187,26 @@ def _run_table(args: argparse.Namespace, folder: Path | None, stops: Stops) -> i
         return RESTART if emulated else exit_status([signal.SIGHUP])  # systemd starts it
     if received:
         logging.getLogger("robinson").info("stopped by signal %d", received[0])
+    if lost := unsaved_at_stop(table.state, store):
+        logging.getLogger("robinson").error(lost)
+        return UNSAVED if exit_status(received) == 0 else exit_status(received)
     return exit_status(received)
+
+
+UNSAVED = 1
+"""The exit status of a session that stopped with actions it could not save (the disk
+full, read-only, not ours): never 0, so systemd lists the unit as failed and a script
+that ran it knows."""
+
+
+def unsaved_at_stop(state: TableState, store: Store) -> str:
+    """What a stopped table could not save, and what to do, in one line ("": nothing)."""
+    if not state.unsaved:
+        return ""
+    count = state.behind
+    fault = state.failing or Fault.IO_ERROR
+    return (f"stopped with {count} action{'s' if count != 1 else ''} of this session not "
+            f"saved ({fault}): {store.folder.fault_of(fault.errno)}")
 
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -294,3 +295,67 @@ def broken_disk(kind: str, tmp_path: Path) -> None:
                           str(folder)], capture_output=True, text=True, cwd=root, check=False,
                          timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr
+
+
+def test_a_session_that_could_not_save_ends_not_0_and_says_what_was_lost(
+        tmp_path: Path) -> None:
+    """Issue 59: a table whose disk filled up mid-session stopped with status 0, as if all
+    was well. ``robinson table`` on a 1 MB tmpfs (a private mount namespace), filled once
+    the title is out; a game begun (its save refused), then SIGTERM: status 1, and one
+    line saying how many actions were not saved, why, and what to do."""
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare (util-linux)")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip("no private mount namespace here (needs root): " + probe.stderr.decode())
+    folder = tmp_path / "state"
+    folder.mkdir()
+    robinson = Path(sys.executable).with_name("robinson")
+    script = 'mount -t tmpfs -o size=1m,mode=0700 tmpfs "$1" && exec "$2" table --emulate ' \
+        '--state-dir "$1" --seats 1,2 --no-animation'
+    errors = (tmp_path / "stderr.txt").open("w+b")
+    table = subprocess.Popen(["unshare", "-m", "sh", "-c", script, "sh", str(folder),
+                              str(robinson)], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=errors)
+    inside = Path(f"/proc/{table.pid}/root{folder}")  # the tmpfs, as the table sees it
+
+    def said(text: str, within: float) -> bool:
+        end = time.monotonic() + within
+        while time.monotonic() < end and table.poll() is None:
+            if text in (tmp_path / "stderr.txt").read_text(errors="replace"):
+                return True
+            time.sleep(0.05)
+        return False
+
+    try:
+        end = time.monotonic() + 30
+        while not (inside / "robinson.ledger").exists():  # opened: the title is out
+            assert table.poll() is None and time.monotonic() < end, "no start"
+            time.sleep(0.05)
+        with contextlib.suppress(OSError), (inside / "fill").open("wb") as fill:
+            while True:  # the disk full
+                fill.write(b"\0" * 65536)
+                fill.flush()
+        assert table.stdin is not None
+        table.stdin.write(b"hh")  # a new game: a long press on the title, then the setup
+        table.stdin.flush()
+        assert said("disk full", 20), (tmp_path / "stderr.txt").read_text()
+        table.send_signal(signal.SIGTERM)
+        status = table.wait(timeout=30)
+    finally:
+        if table.poll() is None:
+            table.kill()
+            table.wait()
+        if table.stdin is not None:
+            table.stdin.close()
+        errors.close()
+    last = (tmp_path / "stderr.txt").read_text(errors="replace").strip().splitlines()[-1]
+    assert status == 1, (status, last)
+    assert "stopped with 1 action of this session not saved (disk full): the disk " \
+        f"holding {folder} is full: free some space" in last, last

@@ -289,6 +289,8 @@ def test_robinson_restore_puts_a_copy_back_and_says_what_is_kept(tmp_path: Path)
         copy_files(folder, tmp_path / "crashed")
     store.close()
     store.unlock()
+    for path in (tmp_path / "crashed").iterdir():  # copied by hand as root, umask 022
+        path.chmod(0o644)
     code, out, err = one_line(["restore", str(tmp_path / "copy.db"), "--state-dir",
                                str(tmp_path / "crashed")])
     assert code == 0, err
@@ -300,6 +302,9 @@ def test_robinson_restore_puts_a_copy_back_and_says_what_is_kept(tmp_path: Path)
     spare.close()
     kept = sorted(p.name for p in (tmp_path / "crashed" / "damaged").iterdir())
     assert {k.rpartition(".")[0] for k in kept} == {"robinson.db", "robinson.db-wal"}, kept
+    modes = {p.name: oct(p.stat().st_mode & 0o777) for p in (tmp_path / "crashed" /
+                                                             "damaged").iterdir()}
+    assert set(modes.values()) == {"0o600"}, modes  # private, though they were 0644
 
 
 def test_robinson_restore_refuses_a_file_that_is_not_a_saves_database(tmp_path: Path) -> None:

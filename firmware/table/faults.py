@@ -32,6 +32,11 @@ class Fault(enum.StrEnum):
         """The text key each language names it by."""
         return "fault_" + self.name.lower()
 
+    @property
+    def errno(self) -> int:
+        """An OS error's number of this kind (EIO for a kind no OS error has)."""
+        return next((n for n, kind in _BY_ERRNO.items() if kind is self), errno.EIO)
+
     @classmethod
     def of_errno(cls, code: int | None) -> Fault:
         """The kind of an OS error's number."""
@@ -70,8 +75,7 @@ class SaveFailed(OSError):
     OS would, for those who only know OSError)."""
 
     def __init__(self, kind: Fault) -> None:
-        super().__init__(next((n for n, k in _BY_ERRNO.items() if k is kind), errno.EIO),
-                         str(kind))
+        super().__init__(kind.errno, str(kind))
         self.kind = kind
 
 

@@ -371,6 +371,10 @@ class Folder:
                     shutil.copy2(each, aside)
             elif each.exists() or each.is_symlink():
                 each.replace(aside)
+            else:
+                continue
+            if not aside.is_symlink():  # private, whoever made it and whatever the umask
+                os.chmod(aside, 0o600)  # (a copy put in place by hand was 0644)
         fsync_dir(self.damaged_dir)
         fsync_dir(self.directory)
         self.problems.append(f"{path.name}: {why} (kept in damaged/ as {path.name}.{number})")

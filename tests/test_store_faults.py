@@ -128,6 +128,40 @@ def test_a_fault_at_any_step_of_opening_never_sets_the_database_aside(tmp_path: 
     assert counts["played, said it cannot save"] >= 5 and counts["stopped with one line"] >= 1
 
 
+def test_an_io_error_at_any_sync_while_the_database_is_made_is_said(tmp_path: Path) -> None:
+    """Issue 59: an EIO on a sync while a new database was made went unsaid; in the
+    switch to WAL (the rollback journal's sync) it left the file in that journal's mode,
+    SQLite saying only the mode it stayed in. Each of the first eight fdatasync calls of
+    a first start fails once: the table plays and says it cannot save (an input/output
+    error), or its first save is refused as one, or it was a sync of the folder itself,
+    which SQLite ignores by design; the database is in WAL mode whenever a save got
+    through."""
+    if (why := host_packages.ensure("strace")) is not None:
+        pytest.skip(why)
+    said = ignored = 0
+    for when in range(1, 9):
+        folder = tmp_path / f"new-{when}"
+        log = tmp_path / f"strace-{when}.txt"
+        code, found = probe(folder, "strace", "-f", "-o", str(log), "-y", "-etrace=fdatasync",
+                            f"-einject=fdatasync:error=EIO:when={when}")
+        failed = next(line for line in log.read_text().splitlines() if "INJECTED" in line)
+        assert code == 0, (when, found)
+        if failed.split("<", 1)[1].startswith(f"{folder}>"):  # the folder's own sync
+            ignored += 1
+        elif found["fault"] is None:  # opened, then the save's sync failed: refused
+            assert found["saved"] == "I/O error", (when, failed, found)
+            said += 1
+        else:
+            assert found["fault"] == "I/O error", (when, failed, found)
+            assert "input/output error" in str(found["problem_line"]), (when, found)
+            said += 1
+        if found.get("saved") is True:
+            db = sqlite3.connect(folder / "robinson.db")
+            assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",), (when, failed)
+            db.close()
+    assert said + ignored == 8 and said >= 5, (said, ignored)
+
+
 def test_a_full_disk_at_start_plays_the_saved_game_and_catches_up(tmp_path: Path) -> None:
     """A real tmpfs filled to the last block before the table starts (tests/broken_disk)."""
     from .test_faults import broken_disk

@@ -298,7 +298,9 @@ class Store:
         (``robinson state``) kept it (the next save tries again)."""
         try:
             busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-        except sqlite3.Error:
+        except sqlite3.Error as error:  # a fault (the -wal's sync failed: EIO) is said as
+            if is_fault(error):  # one (a save not taken, a fault at opening), never taken
+                raise self.folder.sqlite_fault(error) from None  # for a reader's snapshot
             return False
         return not busy
 
@@ -330,7 +332,10 @@ class Store:
                 raise _Damaged(f"its tables are not ours: {unlike(schema)}")
             if not empty and app != APPLICATION_ID:
                 raise _Damaged("its header is damaged")
-            db.execute("PRAGMA journal_mode = WAL")
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":  # an I/O error in the switch leaves the file in
+                # its rollback journal, and SQLite says only the mode it is in
+                raise self.folder.fault_of(errno.EIO, f"journal_mode stays {mode}")
             db.execute("PRAGMA synchronous = FULL")
             if empty:
                 db.executescript(f"BEGIN IMMEDIATE; {SCHEMA}"  # all of it, or none
@@ -715,9 +720,10 @@ class Store:
 
     def close(self) -> None:
         if self._db is not None:
-            with contextlib.suppress(sqlite3.Error):
-                if not self.read_only:
+            if not self.read_only:
+                with contextlib.suppress(sqlite3.Error, StateDirectoryError):
                     self._checkpoint(self._db)
+            with contextlib.suppress(sqlite3.Error):
                 self._db.close()
             self._db = None
         self.ledger.close()

@@ -25,7 +25,7 @@ import pytest
 import uvicorn
 
 from firmware.web import guard
-from firmware.web.guard import CLIENT_MOST, REQUEST_WITHIN, GuardedH11
+from firmware.web.guard import CLIENT_MOST, FIRST_WITHIN, REQUEST_WITHIN, GuardedH11
 
 from .companion import Web, wait_for
 
@@ -34,7 +34,7 @@ HELD = 200  # connections one machine holds, each with half a request head
 
 def test_the_documented_figures() -> None:
     """The figures the module's docstring and the README give."""
-    assert (REQUEST_WITHIN, CLIENT_MOST) == (10.0, 16)
+    assert (REQUEST_WITHIN, FIRST_WITHIN, CLIENT_MOST) == (10.0, 60.0, 16)
 
 
 def closed(sock: socket.socket, within: float) -> bool:
@@ -85,8 +85,10 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """uvicorn with the guard's protocol on a free port, its deadline 0.5 s."""
+    """uvicorn with the guard's protocol on a free port, its deadlines 0.5 s (a request)
+    and 1 s (a connection's first byte)."""
     monkeypatch.setattr(guard, "REQUEST_WITHIN", 0.5)
+    monkeypatch.setattr(guard, "FIRST_WITHIN", 1.0)
     sock = socket.create_server(("127.0.0.1", 0))
     config = uvicorn.Config(_app, fd=sock.fileno(), http=GuardedH11, log_level="error",
                             lifespan="off", timeout_keep_alive=5,
@@ -103,11 +105,20 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     sock.close()
 
 
+def test_a_connection_that_sends_nothing_is_closed_at_its_deadline(server: int) -> None:
+    """Open, and silent: closed at the first byte's deadline (1 s here, 60 s as shipped),
+    not at the request's (0.5 s here): a browser opens connections before it needs them."""
+    with socket.create_connection(("127.0.0.1", server)) as silent:
+        began = time.monotonic()
+        assert closed(silent, 20.0), "still open 20 s after"
+        assert time.monotonic() - began >= 0.9, "closed before its deadline"
+
+
 @pytest.mark.parametrize("sent", [
-    b"", b"GET / HTTP/1.1\r\nHost: localhost\r\n",
+    b"GET / HTTP/1.1\r\nHost: localhost\r\n",
     b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\nab"])
 def test_a_request_that_does_not_arrive_in_time_is_closed(server: int, sent: bytes) -> None:
-    """Nothing, half a head, or a head and half its body: closed at the deadline (a
+    """Half a head, or a head and half its body: closed at the request's deadline (a
     bound no healthy run nears: 20 s for 0.5). A whole request on the same connection
     before it is answered."""
     with socket.create_connection(("127.0.0.1", server)) as held:

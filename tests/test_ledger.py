@@ -556,6 +556,7 @@ def test_a_salvage_that_must_walk_row_by_row_recovers_the_newest_row(tmp_path: P
     assert in_play == [FINISHED + 1], sorted(found.games)  # the newest row: walked to
     lost = FINISHED + 1 - len(found.games)
     assert 0 < lost < FINISHED // 2, lost  # the damaged leaf's rows only
+    assert found.rows == FINISHED + 1, found.rows  # each row met once, read or not
     opened = open_as_the_table(folder)
     assert opened.game == SHOWN and opened.finished == FINISHED, opened
     assert f"{lost} finished games brought back from the spare" in opened.problem

@@ -339,3 +339,46 @@ def test_a_failing_accept_leaves_the_seam_serving_the_next_client(
             lost.recv(1)  # (the seam closes nothing it never took: this one just waits)
     assert failed == [True]
     assert _first_view(folder)["kind"] == "view"
+
+
+def test_a_client_that_reads_nothing_through_700_views_gets_whole_lines_and_the_newest(
+        seam_alone: tuple[object, Path]) -> None:
+    """A page that stops reading (a phone asleep mid-stream) while the table changes its
+    view 700 times: a send that would block must keep the rest of its line for later,
+    never drop a byte (issue 64). Then it reads again: every line decodes, and the last
+    is the newest view (a slow reader skips views, never falls behind)."""
+    import dataclasses
+    import socket
+    import threading
+
+    from firmware.seam.server import Seam
+
+    seam, folder = seam_alone
+    assert isinstance(seam, Seam)
+    served = seam.table
+    assert isinstance(served, _Served)
+    loop = seam.loop
+    with connect(socket_path(folder), timeout=10) as client:
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # full at once
+        lines = client.makefile("rb")
+        assert decode(lines.readline().rstrip(b"\n")) is not None  # its first view
+        for n in range(700):
+            done = threading.Event()
+
+            def publish(n: int = n, done: threading.Event = done) -> None:
+                prefs = served.state.prefs.but(names=((1, f"Ana{n}"),))
+                served.state = dataclasses.replace(served.state, prefs=prefs)
+                seam.publish(served.state)
+                done.set()
+
+            loop.post(publish)
+            assert done.wait(10), n
+        got: list[dict[str, object]] = []
+        while not got or got[-1].get("given") != {"1": "Ana699"}:
+            line = lines.readline()
+            assert line.endswith(b"\n"), line[-200:]  # (the seam closes it: the test fails)
+            message = decode(line.rstrip(b"\n"))
+            assert message is not None, line[:200]  # a whole line, every byte of it
+            got.append(message)
+    assert 1 <= len(got) <= 700, len(got)
+    print(f"\n700 views while unread: {len(got)} lines read after, all whole")

@@ -346,6 +346,7 @@ def test_two_games_in_play_in_a_damaged_file_keep_the_newest_in_play(tmp_path: P
     assert [(f.number, f.ended) for f in finished] == [
         (3, Ended.WON), (2, Ended.ABANDONED), (1, Ended.WON)]
     assert finished[1].finished_at is None  # put away here: no time it was put away
+    assert finished[1].game == WON  # with its own moves, not the newest game's (issue 64)
     store.close()
 
 

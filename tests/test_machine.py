@@ -427,7 +427,7 @@ def phones_only_by_the_code(world: World) -> tuple[list[str], int]:
     wrong, compared = [], 0
     ever: set[str] = set()  # a restart brings back only phones paired before it
     for moment in world.moments:
-        added = set(moment.after.prefs.phones) - set(moment.before.prefs.phones)
+        added = set(moment.after.prefs.digests) - set(moment.before.prefs.digests)
         if isinstance(moment.event, m.Start):
             compared += bool(added)
             wrong += [f"a restart brought {phone}, never paired" for phone in added - ever]
@@ -632,11 +632,12 @@ def _abandon_forgetting_the_owed(self: m._Moment) -> None:
     BROKEN_ABANDON(self)
 
 
-def _paired_by_any_code(self: m._Moment, proof: str, phone: str) -> None:
+def _paired_by_any_code(self: m._Moment, proof: str, phone: str, kind: str = "",
+                        day: int = 0) -> None:
     """Any six digits pair a phone (the code on the panel not compared)."""
     if self.state.pairing is not None:
         self.set(pairing=m.Code(proof, proof))
-    BROKEN_PAIRED(self, proof, phone)
+    BROKEN_PAIRED(self, proof, phone, kind, day)
 
 
 BROKEN_PAIRED = m._Moment.paired

@@ -1757,18 +1757,47 @@ def test_a_phone_pairs_with_the_code_on_the_panel_once_and_only_while_it_shows()
     assert m.After(TimerKind.PAIR, m.PAIR_FOR) in effects
     assert "123 456" in "".join(m.view(table.state).body)  # on the panel, as typed
     table(m.Paired("654321", PHONE_A))  # not the code shown
-    assert table.state.prefs.phones == () and table.state.pairing is not None
+    assert table.state.prefs.digests == () and table.state.pairing is not None
     effects = table(m.Paired("123456", PHONE_A))
-    assert table.state.prefs.phones == (PHONE_A,) and table.state.pairing is None
-    assert kept(effects)[-1]["phones"] == PHONE_A  # saved with the settings
+    assert table.state.prefs.digests == (PHONE_A,) and table.state.pairing is None
+    assert kept(effects)[-1]["phones"] == f"{PHONE_A}:0:0:"  # saved with the settings
     table(m.Paired("123456", PHONE_B))  # used up
-    assert table.state.prefs.phones == (PHONE_A,)
+    assert table.state.prefs.digests == (PHONE_A,)
     table(m.PairAsked())
     table(m.Code("777777", "other"))
     table.fire(TimerKind.PAIR)  # two minutes on: gone, and no use
     assert table.state.pairing is None
     table(m.Paired("777777", PHONE_B))
-    assert table.state.prefs.phones == (PHONE_A,)
+    assert table.state.prefs.digests == (PHONE_A,)
+
+
+def test_a_phone_unused_for_30_days_is_forgotten_and_one_phone_may_be_forgotten() -> None:
+    """Issue 59: a phone paired once stayed paired for ever. Each phone keeps what it is
+    and the days it paired and was last used (the page tells its first use of a day); one
+    unused for more than 30 days is forgotten at another's use or pairing, never by a
+    clock behind; the page's list forgets one phone."""
+    from firmware.table.prefs import PHONE_DAYS, Phone
+
+    assert PHONE_DAYS == 30  # the README's figure
+    table = playing(MOVED)
+    table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("111111", "t1"))
+    effects = table(m.Paired("111111", PHONE_A, "Chrome/Android", 20000))
+    assert table.state.prefs.phones == (Phone(PHONE_A, "Chrome/Android", 20000, 20000),)
+    assert kept(effects)[-1]["phones"] == f"{PHONE_A}:20000:20000:Chrome/Android"
+    table.press()  # the "paired" message away
+    table(m.PairAsked(), m.Code("222222", "t2"), m.Paired("222222", PHONE_B, "Safari/iPhone",
+                                                          20010))
+    table(m.PhoneUsed(PHONE_B, 20030))  # A unused for 30 days: kept
+    assert table.state.prefs.digests == (PHONE_A, PHONE_B)
+    effects = table(m.PhoneUsed(PHONE_B, 20031))  # 31: forgotten, and saved so
+    assert table.state.prefs.phones == (Phone(PHONE_B, "Safari/iPhone", 20010, 20031),)
+    assert kept(effects)[-1]["phones"] == f"{PHONE_B}:20010:20031:Safari/iPhone"
+    assert kept(table(m.PhoneUsed(PHONE_B, 20020))) == []  # a clock behind: nothing
+    assert table.state.prefs.phones[0].used == 20031  # saved, no use made older
+    assert kept(table(m.PhoneUsed(PHONE_A, 20032))) == []  # a phone forgotten stays so
+    assert table.state.prefs.digests == (PHONE_B,)
+    effects = table(m.ForgetPhone(PHONE_B))
+    assert table.state.prefs.phones == () and kept(effects)[-1]["phones"] == ""
 
 
 def test_the_owner_code_pairs_the_first_phone_only() -> None:
@@ -1776,18 +1805,18 @@ def test_the_owner_code_pairs_the_first_phone_only() -> None:
     it pairs a phone while none is paired, once; then it is spent (the shell deletes it)."""
     table = playing(MOVED, owner="0123456789")
     table(m.Paired("0123456788", PHONE_A))  # not it
-    assert table.state.prefs.phones == ()
+    assert table.state.prefs.digests == ()
     effects = table(m.Paired("0123456789", PHONE_A))
-    assert table.state.prefs.phones == (PHONE_A,) and table.state.fixed.owner == ""
+    assert table.state.prefs.digests == (PHONE_A,) and table.state.fixed.owner == ""
     assert of(m.OwnerCodeUsed, effects) == [m.OwnerCodeUsed()]
-    assert kept(effects)[-1]["phones"] == PHONE_A
+    assert kept(effects)[-1]["phones"] == f"{PHONE_A}:0:0:"
     table(m.Paired("0123456789", PHONE_B))  # spent
-    assert table.state.prefs.phones == (PHONE_A,)
+    assert table.state.prefs.digests == (PHONE_A,)
     later = Machine(owner="0123456789")  # a phone paired already, kept
     later(m.Start(MOVED, MOVED.seats, prefs=(("phones", PHONE_A),)))
-    assert later.state.prefs.phones == (PHONE_A,)
+    assert later.state.prefs.digests == (PHONE_A,)
     assert of(m.OwnerCodeUsed, later(m.Paired("0123456789", PHONE_B))) == []
-    assert later.state.prefs.phones == (PHONE_A,)
+    assert later.state.prefs.digests == (PHONE_A,)
 
 
 def test_a_press_while_a_phones_code_shows_takes_it_away_and_rolls() -> None:
@@ -1815,11 +1844,11 @@ def test_forget_phones_unpairs_every_phone() -> None:
     table = playing(MOVED)
     table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"),
           m.Paired("t", PHONE_A))  # by the QR code's token
-    assert table.state.prefs.phones == (PHONE_A,)
+    assert table.state.prefs.digests == (PHONE_A,)
     table.press()  # the "paired" message away
     menu_at(table, Row.FORGET)
     effects = table.press(Press.LONG)
-    assert table.state.prefs.phones == () and kept(effects)[-1]["phones"] == ""
+    assert table.state.prefs.digests == () and kept(effects)[-1]["phones"] == ""
 
 
 def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() -> None:

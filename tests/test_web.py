@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import hashlib
 import json
 import os
@@ -229,6 +230,56 @@ def test_a_form_older_than_a_seats_last_name_is_refused_for_that_seat(
             "seat 1 was named 'Anna' on another phone since this page was opened"), stale.text
         assert 'data-was="Anna"' in client.get("/settings").text  # a page opened now
     assert seam_view(table.directory)["given"] == {"1": "Anna", "2": "Bo"}
+
+
+def test_paired_phones_are_listed_each_forgettable_and_last_30_days_from_their_use(
+        folder: Path) -> None:
+    """Issue 59: a cookie lasted a year over plain HTTP, and no phone could see which
+    were paired. Two phones planted as a table would have kept them: one last used 31
+    days ago (its session refused, the table forgets it at the other's use), one used
+    yesterday (paired, its use today told to the table, its cookie renewed for 30 days).
+    A phone paired now is listed on Settings with what it is and today; forgetting it
+    there ends its session only."""
+    from firmware.web.app import day_now
+    from firmware.web.pairing import digest
+
+    today = day_now()
+    store = Store(folder)
+    store.save_prefs({"phones": f"{digest('old-phone')}:{today - 40}:{today - 31}:"
+                                f"Firefox/Linux {digest('lent-phone')}:{today - 9}:"
+                                f"{today - 1}:Chrome/Android"})
+    store.close()
+    table = Table(folder, SEATS, "--no-animation")
+    web = Web(folder)
+    try:
+        old = web.client()
+        old.cookies.set("robinson_session", "old-phone")
+        assert csrf_of(old.get("/settings").text) == ""  # not paired: 31 days unused
+        old.close()
+        lent = web.client()
+        lent.cookies.set("robinson_session", "lent-phone")
+        answer = lent.get("/settings")
+        assert csrf_of(answer.text) and "Max-Age=2592000" in answer.headers["set-cookie"]
+        wait_for(lambda: [p["used"] for p in seam_view(folder)["private"]["phones"]] ==
+                 [today], 5, "its use told, the phone unused for 31 days forgotten")
+        with paired(web, folder) as (client, token):
+            listed = client.get("/settings").text
+            assert listed.count('data-api="/api/forget"') == 2, listed
+            assert "Other · Other (this phone)" in listed and "Chrome · Android" in listed
+            iso = (datetime.date(1970, 1, 1) + datetime.timedelta(days=today)).isoformat()
+            assert f"paired {iso}" in listed
+            mine = [p["digest"] for p in seam_view(folder)["private"]["phones"]][-1]
+            answer = change(client, token, "forget", {"value": mine[:16]})
+            assert answer.status_code == 200, answer.text
+            assert change(client, token, "voice", {"value": True}).status_code == 401
+            assert change(client, "x", "forget", {"value": "0" * 16}).status_code == 401
+        assert [p["kind"] for p in seam_view(folder)["private"]["phones"]] == [
+            "Chrome/Android"]  # the other phone still paired
+        assert csrf_of(lent.get("/settings").text)
+        lent.close()
+    finally:
+        web.stop()
+        table.stop()
 
 
 def test_a_phones_changes_are_paced_ten_at_once_then_five_a_second(

@@ -21,15 +21,17 @@ from firmware.seam.wire import Message
 from firmware.table import names as kept_names
 from firmware.table.messages import (
     Address,
+    ForgetPhone,
     Input,
     KeepAsked,
     PairAsked,
     Paired,
+    PhoneUsed,
     Prefer,
     Repeat,
     Rewire,
 )
-from firmware.table.prefs import Prefs, is_phone
+from firmware.table.prefs import PHONE_KIND, Prefs, is_phone
 from firmware.table.view import BRIGHTNESS, brightness_step
 from robinson_core import SEATS
 from robinson_core.errors import quote
@@ -66,9 +68,19 @@ def wanted(message: Message, prefs: Prefs, config: Config | None = None) -> Inpu
             return PairAsked()
         case "paired":
             proof, phone = message.get("proof"), message.get("phone")
+            kind, day = message.get("kind", ""), message.get("day", 0)
             if not isinstance(proof, str) or not isinstance(phone, str) or not is_phone(phone):
                 return "paired needs a proof (the code or its token) and a phone's digest"
-            return Paired(proof[:64], phone)
+            if not isinstance(kind, str) or (kind and not PHONE_KIND.fullmatch(kind)) \
+                    or not _day(day):
+                return "paired's kind is Browser/System, its day a day since 1970"
+            return Paired(proof[:64], phone, kind, int(day))
+        case "used" | "forget" as what:
+            phone, day = message.get("phone"), message.get("day", 0)
+            if not isinstance(phone, str) or not is_phone(phone) or not _day(day):
+                return f"{what} needs a phone's digest (and used, a day since 1970)"
+            return PhoneUsed(phone, int(day)) if what == "used" else \
+                ForgetPhone(phone)
         case "hardware":
             return _hardware(message.get("changes"), config or Config())
         case "keep":
@@ -80,7 +92,7 @@ def wanted(message: Message, prefs: Prefs, config: Config | None = None) -> Inpu
                 return f"address is the page's http:// address, not {_said(value)}"
             return Address(value)
     return f"no such intent: {_said(message.get('intent'))} (names, language, voice, " \
-           "story, brightness, repeat, pair, paired, address, hardware, keep)"
+           "story, brightness, repeat, pair, paired, used, forget, address, hardware, keep)"
 
 
 def _hardware(given: object, config: Config) -> Input | str:
@@ -131,6 +143,11 @@ def _names(given: object, prefs: Prefs, was: object = None) -> Input | str:
                     "opened: reload the page, then change it")
         now[seat] = name
     return Prefer(prefs.but(names=tuple(sorted((s, n) for s, n in now.items() if n))))
+
+
+def _day(value: object) -> bool:
+    """A day since 1970 (0: none given), as the page sends it."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10 ** 6
 
 
 def _said(value: object) -> str:

@@ -184,7 +184,7 @@ class Seam:
             client.told_address = bool(got.url)
         self.table.take(got)
         why = None
-        if isinstance(got, Paired) and got.phone not in self.table.state.prefs.phones:
+        if isinstance(got, Paired) and got.phone not in self.table.state.prefs.digests:
             why = "that is not the code on the panel (or its time is up)"
         self._answer(client, ident, why)
         self._last = None  # a client that asked sees the state after, even if unchanged

@@ -73,7 +73,9 @@ def published(state: TableState, pages: Pages) -> Message:
                                    state.trial.config if state.trial is not None else None),
         "private": {"pairing": {"code": state.pairing.digits, "token": state.pairing.token}
                     if state.pairing is not None else None,
-                    "phones": list(prefs.phones),
+                    "phones": [{"digest": phone.digest, "kind": phone.kind,
+                                "paired": phone.paired, "used": phone.used}
+                               for phone in prefs.phones],
                     # the first boot's code, while no phone is paired (install.sh)
                     "owner": state.fixed.owner if state.fixed.owner and not prefs.phones
                     else None},

@@ -48,6 +48,7 @@ from firmware.table.messages import (
     Draw,
     Effect,
     Face,
+    ForgetPhone,
     Held,
     Hush,
     Input,
@@ -63,6 +64,7 @@ from firmware.table.messages import (
     OwnerCodeUsed,
     PairAsked,
     Paired,
+    PhoneUsed,
     Prefer,
     Press,
     Pressed,
@@ -91,6 +93,7 @@ from firmware.table.prefs import (
     PHONES_MOST,
     SPEEDS,
     VOLUMES,
+    Phone,
     Prefs,
     in_force,
     is_phone,
@@ -143,6 +146,7 @@ __all__ = [  # the messages and the state, with the step that takes them
     "Effect",
     "Face",
     "Fixed",
+    "ForgetPhone",
     "Held",
     "Hush",
     "Input",
@@ -159,6 +163,7 @@ __all__ = [  # the messages and the state, with the step that takes them
     "OwnerCodeUsed",
     "PairAsked",
     "Paired",
+    "PhoneUsed",
     "Prefer",
     "Press",
     "Pressed",
@@ -333,8 +338,12 @@ class _Moment:
                 if self.answered(Waiting.CODE):
                     self.set(pairing=event)
                     self.after(TimerKind.PAIR, PAIR_FOR)
-            case Paired(proof, phone):
-                self.paired(proof, phone)
+            case Paired(proof, phone, kind, day):
+                self.paired(proof, phone, kind, day)
+            case PhoneUsed(phone, day):
+                self.phone_used(phone, day)
+            case ForgetPhone(phone):
+                self.forget_phone(phone)
             case Address(url):
                 self.set(address=url)
             case Rewire(changes, config):
@@ -929,7 +938,7 @@ class _Moment:
         self.cancel(TimerKind.PAIR)
         self.set(pairing=None, page=0)
 
-    def paired(self, proof: str, phone: str) -> None:
+    def paired(self, proof: str, phone: str, kind: str = "", day: int = 0) -> None:
         """A phone paired with the code (or its QR token) on the panel, or with the first
         boot's owner code while no phone is paired: kept, and the code used up. Anything
         else is not a pairing."""
@@ -942,11 +951,30 @@ class _Moment:
         if owner:
             self.set(fixed=dataclasses.replace(fixed, owner=""))
             self.do(OwnerCodeUsed())
-        phones = tuple(dict.fromkeys((*prefs.phones, phone)))[-PHONES_MOST:]
+        kept = tuple(p for p in prefs.phones if p.digest != phone and not p.expired(day))
+        phones = (*kept, Phone(phone, kind, day, day))[-PHONES_MOST:]
         self.unpair()
         self.set(prefs=prefs.but(phones=phones))
         self.save_prefs()
         self.flash(Notice.of("phone_paired"), 3.0)
+
+    def phone_used(self, phone: str, day: int) -> None:
+        """A paired phone's first use of ``day``: its last use, and those unused for too
+        long forgotten (a clock behind forgets none, and never makes a use older)."""
+        prefs = self.state.prefs
+        phones = tuple(dataclasses.replace(p, used=max(p.used, day)) if p.digest == phone
+                       else p for p in prefs.phones if p.digest == phone or not p.expired(day))
+        if phones != prefs.phones:
+            self.set(prefs=prefs.but(phones=phones))
+            self.save_prefs()
+
+    def forget_phone(self, phone: str) -> None:
+        """One phone forgotten (from the page's list): its session ends."""
+        prefs = self.state.prefs
+        phones = tuple(p for p in prefs.phones if p.digest != phone)
+        if phones != prefs.phones:
+            self.set(prefs=prefs.but(phones=phones))
+            self.save_prefs()
 
     def brought(self, game: Game | None, fault: Fault | None) -> None:
         if game is None:

@@ -193,6 +193,24 @@ class Paired:
 
     proof: str
     phone: str
+    kind: str = ""  # what it is, as the page read it: Chrome/Android
+    day: int = 0  # today, by the Pi's clock (days since 1970)
+
+
+@dataclass(frozen=True)
+class PhoneUsed:
+    """A paired phone (``phone``: its digest) used the page on ``day`` (its first use that
+    day): kept as its last use; phones unused for PHONE_DAYS are forgotten."""
+
+    phone: str
+    day: int
+
+
+@dataclass(frozen=True)
+class ForgetPhone:
+    """Forget one paired phone (its digest), from the page's list."""
+
+    phone: str
 
 
 @dataclass(frozen=True)
@@ -219,7 +237,7 @@ class KeepAsked:
 
 Input = (Start | Down | Held | Unstuck | Pressed | SeatsChanged | TimerFired | Face | Wrote
          | Recalled | Brought | Begin | Stop | Prefer | Odds | Repeat | PairAsked | Code
-         | Paired | Address | Rewire | KeepAsked)
+         | Paired | PhoneUsed | ForgetPhone | Address | Rewire | KeepAsked)
 
 
 # -- effects -------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -103,7 +104,7 @@ class Prefs:
     speed: int = Voice.speed  # the voice's words a minute
     names: kept_names.Names = ()  # set with robinson names: before the config's
     owed: Owed = Owed()
-    phones: tuple[str, ...] = ()  # the paired phones, each as its session's digest (web)
+    phones: tuple[Phone, ...] = ()  # the paired phones (web), oldest first
 
     @classmethod
     def defaults(cls, config: Config, contrast: int | None = None) -> Prefs:
@@ -144,26 +145,72 @@ class Prefs:
                 "odds": "on" if self.odds else "off",
                 "volume": str(self.volume), "speed": str(self.speed),
                 kept_names.PREF: kept_names.to_pref(self.names), "owed": self.owed.as_string(),
-                "phones": " ".join(self.phones)}
+                "phones": " ".join(phone.as_string() for phone in self.phones)}
 
     def but(self, **changes: object) -> Prefs:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def digests(self) -> tuple[str, ...]:
+        """The paired phones' digests, as the page checks a session against them."""
+        return tuple(phone.digest for phone in self.phones)
 
 
 PHONES_MOST = 16
 """Phones paired at once: pairing one more lets the oldest go (it pairs again)."""
 PHONE_DIGITS = 64  # a phone as the table keeps it: a SHA-256 digest of its session, in hex
+PHONE_DAYS = 30
+"""A paired phone unused this many days is forgotten (its cookie lasts as long, and is
+renewed each day it is used): a phone lost or given away does not stay paired."""
+PHONE_KIND = re.compile(r"[A-Za-z]{1,12}/[A-Za-z]{1,12}")  # its browser and system: Chrome/Android
 
 
-def phones_from_string(text: str) -> tuple[str, ...]:
-    """The paired phones kept: each a digest in hex; anything else is left out (a phone
-    left out pairs again, as after "Forget phones").
+@dataclass(frozen=True)
+class Phone:
+    """A paired phone: its session's digest, what it is (its browser and system, as the
+    page read them: ``Chrome/Android``; "" unknown), and the days it paired and was last
+    used (days since 1970 by the Pi's clock; 0: unknown, as for a phone kept before)."""
 
-    >>> phones_from_string("a" * 64 + " junk " + "B" * 64)
-    ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',)
+    digest: str
+    kind: str = ""
+    paired: int = 0
+    used: int = 0
+
+    def expired(self, today: int) -> bool:
+        """Unused for more than PHONE_DAYS days by ``today``. Never for a phone with no day
+        of use yet, nor by a clock behind it (a Pi without its time yet runs behind)."""
+        return self.used > 0 and today - self.used > PHONE_DAYS
+
+    def as_string(self) -> str:
+        return ":".join((self.digest, str(self.paired), str(self.used), self.kind))
+
+    @classmethod
+    def from_string(cls, text: str) -> Phone | None:
+        """A phone as ``as_string`` keeps it, or a bare digest (kept before); else None."""
+        digest, _, rest = text.partition(":")
+        if not is_phone(digest):
+            return None
+        paired, _, rest = rest.partition(":")
+        used, _, kind = rest.partition(":")
+        return cls(digest, kind if PHONE_KIND.fullmatch(kind) else "",
+                   int(paired) if paired.isdigit() and len(paired) < 7 else 0,
+                   int(used) if used.isdigit() and len(used) < 7 else 0)
+
+
+def phones_from_string(text: str) -> tuple[Phone, ...]:
+    """The paired phones kept; anything else is left out (a phone left out pairs again, as
+    after "Forget phones").
+
+    >>> [p.digest[:3] for p in phones_from_string("a" * 64 + " junk " + "b" * 64 + ":3:9:X/Y")]
+    ['aaa', 'bbb']
+    >>> phones_from_string("b" * 64 + ":20400:20420:Chrome/Android")[0].used
+    20420
     """
-    kept = [word for word in text.split() if is_phone(word)]
-    return tuple(dict.fromkeys(kept))[-PHONES_MOST:]
+    kept: dict[str, Phone] = {}
+    for word in text.split():
+        if (phone := Phone.from_string(word)) is not None:
+            kept[phone.digest] = phone
+    return tuple(kept.values())[-PHONES_MOST:]
 
 
 def is_phone(text: str) -> bool:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import json
 import math
 import socket
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,7 @@ from starlette.routing import Route
 from firmware.config import Config
 from firmware.seam.wire import INTENT_MOST
 from firmware.table import names as kept_names
+from firmware.table.prefs import PHONE_DAYS
 from firmware.table.store import Store
 from firmware.web import pages
 from firmware.web.hosts import is_own, own_names
@@ -47,6 +50,7 @@ from firmware.web.pairing import (
     digest,
     new_session,
     paired,
+    phone_kind,
 )
 from firmware.web.words import say
 from robinson_core import SEATS, HouseRules
@@ -57,7 +61,8 @@ HEARTBEAT = 15.0  # seconds between SSE comments on a quiet table (proxies, phon
 HEADERS_MOST = 8 * 1024  # bytes of a request's headers (the page's own: a few hundred)
 FIRST_VIEW_WITHIN = 3.0  # seconds the page waits for the table's view as it starts
 ASK_EVERY = 3.0  # seconds between two codes asked for on the panel
-SETTINGS = ("names", "language", "voice", "story", "brightness", "repeat", "hardware", "keep")
+SETTINGS = ("names", "language", "voice", "story", "brightness", "repeat", "hardware", "keep",
+            "forget")
 HEADERS = {
     "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
                                "img-src 'self'; connect-src 'self'; form-action 'self'; "
@@ -82,16 +87,44 @@ class Companion:
         self.pace = Pace()
         self.asked_at = -ASK_EVERY
         self._fragments: dict[tuple[int, str], str] = {}
+        self._told: set[tuple[str, int]] = set()  # (phone, day): its use told the table
+        self._tasks: set[asyncio.Task[str | None]] = set()
 
     def lang(self) -> str:
         settings = (self.live.view or {}).get("settings") or {}
         return str(settings.get("language") or self.config.language)
 
-    def session(self, request: Request) -> str | None:
-        """The cookie's session, if the table keeps it."""
+    def phone(self, request: Request) -> dict[str, Any] | None:
+        """The phone the cookie's session is, if the table keeps it and it was used within
+        PHONE_DAYS days; its first use of a day is told to the table (its last use)."""
         session = request.cookies.get(COOKIE)
-        phones = self.live.private().get("phones") or ()
-        return session if session and paired(session, phones) else None
+        phones = [p for p in self.live.private().get("phones") or () if isinstance(p, dict)]
+        if not session or not paired(session, [str(p.get("digest")) for p in phones]):
+            return None
+        mine, today = digest(session), day_now()
+        phone = next(p for p in phones if p.get("digest") == mine)
+        used = phone.get("used") or 0
+        if isinstance(used, int) and used and today - used > PHONE_DAYS:
+            return None  # (the table forgets it at the next phone's use)
+        if used != today and (mine, today) not in self._told:
+            self._told.add((mine, today))
+            task = asyncio.get_running_loop().create_task(
+                self.live.ask("used", phone=mine, day=today))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return phone
+
+    def session(self, request: Request) -> str | None:
+        """The cookie's session, if its phone is paired (``phone``)."""
+        return request.cookies.get(COOKIE) if self.phone(request) is not None else None
+
+    def phones(self, request: Request) -> tuple[dict[str, Any], ...]:
+        """The paired phones as the settings page lists them (``pages.settings_page``)."""
+        me = self.phone(request)
+        return tuple({"id": str(p.get("digest", ""))[:16], "kind": str(p.get("kind") or ""),
+                      "paired": _date(p.get("paired")), "used": _date(p.get("used")),
+                      "me": p is me} for p in self.live.private().get("phones") or ()
+                     if isinstance(p, dict))
 
     def fragment(self) -> tuple[int, str, str]:
         """Now's live part at this version (made once a version, for every client)."""
@@ -112,8 +145,15 @@ def build(companion: Companion) -> Starlette:
         session = companion.session(request)
         return csrf_token(session) if session else ""
 
+    def renewed(response: Response, request: Request) -> Response:
+        """A paired phone's cookie, renewed for PHONE_DAYS days from its use."""
+        if (session := companion.session(request)) is not None:
+            _set_cookie(response, session)
+        return response
+
     async def now(request: Request) -> Response:
-        return html(pages.now_page(live.public(), companion.lang(), csrf(request)))
+        return renewed(html(pages.now_page(live.public(), companion.lang(), csrf(request))),
+                       request)
 
     async def api_now(request: Request) -> Response:
         return JSONResponse(live.public())
@@ -152,7 +192,8 @@ def build(companion: Companion) -> Starlette:
         return html(pages.rules_page(companion.lang(), rules))
 
     async def settings(request: Request) -> Response:
-        return html(pages.settings_page(live.public(), companion.lang(), csrf(request)))
+        return renewed(html(pages.settings_page(live.public(), companion.lang(), csrf(request),
+                                                companion.phones(request))), request)
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
@@ -180,8 +221,15 @@ def build(companion: Companion) -> Starlette:
         body = await _json(request)
         if isinstance(body, Response):
             return body
+        if intent == "forget":  # a phone of the list, by its id: the first 16 of its digest
+            phone = next((p.get("digest") for p in live.private().get("phones") or ()
+                          if isinstance(p, dict) and body.get("value")
+                          and str(p.get("digest", ""))[:16] == body.get("value")), None)
+            if phone is None:
+                return JSONResponse({"said": "no such phone"}, 400)
+            body = {"phone": phone}
         values = {"names": body.get("names"), "was": body.get("was")} if intent == "names" \
-            else (
+            else {"phone": body.get("phone")} if intent == "forget" else (
             {"changes": body.get("changes")} if intent == "hardware" else
             {} if intent in ("repeat", "keep") else {"value": body.get("value")})
         why = await live.ask(intent, **values)
@@ -203,6 +251,7 @@ def build(companion: Companion) -> Starlette:
         code = body.get("code")
         return await _pair_with(
             companion, code if isinstance(code, str) else "",
+            phone_kind(request.headers.get("user-agent", "")),
             ok=lambda: JSONResponse({"ok": True, "said": say(lang, "paired")}),
             refused=lambda why: JSONResponse({"said": why or say(lang, "wrong_code")}, 403),
             too_many=lambda: _too_many(companion, lang))
@@ -212,7 +261,8 @@ def build(companion: Companion) -> Starlette:
         lang = companion.lang()
         token = request.query_params.get("t", "")[:64]
         return await _pair_with(
-            companion, token, ok=lambda: RedirectResponse("/settings", 303),
+            companion, token, phone_kind(request.headers.get("user-agent", "")),
+            ok=lambda: RedirectResponse("/settings", 303),
             refused=lambda why: html(pages.document(lang, "settings", pages.pair_form(
                 lang, why or say(lang, "wrong_code"))), 403),
             too_many=lambda: html(pages.document(lang, "settings", pages.pair_form(
@@ -261,8 +311,8 @@ def build(companion: Companion) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-async def _pair_with(companion: Companion, proof: str, *, ok: Callable[[], Response],
-                     refused: Callable[[str], Response],
+async def _pair_with(companion: Companion, proof: str, kind: str, *,
+                     ok: Callable[[], Response], refused: Callable[[str], Response],
                      too_many: Callable[[], Response]) -> Response:
     """Pair with ``proof`` (the code or the QR's token): a new session, kept by the table
     (its digest); ``ok``, ``refused`` (with why, or "" for a wrong code) or ``too_many``
@@ -285,13 +335,31 @@ async def _pair_with(companion: Companion, proof: str, *, ok: Callable[[], Respo
             return refused("")
     companion.tries.used.add(matched)
     session = new_session()
-    why = await companion.live.ask("paired", proof=matched, phone=digest(session))
+    why = await companion.live.ask("paired", proof=matched, phone=digest(session),
+                                   kind=kind, day=day_now())
     if why is not None:
         return refused(why)
     response = ok()
-    response.set_cookie(COOKIE, session, max_age=365 * 24 * 3600, httponly=True,
-                        samesite="strict", path="/")
+    _set_cookie(response, session)
     return response
+
+
+def _set_cookie(response: Response, session: str) -> None:
+    """The session's cookie, for PHONE_DAYS days from now (renewed at each use)."""
+    response.set_cookie(COOKIE, session, max_age=PHONE_DAYS * 24 * 3600, httponly=True,
+                        samesite="strict", path="/")
+
+
+def day_now() -> int:
+    """Today, as the table keeps a phone's days: days since 1970 by this machine's clock."""
+    return int(time.time() // 86400)
+
+
+def _date(day: object) -> str:
+    """A day since 1970 as an ISO date ("" for none)."""
+    if not isinstance(day, int) or isinstance(day, bool) or not 0 < day < 10 ** 6:
+        return ""
+    return (datetime.date(1970, 1, 1) + datetime.timedelta(days=day)).isoformat()
 
 
 def _too_many(companion: Companion, lang: str) -> Response:

@@ -203,9 +203,12 @@ def rules_page(lang: str, rules: HouseRules) -> str:
     return document(lang, "rules", body)
 
 
-def settings_page(view: dict[str, Any], lang: str, csrf: str) -> str:
+def settings_page(view: dict[str, Any], lang: str, csrf: str,
+                  phones: tuple[dict[str, Any], ...] = ()) -> str:
     """Names, language, voice, storyteller, brightness: each a form the script sends as
-    JSON with the CSRF token; without a pairing, the way to pair first."""
+    JSON with the CSRF token; the paired phones (``phones``: each its ``id``, ``kind``,
+    the days it ``paired`` and was ``used`` as ISO dates or "", and whether it is ``me``),
+    each forgettable; without a pairing, the way to pair first."""
     body = [f"<h1>{e(say(lang, 'settings'))}</h1>"]
     if not csrf:
         body.append(pair_form(lang))
@@ -242,8 +245,27 @@ def settings_page(view: dict[str, Any], lang: str, csrf: str) -> str:
                 f'<label>{e(say(lang, "brightness"))} <input type="range" name="value" min="1" '
                 f'max="4" value="{level}"></label><button>{e(say(lang, "save"))}</button></form>')
     body.append('<p id="said" role="status"></p>')
+    body.append(phones_section(phones, lang))
     body.append(hardware_section(view.get("hardware") or {}, lang))
     return document(lang, "settings", "".join(body), csrf=csrf)
+
+
+def phones_section(phones: tuple[dict[str, Any], ...], lang: str) -> str:
+    """The paired phones, newest first, each with a Forget button (this one marked)."""
+    rows = []
+    for phone in reversed(phones):
+        what = [phone.get("kind", "").replace("/", " · ") or "?"]
+        if phone.get("me"):
+            what.append(f"({say(lang, 'this_phone')})")
+        days = [say(lang, word, day=phone[key]) for key, word in (("paired", "since"),
+                                                                   ("used", "used"))
+                if phone.get(key)]
+        rows.append(f'<li><form class="intent" data-api="/api/forget" data-kind="forget">'
+                    f'<input type="hidden" name="value" value="{e(phone["id"])}">'
+                    f'{e(" ".join(what))} <small>{e(" · ".join(days))}</small> '
+                    f'<button>{e(say(lang, "forget"))}</button></form></li>')
+    return (f'<section class="phones"><h2>{e(say(lang, "phones"))}</h2><ul>{"".join(rows)}'
+            f'</ul><p><small>{e(say(lang, "phones_note"))}</small></p></section>')
 
 
 ROTATIONS = ("0°", "90°", "180°", "270°")  # luma's rotate 0-3: quarter turns clockwise

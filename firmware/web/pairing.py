@@ -131,3 +131,28 @@ class Pace:
             return round((1.0 - left) * CHANGES_EVERY, 3)
         self._left[phone] = (left - 1.0, now)
         return 0.0
+
+
+_SYSTEMS = (("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"), ("CrOS", "ChromeOS"),
+            ("Windows", "Windows"), ("Mac OS X", "Mac"), ("Linux", "Linux"))
+_BROWSERS = (("Edg", "Edge"), ("OPR", "Opera"), ("SamsungBrowser", "Samsung"),
+             ("Firefox", "Firefox"), ("FxiOS", "Firefox"), ("CriOS", "Chrome"),
+             ("Chrome", "Chrome"), ("Safari", "Safari"))
+
+
+def phone_kind(user_agent: str) -> str:
+    """What a phone is, for the family to tell their phones apart in the list: its browser
+    and system as its User-Agent names them (``Chrome/Android``), from a short list.
+
+    >>> phone_kind("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, "
+    ...            "like Gecko) Chrome/131.0 Mobile Safari/537.36")
+    'Chrome/Android'
+    >>> phone_kind("Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1"
+    ...            " (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1")
+    'Safari/iPhone'
+    >>> phone_kind("curl/8.5")
+    'Other/Other'
+    """
+    system = next((name for mark, name in _SYSTEMS if mark in user_agent), "Other")
+    browser = next((name for mark, name in _BROWSERS if mark in user_agent), "Other")
+    return f"{browser}/{system}"

@@ -76,7 +76,7 @@
         if (response.ok && form.dataset.kind === "names") {  // what is now shown
           for (const input of form.querySelectorAll("input")) input.dataset.was = input.value.trim();
         }
-        if (response.ok && (form.dataset.api === "/api/pair" || form.dataset.api === "/api/language")) {
+        if (response.ok && ["/api/pair", "/api/language", "/api/forget"].includes(form.dataset.api)) {
           location.reload();
           return;
         }

@@ -131,26 +131,19 @@ and a quiet host's, both with their images just built), its one vCPU starved, no
 
 
 def table_share(cuts: int) -> int:
-    """The table's guest's share of the cuts: 10 of 12, so that the two guests end
-    together as near as may be (at 14 of 16 both ran 499-500 s, the cuts' guest with a
-    third power-on it no longer has). A cut there takes some 13 s (the table ready again
-    5.2-8.7 s after it, on two vCPUs), in the cuts' guest some 18 s (ready 8.0-11.5 s,
-    on one niced vCPU); the cuts' guest also boots three times from its card, its first
-    boot installing the bundle (the install 74 s, power-on to first frame 126 s, alone
-    on the host), and reinstalls under a python upgrade (59 s alone; 126-169 s niced
-    beside the table's). Measured on 2026-12-06: at 7 of 20, the guests ran 487 and
-    571 s; at 9 of 16 (the voice's languages through the seam, the frameworks started
-    once), 456 and 388 s; the cuts' guest with its card and 3 cuts, alone, 391 s; with
-    its card at 12 of 16, 453 and 766 s, its first boot's install taking 303 s beside
-    the table's two busy vCPUs (74 s alone): since then the table's guest is paused for
-    that install (a soft YIELD); at 8 of 16 the install took 81 s and the guests 499
-    and 738 s (the cuts' guest's three boots, 245, 222 and 213 s, the second paused for
-    the table's tunes): the cuts' guest keeps only 2 cuts, so that trixie's kernel
-    still loses power."""
-    return cuts * 10 // 12
+    """The table's guest's share of the cuts: 7 of 8, so that the two guests end
+    together as near as may be. A cut there takes 8-9 s (the table ready again 4.2-5.4
+    s after it, on two vCPUs), in the cuts' guest some 18 s (on one niced vCPU); the
+    cuts' guest also boots twice from its card, its first boot installing the bundle
+    (74-78 s, the table's guest paused meanwhile: a soft YIELD; 303 s beside its two
+    busy vCPUs), and reinstalls under a python upgrade (59 s alone; 86-169 s niced
+    beside the table's). Measured on 2026-12-06: at 14 of 16 both guests ran 499-500 s
+    (the cuts' guest with a third power-on it no longer has); at 10 of 12, 470 and 451
+    s. The cuts' guest keeps one cut, so that trixie's kernel still loses power."""
+    return cuts * 7 // 8
 
 
-def boot(folder: Path, *, cuts: int = 12, seed: int = 1,
+def boot(folder: Path, *, cuts: int = 8, seed: int = 1,
          timeout: float = GUARD) -> dict[str, Run]:
     """The whole scenario: both guests, side by side; each Run by its part's name."""
     suites = sorted({str(guest["suite"]) for guest in GUESTS.values()})
@@ -330,7 +323,7 @@ its device tree (a model and linux,revision, as the board's firmware gives the k
 with no cpuinfo stand-in; after its reboot, with a Zero 2 W's memory, as the PC's."""
 
 
-def boot_arm64(folder: Path, *, cuts: int = 12, seed: int = 1) -> Run:
+def boot_arm64(folder: Path, *, cuts: int = 8, seed: int = 1) -> Run:
     """The table's part on an arm64 guest (qemu-system-aarch64 -M virt), alone."""
     built, build_seconds = image(ARM64["suite"], "arm64")
     _side_by_side([(folder / "table", built, build_seconds,

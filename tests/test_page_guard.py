@@ -50,6 +50,17 @@ def closed(sock: socket.socket, within: float) -> bool:
         return True
 
 
+def hold_heads(port: int, held: list[socket.socket]) -> None:
+    """HELD connections from 127.0.0.2 to the page on ``port``, each with half a request
+    head, kept in ``held`` (the caller closes them)."""
+    for _ in range(HELD):
+        sock = socket.socket()
+        held.append(sock)
+        sock.bind(("127.0.0.2", 0))
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+
+
 def closed_of(socks: list[socket.socket], within: float) -> list[socket.socket]:
     """Those of ``socks`` the server closed, waited for together up to ``within`` s."""
     waiting, shut = list(socks), []
@@ -166,12 +177,7 @@ def test_one_address_holds_at_most_its_share_of_the_page(page: Web) -> None:
     fifty times a healthy run's)."""
     held: list[socket.socket] = []
     try:
-        for _ in range(HELD):
-            sock = socket.socket()
-            sock.bind(("127.0.0.2", 0))
-            sock.connect(("127.0.0.1", page.port))
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
-            held.append(sock)
+        hold_heads(page.port, held)
         shut = len(closed_of(held[CLIENT_MOST:], 5.0))
         began = time.monotonic()
         answer = httpx.get(f"{page.url}/api/now", timeout=5)
@@ -269,12 +275,7 @@ def test_a_press_under_every_page_attack_at_once(tmp_path: Path) -> None:
                     while not stop.is_set():
                         rebinder.get("/api/now", headers={"host": "evil.example"})
 
-            for _ in range(HELD):
-                sock = socket.socket()
-                sock.bind(("127.0.0.2", 0))
-                sock.connect(("127.0.0.1", web.port))
-                sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
-                held.append(sock)
+            hold_heads(web.port, held)
             attackers = [threading.Thread(target=attack, daemon=True)
                          for attack in (guesses, changes, strangers)]
             for attacker in attackers:

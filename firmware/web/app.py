@@ -120,11 +120,11 @@ class Companion:
 
     def phones(self, request: Request) -> tuple[dict[str, Any], ...]:
         """The paired phones as the settings page lists them (``pages.settings_page``)."""
-        me = self.phone(request)
+        me = (self.phone(request) or {}).get("digest")
         return tuple({"id": str(p.get("digest", ""))[:16], "kind": str(p.get("kind") or ""),
                       "paired": _date(p.get("paired")), "used": _date(p.get("used")),
-                      "me": p is me} for p in self.live.private().get("phones") or ()
-                     if isinstance(p, dict))
+                      "me": me is not None and p.get("digest") == me}
+                     for p in self.live.private().get("phones") or () if isinstance(p, dict))
 
     def fragment(self) -> tuple[int, str, str]:
         """Now's live part at this version (made once a version, for every client)."""

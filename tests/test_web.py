@@ -393,9 +393,10 @@ def test_guesses_sent_together_are_counted_as_they_come_five_a_minute(table: Tab
                                                                       web: Web) -> None:
     """Issue 59: 150 guesses sent together, every head before any body, were all checked
     (the throttle was asked before the body was read, and the wrong ones counted after).
-    A guess is now judged and counted with no wait between: of 200 sent so from twenty
-    machines, 5 are checked (403), the rest refused unchecked (429; 503 past the page's
-    200 connections at once)."""
+    A guess is now judged and counted with no wait between: of 150 sent so from fifteen
+    machines, 5 are checked (403), the rest are 429. (At 200 they pass uvicorn's 200
+    connections at once, and under load every one was 503: none checked, which proves
+    nothing of the throttle.)"""
     with web.client() as client:
         assert client.post("/api/pair/request", json={}).status_code == 200
     wrong = f"{(int(code_on_the_panel(table.directory)) + 1) % 1_000_000:06d}"
@@ -403,9 +404,9 @@ def test_guesses_sent_together_are_counted_as_they_come_five_a_minute(table: Tab
     head = (f"POST /api/pair HTTP/1.1\r\nHost: 127.0.0.1:{web.port}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
             "Connection: close\r\n\r\n").encode()
-    guesses = [socket.create_connection(("127.0.0.1", web.port), timeout=20,  # 20 machines
+    guesses = [socket.create_connection(("127.0.0.1", web.port), timeout=20,  # 15 machines
                                         source_address=(f"127.0.2.{n // 10 + 1}", 0))
-               for n in range(200)]
+               for n in range(150)]
     try:
         for guess in guesses:
             guess.sendall(head)
@@ -421,10 +422,8 @@ def test_guesses_sent_together_are_counted_as_they_come_five_a_minute(table: Tab
     finally:
         for guess in guesses:
             guess.close()
-    assert len(statuses) == 200
-    assert statuses.count(403) == 5 and set(statuses) <= {403, 429, 503}, sorted(statuses)
-    print(f"\n200 guesses sent together: {statuses.count(403)} checked, "
-          f"{statuses.count(429)} 429, {statuses.count(503)} 503")
+    assert len(statuses) == 150
+    assert statuses.count(403) == 5 and statuses.count(429) == 145, sorted(statuses)
 
 
 def test_the_code_is_on_the_panel_never_on_the_network(table: Table, web: Web) -> None:

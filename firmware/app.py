@@ -189,7 +189,7 @@ def _run_table(args: argparse.Namespace, folder: Path | None, stops: Stops) -> i
         logging.getLogger("robinson").info("stopped by signal %d", received[0])
     if lost := unsaved_at_stop(table.state, store):
         logging.getLogger("robinson").error(lost)
-        return UNSAVED if exit_status(received) == 0 else exit_status(received)
+        return exit_status(received) or UNSAVED
     return exit_status(received)
 
 

@@ -108,10 +108,14 @@ class Entry:
         if self.row and found.row != self.row:
             said.append("the game in play")
         elif self.row and found.actions < self.actions:
-            lost = self.actions - found.actions
-            said.append(f"the last {lost} actions of the game in play" if lost > 1
-                        else "the last action of the game in play")
+            said.append(f"{last_actions(self.actions - found.actions)} of the game in play")
         return " and ".join(said) if said else None
+
+
+def last_actions(count: int) -> str:
+    """``count`` actions lost from a game's end, in words: "the last action", "the last 3
+    actions"."""
+    return "the last action" if count == 1 else f"the last {count} actions"
 
 
 class Ledger:

@@ -961,19 +961,18 @@ class _Moment:
     def phone_used(self, phone: str, day: int) -> None:
         """A paired phone's first use of ``day``: its last use, and those unused for too
         long forgotten (a clock behind forgets none, and never makes a use older)."""
-        prefs = self.state.prefs
-        phones = tuple(dataclasses.replace(p, used=max(p.used, day)) if p.digest == phone
-                       else p for p in prefs.phones if p.digest == phone or not p.expired(day))
-        if phones != prefs.phones:
-            self.set(prefs=prefs.but(phones=phones))
-            self.save_prefs()
+        self.keep_phones(tuple(
+            dataclasses.replace(p, used=max(p.used, day)) if p.digest == phone else p
+            for p in self.state.prefs.phones if p.digest == phone or not p.expired(day)))
 
     def forget_phone(self, phone: str) -> None:
         """One phone forgotten (from the page's list): its session ends."""
-        prefs = self.state.prefs
-        phones = tuple(p for p in prefs.phones if p.digest != phone)
-        if phones != prefs.phones:
-            self.set(prefs=prefs.but(phones=phones))
+        self.keep_phones(tuple(p for p in self.state.prefs.phones if p.digest != phone))
+
+    def keep_phones(self, phones: tuple[Phone, ...]) -> None:
+        """``phones`` the paired ones, and saved, if that changes them."""
+        if phones != self.state.prefs.phones:
+            self.set(prefs=self.state.prefs.but(phones=phones))
             self.save_prefs()
 
     def brought(self, game: Game | None, fault: Fault | None) -> None:

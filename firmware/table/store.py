@@ -46,7 +46,7 @@ from firmware.table.folder import (
     uri_path,
     volatile,
 )
-from firmware.table.ledger import LEDGER, Entry, Ledger, audit
+from firmware.table.ledger import LEDGER, Entry, Ledger, audit, last_actions
 from firmware.table.prefs import PREF_KEYS
 from firmware.table.rows import (
     APPLICATION_ID,
@@ -739,10 +739,7 @@ def _in_play_lost(written: Entry | None, found: Salvaged) -> str:
         return (f"the game in play could not be recovered (it had {written.actions} "
                 f"action{'s' if written.actions != 1 else ''})")
     lost = written.actions - len(game.actions)
-    if lost > 0:
-        return (f"the game in play recovered without its last "
-                f"{lost if lost > 1 else ''}{' actions' if lost > 1 else 'action'}")
-    return ""
+    return f"the game in play recovered without {last_actions(lost)}" if lost > 0 else ""
 
 
 def _fingerprint(db: sqlite3.Connection) -> str:

@@ -35,7 +35,7 @@ from starlette.routing import Route
 from firmware.config import Config
 from firmware.seam.wire import INTENT_MOST
 from firmware.table import names as kept_names
-from firmware.table.prefs import PHONE_DAYS
+from firmware.table.prefs import PHONE_DAYS, Phone
 from firmware.table.store import Store
 from firmware.web import pages
 from firmware.web.hosts import is_own, own_names
@@ -103,9 +103,10 @@ class Companion:
             return None
         mine, today = digest(session), day_now()
         phone = next(p for p in phones if p.get("digest") == mine)
-        used = phone.get("used") or 0
-        if isinstance(used, int) and used and today - used > PHONE_DAYS:
-            return None  # (the table forgets it at the next phone's use)
+        used = phone.get("used")
+        used = used if isinstance(used, int) else 0
+        if Phone(mine, used=used).expired(today):  # the table's own rule: refused now,
+            return None  # and forgotten by the table at the next phone's use
         if used != today and (mine, today) not in self._told:
             self._told.add((mine, today))
             task = asyncio.get_running_loop().create_task(

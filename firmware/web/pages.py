@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from firmware.display.layout import MAP_ROWS, SEAT_COLOURS
+from firmware.table.prefs import PHONE_DAYS
 from firmware.web.words import say
 from robinson_core import BOARD, HouseRules
 from robinson_core.house_rules import NAMES, format_value
@@ -265,7 +266,8 @@ def phones_section(phones: tuple[dict[str, Any], ...], lang: str) -> str:
                     f'{e(" ".join(what))} <small>{e(" · ".join(days))}</small> '
                     f'<button>{e(say(lang, "forget"))}</button></form></li>')
     return (f'<section class="phones"><h2>{e(say(lang, "phones"))}</h2><ul>{"".join(rows)}'
-            f'</ul><p><small>{e(say(lang, "phones_note"))}</small></p></section>')
+            f'</ul><p><small>{e(say(lang, "phones_note", days=PHONE_DAYS))}</small></p>'
+            '</section>')
 
 
 ROTATIONS = ("0°", "90°", "180°", "270°")  # luma's rotate 0-3: quarter turns clockwise

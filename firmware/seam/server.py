@@ -186,9 +186,9 @@ class Seam:
         why = None
         if isinstance(got, Paired) and got.phone not in self.table.state.prefs.digests:
             why = "that is not the code on the panel (or its time is up)"
-        self._answer(client, ident, why)
-        self._last = None  # a client that asked sees the state after, even if unchanged
-        self.publish(self.table.state)
+        self._last = None  # a client that asked sees the state after, even if unchanged,
+        self.publish(self.table.state)  # before its answer (_flush keeps the order): a
+        self._answer(client, ident, why)  # page told "paired" already knows the phone
 
     def _answer(self, client: _Client, ident: object, why: str | None) -> None:
         answer: Message = {"kind": "answer", "id": ident if isinstance(ident, int) else None,
@@ -276,12 +276,12 @@ class Seam:
             clients = list(self._clients.values())
         for client in clients:
             with self._lock:
-                if client.answers:
-                    client.out += b"".join(client.answers)
-                    client.answers.clear()
                 if client.view and not client.out:
                     client.out += client.view
                     client.view = b""
+                if client.answers and not client.view:  # behind the view before them
+                    client.out += b"".join(client.answers)
+                    client.answers.clear()
             if not client.out:
                 self._selector.modify(client.sock, selectors.EVENT_READ)
                 continue

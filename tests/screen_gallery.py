@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
-from firmware.table.menu import MENU
+from firmware.table.menu import MENU, phone_labels
+from firmware.table.prefs import PHONES_MOST, Phone
 from firmware.table.rows import Summary, ending
 from robinson_core import Game, HouseRules, Square4, play_script
 from robinson_core.texts import LANGUAGES
@@ -58,7 +59,15 @@ MOMENTS = {
 def menu_items(w: Words) -> list[str]:
     """The menu's rows as the table labels them (with the longest values they take)."""
     longest = max((w("switch_on"), w("switch_off")), key=len)
-    return [w(row.value, language="Suomi", level="4/4", state=longest) for row in MENU]
+    return [w(row.value, language="Suomi", level="4/4", state=longest, count=PHONES_MOST)
+            for row in MENU]
+
+
+def phone_items(w: Words) -> list[str]:
+    """The phones list as the panel labels it, with the longest kinds the page names (its
+    browsers and systems: ``firmware.web.pairing``) and a phone of no known kind."""
+    kinds = ("Samsung/ChromeOS", "Firefox/ChromeOS", "Opera/Windows", "", "Samsung/ChromeOS")
+    return phone_labels(w, [Phone(f"{n:064x}", kind) for n, kind in enumerate(kinds)])
 
 
 RULED = {"decision_wreck": HouseRules(square_4=Square4.ASK),
@@ -99,5 +108,6 @@ def gallery(names: dict[str, dict[int, str]] | None = None) -> Iterator[tuple[st
         items = menu_items(w)
         yield f"{lang}-menu", screens.menu_screen(w, items, 0)
         yield f"{lang}-menu-last", screens.menu_screen(w, items, len(items) - 1)
+        yield f"{lang}-phones", screens.menu_screen(w, phone_items(w), 1, "phones_keys")
         yield f"{lang}-pairing", screens.pairing_screen(w, "042917", "Xq3_kP9vLm2sT8wZ",
                                                         "http://robinson.local/")

@@ -32,6 +32,7 @@ from firmware.display.render import (
 )
 from firmware.display.words import Words
 from firmware.table.machine import Draw, Effect, Input
+from firmware.table.menu import MENU
 from robinson_core import CHOICES, Choice, Game, HouseRules, Roll, Status, parse_action
 from robinson_core import events as ev
 from robinson_core.narrate import nets
@@ -49,7 +50,7 @@ from .glance_check import (
     squash,
 )
 from .rig import FONTS, Rig
-from .screen_gallery import NAMES, gallery, menu_items
+from .screen_gallery import NAMES, gallery, menu_items, phone_items
 
 REFERENCE = Path(__file__).with_name("reference")
 ROLLING = {Choice.ROLL, Choice.AGAIN}
@@ -193,13 +194,17 @@ def test_a_demo_badge_never_cuts_a_title_and_a_recall_keeps_its_badge() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_menu_row_fits_one_row_so_the_menu_never_pages(lang: str) -> None:
+    """The menu's rows and the phones list's (issue 59), each row in each language."""
     w = Words(lang, NAMES)
-    items = menu_items(w)
-    for index in range(len(items)):
-        screen = screens.menu_screen(w, items, index)
-        assert len(pages(screen, FONTS)) == 1
-        assert any(row.startswith("▶ ") for row in screen.body)  # the cursor, always
-    assert all(FONTS.width("▶ " + item) <= CLASSIC.width for item in items)
+    lists = (menu_items(w), "menu_keys"), (phone_items(w), "phones_keys")
+    for items, keys in lists:
+        for index in range(len(items)):
+            screen = screens.menu_screen(w, items, index, keys)
+            assert len(pages(screen, FONTS)) == 1
+            assert any(row.startswith("▶ ") for row in screen.body)  # the cursor, always
+        too_wide = [item for item in items if FONTS.width("▶ " + item) > CLASSIC.width]
+        assert too_wide == [], (keys, too_wide)
+    assert sum(len(items) for items, _ in lists) == len(MENU) + 7
 
 
 # -- at the table: the manual clock, the real table --------------------------------------

@@ -145,7 +145,7 @@ PHONE = ("phone", "pair", "paired", "guess", "address", "repeat", "forget")
 """What a phone (or the menu's rows for phones) does: one kind of input among the others,
 drawn as often as one, so the button's own play keeps its share."""
 ROWS = {"undo": Row.UNDO, "new": Row.NEW, "bring back": Row.BRING_BACK,  # the menu's
-        "phone": Row.PHONE, "forget": Row.FORGET}
+        "phone": Row.PHONE, "forget": Row.PHONES}
 STRAYS = (m.Face(6), m.Recalled(()), m.Brought(None), m.Code("123456", "t"))  # unasked
 STRAYS_KINDS = (m.Face, m.Recalled, m.Brought, m.Code)
 PAGE = "http://robinson.local/"
@@ -187,6 +187,10 @@ def _inputs(world: World, data: st.DataObject, rng: random.Random, steps: int,
             world.take(m.Pressed(Press.LONG))
             if kind in ("undo", "new") and data.draw(st.booleans(), label="yes"):
                 world.take(m.Pressed(Press.LONG))
+            if kind == "forget" and world.state.mode is m.Mode.PHONES:  # the phones listed
+                for _ in range(data.draw(st.integers(0, 3), label="down the list")):
+                    world.take(m.Pressed(Press.SHORT))
+                world.take(m.Pressed(Press.LONG))  # one forgotten, all, or back
         elif kind == "restart":
             world.restart()
         elif kind in ("short", "long", "menu"):  # a whole press, as the button reports it

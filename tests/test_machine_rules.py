@@ -1740,7 +1740,7 @@ def test_a_kept_volume_or_speed_out_of_what_the_config_allows_is_the_configs() -
         assert (kept.volume, kept.speed) == (70, 140), (volume, speed)
 
 
-PHONE_A, PHONE_B = "a" * 64, "b" * 64
+PHONE_A, PHONE_B, PHONE_C = "a" * 64, "b" * 64, "c" * 64
 
 
 def test_a_phone_pairs_with_the_code_on_the_panel_once_and_only_while_it_shows() -> None:
@@ -1840,15 +1840,93 @@ def test_a_press_while_a_phones_code_shows_takes_it_away_and_rolls() -> None:
                                                                               effects)
 
 
-def test_forget_phones_unpairs_every_phone() -> None:
+def three_phones() -> Machine:
+    """A game in play with phones A, B and C paired, in that order, on days 20000-20002."""
     table = playing(MOVED)
-    table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"),
-          m.Paired("t", PHONE_A))  # by the QR code's token
-    assert table.state.prefs.digests == (PHONE_A,)
-    table.press()  # the "paired" message away
-    menu_at(table, Row.FORGET)
+    table(m.Address("http://robinson.local/"))
+    for day, (phone, kind) in enumerate(((PHONE_A, "Chrome/Android"), (PHONE_B, "Safari/iPhone"),
+                                         (PHONE_C, ""))):
+        table(m.PairAsked(), m.Code("123456", "t"), m.Paired("t", phone, kind, 20000 + day))
+        table.press()  # the "paired" message away (a press that only ends it)
+    assert table.state.prefs.digests == (PHONE_A, PHONE_B, PHONE_C)
+    return table
+
+
+def listed(table: Machine) -> tuple[list[str], int]:
+    """The phones list as the panel shows it: its rows (the cursor's marked) and cursor."""
+    assert table.state.mode is m.Mode.PHONES, table.state.now
+    screen = m.view(table.state)
+    return list(screen.body), screen.cursor
+
+
+def test_the_menu_lists_the_phones_newest_first_and_forgets_the_one_chosen() -> None:
+    """Issue 59: the panel's menu forgot every phone at once. Its Phones row says how many
+    are paired and lists them (what each is and the day it was last used), newest first,
+    then Forget all and Back; a long press forgets the phone under the cursor and stays
+    in the list; the message that says so hides the list, so the press that ends it
+    forgets nothing more."""
+    table = three_phones()
+    to_row(table, Row.PHONES)
+    assert m.menu_labels(table.state)[MENU.index(Row.PHONES)] == "Phones paired: 3"
+    table.press(Press.LONG)
+    assert listed(table) == (["▶ Phone", "  iPhone Safari",
+                              "  Android Chrome"], 0)
+    assert m.view(table.state).footer == table.w("phones_keys")
+    table.press()  # down to B
+    effects = table.press(Press.LONG)
+    assert table.state.prefs.digests == (PHONE_A, PHONE_C)
+    assert kept(effects)[-1]["phones"] == (f"{PHONE_A}:20000:20000:Chrome/Android "
+                                           f"{PHONE_C}:20002:20002:")
+    assert table.state.flash == Notice.of("phone_forgotten")
+    effects = table.press(Press.LONG)  # ends the message, and only that
+    assert table.state.flash is None and table.state.prefs.digests == (PHONE_A, PHONE_C)
+    assert listed(table) == (["  Phone", "▶ Android Chrome", "  Forget all"], 1)
+    table.press()
+    table.press()  # Back
+    assert listed(table)[0][-1] == "▶ Back to the menu"
+    assert m.view(table.state).footer == table.w("menu_keys")
+    table.press(Press.LONG)
+    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.PHONES
+    assert table.state.prefs.digests == (PHONE_A, PHONE_C)
+    table.press(Press.LONG)  # the list again: the last phone forgotten, back to the menu
+    table.press(Press.LONG)
+    table.press()
+    table.press(Press.LONG)
+    assert table.state.prefs.digests == ()
+    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.PHONES
+    assert m.menu_labels(table.state)[MENU.index(Row.PHONES)] == "Phones paired: 0"
+    table.press(Press.LONG)  # the message away; in the menu the press acts too: none to list
+    assert table.state.mode is m.Mode.MENU and table.state.flash == Notice.of("phones_none")
+
+
+def test_the_first_row_forgets_the_newest_phone_and_forget_all_every_phone() -> None:
+    table = three_phones()
+    to_row(table, Row.PHONES)
+    table.press(Press.LONG)
+    table.press(Press.LONG)  # the first row: the newest
+    assert table.state.prefs.digests == (PHONE_A, PHONE_B)
+    table.press()  # the message away
+    for _ in range(2):
+        table.press()
+    assert listed(table)[0][-2:] == ["▶ Forget all", "  Back to the menu"]
     effects = table.press(Press.LONG)
     assert table.state.prefs.digests == () and kept(effects)[-1]["phones"] == ""
+    assert table.state.flash == Notice.of("phones_forgotten")
+    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.PHONES
+
+
+def test_a_phone_forgotten_from_the_page_while_the_list_shows_moves_the_cursor_up() -> None:
+    """The page forgets the phone under the panel's cursor (the last but the rows after
+    it): the cursor stays on a row that is there, and a long press does what it shows."""
+    table = three_phones()
+    to_row(table, Row.PHONES)
+    table.press(Press.LONG)
+    for _ in range(4):
+        table.press()  # Back, the last row
+    table(m.ForgetPhone(PHONE_A), m.ForgetPhone(PHONE_B))
+    assert listed(table) == (["  Phone", "  Forget all", "▶ Back to the menu"], 2)
+    table.press(Press.LONG)
+    assert table.state.mode is m.Mode.MENU and table.state.prefs.digests == (PHONE_C,)
 
 
 def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() -> None:

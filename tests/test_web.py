@@ -103,6 +103,11 @@ def choose(table: Table, row: str) -> None:
     wait_for(lambda: seam_view(table.directory)["mode"] in ("setup", "play"), 10, "ready")
     table.keys("m")
     wait_for(lambda: seam_view(table.directory)["mode"] == "menu", 5, "the menu")
+    pick(table, row)
+
+
+def pick(table: Table, row: str) -> None:
+    """In the list on the panel (the menu, the phones), down to ``row``, chosen."""
     def chosen() -> str:
         rows = [r for p in seam_view(table.directory)["pages"] for r in p["rows"]]
         return next((r[2:] for r in rows if r.startswith("▶ ")), "")
@@ -299,7 +304,7 @@ def test_a_phones_changes_are_paced_ten_at_once_then_five_a_second(
             if answer.status_code == 429} == {"1"}
 
 
-def test_the_code_pairs_once_and_forget_phones_ends_every_session(
+def test_the_code_pairs_once_and_forget_all_ends_every_session(
         table: Table, web: Web) -> None:
     with web.client() as client:
         assert client.post("/api/pair/request", json={}).status_code == 200
@@ -310,10 +315,12 @@ def test_the_code_pairs_once_and_forget_phones_ends_every_session(
             assert second.post("/api/pair", json={"code": code}).status_code == 403  # used
         assert seam_view(table.directory)["private"]["pairing"] is None  # gone from the panel
         assert change(client, token, "voice", {"value": True}).status_code == 200
-        # The menu's "Forget phones": the menu, down to its row, a long press.
+        # The menu's phones: the menu, down to its row, the list, its "Forget all".
         phones = seam_view(table.directory)["private"]["phones"]
         assert len(phones) == 1
-        choose(table, "Forget phones")
+        choose(table, "Phones paired: 1")
+        wait_for(lambda: seam_view(table.directory)["mode"] == "phones", 5, "the phones")
+        pick(table, "Forget all")
         wait_for(lambda: not seam_view(table.directory)["private"]["phones"], 5,
                  "the phones forgotten")
         assert change(client, token, "voice", {"value": False}).status_code == 401

@@ -395,8 +395,9 @@ def recall_screen(w: Words, game: Game | None, finished: Sequence[PastGame]) -> 
                   footer=w("keys_back"))
 
 
-def menu_screen(w: Words, items: Sequence[str], index: int) -> Screen:
-    """A list with a cursor that scrolls: always on screen, never paged by the clock.
+def menu_screen(w: Words, items: Sequence[str], index: int, keys: str = "menu_keys") -> Screen:
+    """A list with a cursor that scrolls: always on screen, never paged by the clock;
+    ``keys`` the key hints' text key.
 
     No title bar: the three rows above the key hints are the list (each item fits
     one row, a test checks it in every language)."""
@@ -404,7 +405,19 @@ def menu_screen(w: Words, items: Sequence[str], index: int) -> Screen:
     start = min(max(0, index - 1), max(0, len(items) - rows))
     shown = [("▶ " if i == index else "  ") + items[i] for i in range(start, start + rows)
              if i < len(items)]
-    return Screen(body=tuple(shown), footer=w("menu_keys"), cursor=index - start)
+    return Screen(body=tuple(shown), footer=w(keys), cursor=index - start)
+
+
+def phone_row(w: Words, kind: str) -> str:
+    """A paired phone as the panel's list names it: its system and browser (``kind`` as
+    the page read them, ``Chrome/Android``), in one row at 128 pixels (the page's list
+    adds the days it paired and was last used).
+
+    >>> phone_row(Words("en"), "Safari/iPhone"), phone_row(Words("en"), "")
+    ('iPhone Safari', 'Phone')
+    """
+    browser, _, system = kind.partition("/")
+    return f"{system} {browser}" if system else w("phone_unknown")
 
 
 def message_screen(title: str, text: str, footer: str = "") -> Screen:

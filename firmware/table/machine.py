@@ -28,7 +28,7 @@ from firmware.display.words import Words
 from firmware.runtime.tunes import Tune
 from firmware.speech.said import Spoken
 from firmware.table.faults import Fault
-from firmware.table.menu import MENU, Row
+from firmware.table.menu import MENU, PhoneRow, Row
 from firmware.table.messages import (
     WRITES,
     Address,
@@ -109,6 +109,7 @@ from firmware.table.state import (
     Mode,
     Notice,
     Off,
+    Phones,
     Play,
     Question,
     Saver,
@@ -203,13 +204,15 @@ AUDIT_AFTER = 0.05  # after the result is out, not on its way
 RETRY_EVERY = 3.0  # seconds between tries of a write the disk refused
 HALT_CONTRAST = 1  # the panel's, on the frame left after a stop
 PAIR_FOR = 120.0  # seconds a pairing code stands on the panel (and can be used)
+MENUS = (Mode.MENU, Mode.PHONES)  # a list with a cursor: a press in it only moves or chooses
+
 PHONE_NOTICES = frozenset({"phone_paired", "no_web", "hardware_kept", "hardware_back"})
 """Messages a phone brings over any screen: a press ends them and does nothing else (the
 players never saw what a press would do under them)."""
-QUESTIONS = frozenset({Mode.UNDO, Mode.ABANDON})
-"""Questions a long press answers for good: a message over one (a save refused, met by
-the retry's timer) is ended by a press, which answers nothing (the question is seen
-again first)."""
+QUESTIONS = frozenset({Mode.UNDO, Mode.ABANDON, Mode.PHONES})
+"""Questions a long press answers for good (the phones list's: forget this one): a message
+over one (a save refused, met by the retry's timer; a phone forgotten) is ended by a
+press, which answers nothing (the question is seen again first)."""
 
 
 def initial(fixed: Fixed) -> TableState:
@@ -464,10 +467,10 @@ class _Moment:
                 return
         if self.state.pairing is not None:  # a press takes the code away; asked for by a
             self.unpair()  # phone (anyone on the network may), it also does what it would
-            if mode is Mode.MENU:  # have done: no phone holds up a game. In the menu the
+            if mode in MENUS:  # have done: no phone holds up a game. In the menu the
                 return  # panel's own Phone row asked for it: there, only that
         if kind is Press.MENU and mode is not Mode.STUCK:
-            self.resume() if mode is Mode.MENU else self.open_menu()
+            self.resume() if mode in MENUS else self.open_menu()
             return
         match mode:
             case Mode.TITLE:
@@ -478,6 +481,8 @@ class _Moment:
                 self.play_press(kind)
             case Mode.MENU:
                 self.menu_press(kind)
+            case Mode.PHONES:
+                self.phones_press(kind)
             case Mode.UNDO | Mode.ABANDON:
                 self.asking_press(kind)
             case Mode.INFO:
@@ -909,10 +914,33 @@ class _Moment:
                 self.save_prefs()
             case Row.PHONE:
                 self.ask_pairing()
-            case Row.FORGET:
-                self.set(prefs=prefs.but(phones=()))
-                self.save_prefs()
-                self.flash(Notice.of("phones_forgotten"), 3.0)
+            case Row.PHONES:
+                if not prefs.phones:
+                    self.flash(Notice.of("phones_none"), 3.0)
+                    return
+                self.set(now=Phones())
+                self.fresh()
+
+    def phones_press(self, kind: Press) -> None:
+        """The phones list: a short press the next row, a long one forgets the phone under
+        the cursor (the list stays, the rest to forget), or every phone, or goes back."""
+        listed, phones = self.state.now, self.state.prefs.phones
+        assert isinstance(listed, Phones)
+        rows = len(phones) + len(PhoneRow)
+        row = min(listed.row, rows - 1)  # a phone forgotten from the page meanwhile
+        if kind is Press.SHORT:
+            self.set(now=Phones((row + 1) % rows))
+            return
+        if row < len(phones):  # listed newest first
+            self.keep_phones(tuple(p for p in phones if p != phones[-1 - row]))
+            self.flash(Notice.of("phone_forgotten"), 3.0)
+            if self.state.prefs.phones:
+                self.set(now=Phones(min(row, len(self.state.prefs.phones) - 1)))
+                return
+        elif PhoneRow.FORGET_ALL is list(PhoneRow)[row - len(phones)]:
+            self.keep_phones(())
+            self.flash(Notice.of("phones_forgotten"), 3.0)
+        self.back_to_menu(Row.PHONES)
 
     def repeat(self) -> None:
         """The last result from page 1, and said again (voice on)."""

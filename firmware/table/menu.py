@@ -8,11 +8,14 @@ table machine's (``firmware.table.machine``).
 
 from __future__ import annotations
 
+import collections
 import enum
+from collections.abc import Sequence
 
 from firmware.config import Voice
+from firmware.display.screens import phone_row
 from firmware.display.words import Words
-from firmware.table.prefs import SPEEDS
+from firmware.table.prefs import SPEEDS, Phone
 from robinson_core.texts import language_name
 
 
@@ -34,19 +37,26 @@ class Row(enum.Enum):
     STORY = "menu_story"
     ODDS = "menu_odds"
     PHONE = "menu_phone"  # pair a phone with the companion page
-    FORGET = "menu_forget"  # every phone paired must pair again
+    PHONES = "menu_phones"  # the phones paired, each to forget (``PhoneRow``)
     ABOUT = "menu_about"
 
 
 MENU = tuple(Row)
 
 
+class PhoneRow(enum.Enum):
+    """The phones list's rows after the phones themselves, by their text keys."""
+
+    FORGET_ALL = "phones_forget_all"  # every phone paired must pair again
+    BACK = "phones_back"  # to the menu's Phones row
+
+
 def labels(words: Words, *, language: str, level: str, voice: bool = False,
            story: bool = False, odds: bool = False, volume: int = Voice.volume,
-           speed: int = Voice.speed) -> list[str]:
+           speed: int = Voice.speed, phones: int = 0) -> list[str]:
     """The rows' texts now: the language row names the language, brightness its step,
     the voice, the storyteller and the odds whether they are on, the voice's volume
-    and speed their step."""
+    and speed their step, the phones' row how many are paired."""
     def state(on: bool) -> str:
         return words("switch_on" if on else "switch_off")
 
@@ -56,8 +66,27 @@ def labels(words: Words, *, language: str, level: str, voice: bool = False,
                                             Row.STORY: {"state": state(story)},
                                             Row.ODDS: {"state": state(odds)},
                                             Row.VOLUME: {"level": f"{volume} %"},
-                                            Row.SPEED: {"level": _pace(words, speed)}}
+                                            Row.SPEED: {"level": _pace(words, speed)},
+                                            Row.PHONES: {"count": phones}}
     return [words(row.value, **values.get(row, {})) for row in MENU]
+
+
+def phone_labels(words: Words, phones: Sequence[Phone]) -> list[str]:
+    """The phones list's rows: the paired phones, newest first, each as what it is (two
+    of a kind numbered in the order they paired), then ``PhoneRow``'s.
+
+    >>> kinds = "Chrome/Android", "Safari/iPhone", "Chrome/Android"
+    >>> phone_labels(Words("en"), [Phone(str(n) * 64, kind) for n, kind in enumerate(kinds)])
+    ['Android Chrome 2', 'iPhone Safari', 'Android Chrome 1', 'Forget all', 'Back to the menu']
+    """
+    kinds = collections.Counter(phone.kind for phone in phones)
+    seen: collections.Counter[str] = collections.Counter()
+    rows = []
+    for phone in phones:
+        seen[phone.kind] += 1
+        row = phone_row(words, phone.kind)
+        rows.append(f"{row} {seen[phone.kind]}" if kinds[phone.kind] > 1 else row)
+    return rows[::-1] + [words(row.value) for row in PhoneRow]
 
 
 def _pace(words: Words, speed: int) -> str:

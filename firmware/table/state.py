@@ -36,6 +36,7 @@ class Mode(enum.Enum):
     PLAY = "play"
     ANIMATE = "animate"
     MENU = "menu"
+    PHONES = "phones"  # the paired phones, listed from the menu: a long press forgets one
     UNDO = "undo"  # asking whether to undo
     ABANDON = "abandon"  # asking whether to put a game in progress away
     INFO = "info"  # standings, recall, about: any press goes back
@@ -118,6 +119,15 @@ class Menu:
     row: int = 0
 
 
+@dataclass(frozen=True)
+class Phones:
+    """The paired phones, newest first, then Forget all and Back (``firmware.table.menu``),
+    the cursor on ``row``: listed from the menu's Phones row."""
+
+    MODE: ClassVar[Mode] = Mode.PHONES
+    row: int = 0
+
+
 class Question(enum.Enum):
     """What the table asks before it does it; a no goes back to the row that asked."""
 
@@ -156,7 +166,7 @@ class Off:
     MODE: ClassVar[Mode] = Mode.OFF
 
 
-Now = Stuck | Title | Setup | Play | Animate | Menu | Asking | Info | Off
+Now = Stuck | Title | Setup | Play | Animate | Menu | Phones | Asking | Info | Off
 
 
 TRIAL_FOR = 15  # seconds a phone's new panel stands unkept before the one before is back

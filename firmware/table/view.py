@@ -18,7 +18,7 @@ import functools
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
-from firmware.table.menu import Row, labels
+from firmware.table.menu import Row, labels, phone_labels
 from firmware.table.messages import Press
 from firmware.table.prefs import seat_names
 from firmware.table.state import (
@@ -29,6 +29,7 @@ from firmware.table.state import (
     Menu,
     Mode,
     Off,
+    Phones,
     Play,
     Question,
     Setup,
@@ -68,7 +69,8 @@ def menu_labels(state: TableState) -> list[str]:
     prefs = state.prefs
     level = f"{len(BRIGHTNESS) - brightness_step(prefs.contrast)}/{len(BRIGHTNESS)}"
     return labels(words(state), language=prefs.language, level=level, voice=prefs.voice,
-                  story=prefs.story, odds=prefs.odds, volume=prefs.volume, speed=prefs.speed)
+                  story=prefs.story, odds=prefs.odds, volume=prefs.volume, speed=prefs.speed,
+                  phones=len(prefs.phones))
 
 
 def view(state: TableState) -> Screen:
@@ -123,6 +125,11 @@ def _mode(state: TableState, w: Words) -> Screen:
             return screens.rolling_screen(w, roller, face, 0, badge)
         case Menu(row):
             return screens.menu_screen(w, menu_labels(state), row)
+        case Phones(row):
+            rows = phone_labels(w, state.prefs.phones)
+            row = min(row, len(rows) - 1)  # a phone forgotten from the page meanwhile
+            keys = "phones_keys" if row < len(state.prefs.phones) else "menu_keys"
+            return screens.menu_screen(w, rows, row, keys)
         case Asking(question):
             if question is Question.UNDO:
                 assert game is not None

@@ -3,7 +3,7 @@
 The table is the key: the panel shows a six-digit code (and a QR code with a one-time
 token) for two minutes; a browser that gives it back gets a session, a random secret
 in an HttpOnly, SameSite=Strict cookie. The table keeps only each session's SHA-256
-digest (its ``phones``), so "Forget phones" on the panel ends them all, and a page
+digest (its ``phones``), so forgetting a phone on the panel or the page ends it, and a page
 restarted knows them still. Every change also carries a CSRF token, derived from the
 session. Wrong codes are counted for everyone together: five a minute, then HTTP 429.
 A paired phone's changes are paced (``Pace``): ten at once, then five a second, so no

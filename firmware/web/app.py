@@ -58,6 +58,10 @@ from robinson_core.narrate import seat_names
 
 STATIC = Path(__file__).with_name("static")
 HEARTBEAT = 15.0  # seconds between SSE comments on a quiet table (proxies, phones asleep)
+STREAM_FOR = 600.0
+"""Seconds a live stream lasts: then it ends, and the browser opens it again within its
+``retry`` (1 s) and is sent the page as it is; a phone asleep or a tab put away does not
+hold a connection for ever (``firmware.web.guard``)."""
 HEADERS_MOST = 8 * 1024  # bytes of a request's headers (the page's own: a few hundred)
 FIRST_VIEW_WITHIN = 3.0  # seconds the page waits for the table's view as it starts
 ASK_EVERY = 3.0  # seconds between two codes asked for on the panel
@@ -162,8 +166,8 @@ def build(companion: Companion) -> Starlette:
     async def events(request: Request) -> Response:
         async def stream() -> AsyncIterator[str]:
             yield "retry: 1000\n\n"
-            seen = -1
-            while True:
+            seen, ends = -1, time.monotonic() + STREAM_FOR
+            while time.monotonic() < ends:
                 version, lang, fragment = companion.fragment()
                 if version != seen:
                     seen = version

@@ -13,10 +13,15 @@ the home network, and the page answered no one. So each connection here
   opens a connection before it needs one, and Chromium keeps an unused one 10 s: that
   is not a request held); between two requests uvicorn's own keep-alive closes it;
 - is one of at most ``CLIENT_MOST`` from its address: the one past that is closed at
-  once, so one machine cannot use up the server's.
+  once, so one machine cannot use up the server's;
+- when the server is full (uvicorn's ``limit_concurrency``, past which it answers
+  503), takes the place of the oldest connection of the address that holds the most:
+  many machines together cannot use up the server's either, as long as the newcomer's
+  address holds fewer than they do (a phone holds one to six).
 
-A live stream (``/events``) is a request delivered: it stays as long as its phone
-reads it, among its address's ``CLIENT_MOST``.
+A live stream (``/events``) is a request delivered: it stays while its phone reads it,
+among its address's ``CLIENT_MOST``, for ``firmware.web.app.STREAM_FOR`` seconds at most
+(the browser opens it again by itself).
 
 Why our own subclass: uvicorn has no setting for any of these (its h11 protocol is the
 one the page runs: httptools is not installed), and the hooks it calls on every
@@ -26,6 +31,7 @@ connection are where they belong.
 from __future__ import annotations
 
 import asyncio
+import collections
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -40,17 +46,33 @@ class GuardedH11(H11Protocol):
 
     _deadline: asyncio.TimerHandle | None = None
     _asked = False  # a request's first byte has come, and its answer not yet gone
+    _opened = 0.0  # when, on the loop's clock
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._opened = self.loop.time()
         host = self.client[0] if self.client else None
-        same = sum(1 for other in self.connections
-                   if isinstance(other, H11Protocol) and other.client
-                   and other.client[0] == host)
-        if host is not None and same > CLIENT_MOST:
+        held = collections.Counter(_address(other) for other in self.connections)
+        if host is None:
+            return
+        if held[host] > CLIENT_MOST:
             self.transport.close()  # (connection_lost takes it out of the count)
             return
         self._arm(FIRST_WITHIN)
+        if self.limit_concurrency is not None and len(self.connections) >= self.limit_concurrency:
+            self._make_room(host, held)
+
+    def _make_room(self, host: str, held: collections.Counter[str | None]) -> None:
+        """The server is full: the oldest connection of the address that holds the most
+        closed for this one, or this one if its own address holds as many."""
+        most = max(count for address, count in held.items() if address is not None)
+        if held[host] >= most:
+            self.transport.close()
+            return
+        busiest = [other for other in self.connections if isinstance(other, GuardedH11)
+                   and held[_address(other)] == most]
+        oldest = min(busiest, key=lambda other: other._opened)
+        oldest.transport.close()
 
     def data_received(self, data: bytes) -> None:
         if not self._asked and self.conn.their_state is h11.IDLE:  # a request begins
@@ -82,3 +104,9 @@ class GuardedH11(H11Protocol):
         if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) \
                 and not self.transport.is_closing():
             self.transport.close()
+
+
+def _address(connection: object) -> str | None:
+    """A connection's client address (None: not known, a Unix socket)."""
+    client = getattr(connection, "client", None)
+    return str(client[0]) if client else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from . import events as ev
-from .actions import Choice, Pending
+from .actions import CHOICES, Choice
 from .board import START
 from .game import Game
 from .state import GameState, Player, Status
@@ -254,9 +254,8 @@ def standing(p: Player, lang: str, name: Names) -> str:
     return line
 
 
-ASK_KEYS = {Pending.TREE: "ask_tree", Pending.AGAIN: "ask_again", Pending.JUMP: "ask_jump",
-            Pending.WRECK: "ask_wreck"}
-"""The text that asks each decision's question."""
+ASK_KEYS = {pending: f"ask_{pending.value}" for pending in CHOICES}
+"""The text that asks each decision's question (the decisions: ``CHOICES``'s)."""
 
 
 def waiting(state: GameState, lang: str, name: Names | None = None) -> str:

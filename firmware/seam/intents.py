@@ -32,7 +32,7 @@ from firmware.table.messages import (
     Rewire,
 )
 from firmware.table.prefs import PHONE_KIND, Prefs, is_phone
-from firmware.table.view import BRIGHTNESS, brightness_step
+from firmware.table.view import BRIGHTNESS, brightness_level, level_contrast
 from robinson_core import SEATS
 from robinson_core.errors import quote
 from robinson_core.texts import LANGUAGES
@@ -61,7 +61,7 @@ def wanted(message: Message, prefs: Prefs, config: Config | None = None) -> Inpu
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= steps:
                 return f"brightness is a step from 1 (dimmest) to {steps} (brightest), not " \
                        f"{_said(value)}"
-            return Prefer(prefs.but(contrast=BRIGHTNESS[steps - value]))
+            return Prefer(prefs.but(contrast=level_contrast(value)))
         case "repeat":
             return Repeat()
         case "pair":
@@ -114,7 +114,7 @@ def _hardware(given: object, config: Config) -> Input | str:
 
 def level(prefs: Prefs) -> int:
     """The panel's brightness as a step from 1 (dimmest) to 4 (brightest)."""
-    return len(BRIGHTNESS) - brightness_step(prefs.contrast)
+    return brightness_level(prefs.contrast)
 
 
 def _names(given: object, prefs: Prefs, was: object = None) -> Input | str:

@@ -59,6 +59,17 @@ def brightness_step(contrast: int) -> int:
     return min(range(len(BRIGHTNESS)), key=lambda i: abs(BRIGHTNESS[i] - contrast))
 
 
+def brightness_level(contrast: int) -> int:
+    """``contrast`` as the menu and the page say it: a step from 1 (dimmest) to
+    len(BRIGHTNESS) (brightest)."""
+    return len(BRIGHTNESS) - brightness_step(contrast)
+
+
+def level_contrast(level: int) -> int:
+    """The contrast of the step ``level`` (1 dimmest, len(BRIGHTNESS) brightest)."""
+    return BRIGHTNESS[len(BRIGHTNESS) - level]
+
+
 def next_brightness(contrast: int) -> int:
     """The menu's brightness after one press from ``contrast``: a step dimmer, and from the
     dimmest back to the brightest."""
@@ -67,7 +78,7 @@ def next_brightness(contrast: int) -> int:
 
 def menu_labels(state: TableState) -> list[str]:
     prefs = state.prefs
-    level = f"{len(BRIGHTNESS) - brightness_step(prefs.contrast)}/{len(BRIGHTNESS)}"
+    level = f"{brightness_level(prefs.contrast)}/{len(BRIGHTNESS)}"
     return labels(words(state), language=prefs.language, level=level, voice=prefs.voice,
                   story=prefs.story, odds=prefs.odds, volume=prefs.volume, speed=prefs.speed,
                   phones=len(prefs.phones))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import string
+from collections.abc import Callable, Mapping
 
 import pytest
 
 from firmware.display.words import Words, panel_texts
+from firmware.speech.words import table as spoken_table
+from firmware.web.words import WORDS
 from robinson_core import BOARD, HouseRules, LanguageError, Square4
 from robinson_core.texts import LANGUAGES, caption, instruction, texts, ui
 from robinson_core.texts import en as english
@@ -51,6 +54,25 @@ def test_the_panel_has_the_same_texts_and_placeholders_in_every_language(lang: s
         assert fields(theirs[key]) == fields(template), f"{lang} PANEL[{key}]"
 
 
+WORD_TABLES: dict[str, Callable[[str], Mapping[str, str]]] = {
+    "the game's": lambda lang: texts(lang).UI, "the panel's": panel_texts,
+    "the voice's": spoken_table, "the page's": lambda lang: WORDS[lang]}
+"""Each language's words, in the four tables they live in (issue 60: no test said they
+carry the same keys; the page's falls back to English where a key is missing)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_four_word_tables_carry_the_same_keys_and_placeholders(lang: str) -> None:
+    compared = 0
+    for name, table in WORD_TABLES.items():
+        ours, theirs = table("en"), table(lang)
+        assert set(theirs) == set(ours), (name, lang, sorted(set(ours) ^ set(theirs)))
+        for key, template in ours.items():
+            assert fields(theirs[key]) == fields(template), (name, lang, key)
+            compared += 1
+    assert compared == 72 + 144 + 58 + 78
+
+
 def test_each_text_has_one_home_the_game_or_the_panel() -> None:
     both = set(english.UI) & set(panel_texts("en"))
     assert not both, f"in the core and the panel: {sorted(both)}"
@@ -73,7 +95,8 @@ def test_every_text_is_used_somewhere() -> None:
     source = "".join(p.read_text(encoding="utf-8") for folder in ("robinson_core", "firmware")
                      for p in (root / folder).rglob("*.py")
                      if not (p.parent.name in ("texts", "words") and p.stem in LANGUAGES))
-    dynamic = ("rule_", "fault_")  # "rule_" + a house rule (robinson rules), Fault.key
+    dynamic = ("rule_", "fault_", "ask_")  # "rule_" + a house rule (robinson rules),
+    # Fault.key, "ask_" + a decision (narrate.ASK_KEYS)
     unused = [key for key in [*english.UI, *panel_texts("en")]
               if not re.search(rf"[\"']{key}[\"']", source) and not key.startswith(dynamic)]
     assert unused == []

@@ -48,6 +48,9 @@ CREATE TABLE action (
 CREATE TABLE pref (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+BOOTSTRAP = (f"{SCHEMA}PRAGMA application_id = {APPLICATION_ID};"
+             f"PRAGMA user_version = {SCHEMA_VERSION};")
+"""A new database's tables and the marks that say it is ours (run in a transaction)."""
 
 
 class Ended(enum.StrEnum):
@@ -57,6 +60,17 @@ class Ended(enum.StrEnum):
     NO_WINNER = "no_winner"  # everyone was eliminated
     ABANDONED = "abandoned"  # put away while still in play
     DAMAGED = "damaged"  # did not replay: kept for a person to look at, never listed
+
+
+NEWEST = (f"SELECT id FROM game WHERE ended IS NOT NULL AND ended != '{Ended.DAMAGED}' ORDER "
+          "BY id DESC LIMIT ?")
+"""The rows of the newest finished games not marked damaged, at most ``?`` of them: those
+a table keeps and lists (planted rows beyond them cost nothing)."""
+
+
+def newest_finished(db: sqlite3.Connection, most: int) -> list[int]:
+    """The rows of the ``most`` newest finished games not marked damaged, newest first."""
+    return [row for (row,) in db.execute(NEWEST, (most,))]
 
 
 def ending(game: Game) -> Ended:
@@ -96,17 +110,14 @@ def kept_digest(db: sqlite3.Connection) -> str:
     actions): a bit flipped anywhere in them changes it. Read only when the finished
     games changed, and at opening (the ledger keeps it: ledger.py)."""
     fingerprint = hashlib.sha256()  # as bytes: a flipped bit may leave text that is not UTF-8
-    newest = ("SELECT id FROM game WHERE ended IS NOT NULL AND ended != ? ORDER BY id DESC "
-              "LIMIT ?")  # what a table keeps: planted rows beyond it cost nothing
     for fields in db.execute(
             "SELECT id, CAST(seats AS BLOB), first, CAST(rules AS BLOB), CAST(ended AS BLOB), "
-            f"CAST(finished_at AS BLOB), CAST(digest AS BLOB) FROM game WHERE id IN ({newest}) "
-            "ORDER BY id", (Ended.DAMAGED, KEEP_FINISHED)):
+            f"CAST(finished_at AS BLOB), CAST(digest AS BLOB) FROM game WHERE id IN ({NEWEST}) "
+            "ORDER BY id", (KEEP_FINISHED,)):
         fingerprint.update(repr(fields).encode("ascii"))
     for fields in db.execute(
-            f"SELECT game, seq, CAST(token AS BLOB) FROM action WHERE game IN ({newest}) "
-            "ORDER BY game, seq LIMIT ?", (Ended.DAMAGED, KEEP_FINISHED,
-                                          KEEP_FINISHED * (MAX_ACTIONS + 1))):
+            f"SELECT game, seq, CAST(token AS BLOB) FROM action WHERE game IN ({NEWEST}) "
+            "ORDER BY game, seq LIMIT ?", (KEEP_FINISHED, KEEP_FINISHED * (MAX_ACTIONS + 1))):
         fingerprint.update(repr(fields).encode("ascii"))
     return fingerprint.hexdigest()[:16]
 

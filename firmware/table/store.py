@@ -50,9 +50,9 @@ from firmware.table.ledger import LEDGER, Entry, Ledger, audit, last_actions
 from firmware.table.prefs import PREF_KEYS
 from firmware.table.rows import (
     APPLICATION_ID,
+    BOOTSTRAP,
     DATABASE,
     KEEP_FINISHED,
-    SCHEMA,
     SCHEMA_VERSION,
     SIDE_FILES,
     WRITER_WAIT,
@@ -71,6 +71,7 @@ from firmware.table.rows import (
     is_fault,
     kept_digest,
     label,
+    newest_finished,
     our_schema,
     primary,
     row_in_play,
@@ -265,9 +266,7 @@ class Store:
         newest KEEP_FINISHED, as the fingerprint), and what no longer checks out marked
         damaged, in one change, with one problem line (else it would be lost unsaid,
         skipped the next time the games are listed)."""
-        rows = [row for (row,) in db.execute(
-            "SELECT id FROM game WHERE ended IS NOT NULL AND ended != ? ORDER BY id DESC "
-            "LIMIT ?", (Ended.DAMAGED, KEEP_FINISHED))]
+        rows = newest_finished(db, KEEP_FINISHED)
         bad: list[tuple[int, str]] = []
         for row in sorted(rows):
             try:
@@ -338,9 +337,7 @@ class Store:
                 raise self.folder.fault_of(errno.EIO, f"journal_mode stays {mode}")
             db.execute("PRAGMA synchronous = FULL")
             if empty:
-                db.executescript(f"BEGIN IMMEDIATE; {SCHEMA}"  # all of it, or none
-                                 f"PRAGMA application_id = {APPLICATION_ID};"
-                                 f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+                db.executescript(f"BEGIN IMMEDIATE; {BOOTSTRAP} COMMIT;")  # all, or none
                 return db
             found = db.execute("PRAGMA quick_check").fetchone()[0]
             if found != "ok":
@@ -377,9 +374,7 @@ class Store:
                                       Fault.CANNOT_START) from None
         try:
             db.execute("PRAGMA synchronous = FULL")
-            db.executescript(f"BEGIN IMMEDIATE; {SCHEMA}"
-                             f"PRAGMA application_id = {APPLICATION_ID};"
-                             f"PRAGMA user_version = {SCHEMA_VERSION};")
+            db.executescript(f"BEGIN IMMEDIATE; {BOOTSTRAP}")
             for row, (game, ended, finished_at) in found.games.items():
                 insert(db, game, ended, finished_at, row)
             db.executemany("INSERT INTO pref VALUES (?, ?)", found.prefs.items())
@@ -644,9 +639,7 @@ class Store:
                 return reader.finished(count) if whole else reader.recent(count)
         games: list[Any] = []
         try:
-            found = ([row for (row,) in db.execute(
-                "SELECT id FROM game WHERE ended IS NOT NULL AND ended != ? ORDER BY id DESC "
-                "LIMIT ?", (Ended.DAMAGED, count + 20))] if whole else summaries(db, count + 20))
+            found = newest_finished(db, count + 20) if whole else summaries(db, count + 20)
             for entry in found:
                 if isinstance(entry, Summary):
                     games.append(entry)

@@ -23,8 +23,16 @@ runs pytest in-process.
 Equivalent mutants (no test could tell them apart: the program does the same) are
 named with the reason in ``tools/machine_equivalent.txt`` and left out of the score.
 
+The page's and the seam's modules (``pairing``, ``app``, ``server``, ``intents``) are
+run by their tests in processes of their own too (``robinson web``, ``robinson play``):
+for them each mutant is also written into its source file (as ``ast.unparse`` gives it,
+the same program) for its run and the file put back after, one mutant at a time, with
+no bytecode written (a mutant of the same size in the same second would be the last
+one's). Run it in a clone of its own: the file is the clone's.
+
 Usage: .venv/bin/python tools/mutate_machine.py [--target machine|view|config|folder|ledger|
-       rows|salvage|spare|store|restore|said|screens] [--jobs N] [--only TEXT] [--list]
+       rows|salvage|spare|store|restore|said|screens|pairing|app|server|intents] [--jobs N]
+       [--only TEXT] [--list]
        [--sample SHARE --seed N]
 """
 
@@ -57,6 +65,8 @@ class Target:
     stages: tuple[tuple[str, ...], ...]
     enums: tuple[str, ...] = ()  # enum classes whose members a mutant may turn
     caches: tuple[str, ...] = ()  # module functions whose lru_cache a mutant must clear
+    files: bool = False  # its tests run it in processes of their own (the page, the table):
+    # each mutant is also written into the source file for its run (one at a time)
 
     @property
     def source(self) -> Path:
@@ -108,6 +118,13 @@ for room in ("folder", "ledger", "rows", "salvage", "store", "spare"):
 TARGETS["restore"] = Target(  # only robinson restore runs it
     "firmware.table.restore", (("tests/test_durable.py", "tests/test_ledger.py",
                                 "tests/test_store.py", "-k", "restore or put_back"),))
+WEB_STAGES = (  # the page and the seam, in processes of their own: the fast files first
+    ("tests/test_seam.py",),  # the seam's bytes and intents, in this process: 6 s
+    ("tests/test_web.py", "tests/test_page_guard.py"),  # the page, the table beside it
+    ("tests/test_phone_hardware.py",))
+for module in ("firmware.web.pairing", "firmware.web.app", "firmware.seam.server",
+               "firmware.seam.intents"):
+    TARGETS[module.rpartition(".")[2]] = Target(module, WEB_STAGES, files=True)
 TARGETS["said"] = Target(  # what the voice says: its words read against what they should say
     "firmware.speech.said",
     (("tests/test_speech.py", "-k", "pinned"),  # 2,120 sentences against spoken.txt: 1 s
@@ -129,6 +146,9 @@ TURN_COMPARE = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: 
 TURN_BINARY = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
                ast.Mod: ast.Mult, ast.BitOr: ast.BitAnd, ast.BitAnd: ast.BitOr,
                ast.FloorDiv: ast.Div}
+
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 @dataclass(frozen=True)
@@ -158,11 +178,11 @@ def mutants(source: str) -> Iterator[Mutant]:
 def _homes(tree: ast.Module) -> Iterator[tuple[list[object], str, ast.AST]]:
     """The functions (and methods, one class deep) and the module's constants."""
     for i, node in enumerate(tree.body):
-        if isinstance(node, ast.FunctionDef):
+        if isinstance(node, FUNCTIONS):
             yield ["body", i], node.name, node
         elif isinstance(node, ast.ClassDef):
             for j, inner in enumerate(node.body):
-                if isinstance(inner, ast.FunctionDef):
+                if isinstance(inner, FUNCTIONS):
                     yield ["body", i, "body", j], f"{node.name}.{inner.name}", inner
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1
               and isinstance(node.targets[0], ast.Name) and node.targets[0].id.isupper()):
@@ -223,7 +243,7 @@ def _walk(node: ast.AST, path: list[object]) -> Iterator[tuple[list[object], ast
 
 
 def _docstring(parent: ast.AST, field: str, i: int) -> bool:
-    if field != "body" or i != 0 or not isinstance(parent, ast.FunctionDef):
+    if field != "body" or i != 0 or not isinstance(parent, FUNCTIONS):
         return False
     first = parent.body[0]
     return (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
@@ -313,12 +333,12 @@ def _function(module: types.ModuleType, qualname: str) -> types.FunctionType:
     return getattr(raw, "__wrapped__", raw)  # functools.lru_cache: run() clears its cache  # type: ignore[no-any-return]
 
 
-def _def(tree: ast.Module, qualname: str) -> ast.FunctionDef:
+def _def(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef:
     *outer, name = qualname.split(".")
     body = tree.body
     for part in outer:
         body = next(n for n in body if isinstance(n, ast.ClassDef) and n.name == part).body
-    return next(n for n in body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return next(n for n in body if isinstance(n, FUNCTIONS) and n.name == name)
 
 
 def run(mutant: Mutant | None, quiet: bool = True) -> int:
@@ -332,6 +352,9 @@ def run(mutant: Mutant | None, quiet: bool = True) -> int:
             os.dup2(null, 1)
             os.dup2(null, 2)
         if mutant is not None:
+            if TARGET.files:  # for the processes the tests start (no bytecode: its time
+                TARGET.source.write_text(ast.unparse(mutant.tree) + "\n")  # and size
+                # could be the last mutant's)
             install(mutant)
             module = importlib.import_module(TARGET.module)
             for cached in TARGET.caches:
@@ -363,6 +386,8 @@ def main() -> int:
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
     os.environ["ROBINSON_MUTANT"] = "1"  # the property runs stop at a find (no shrinking)
+    os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # a mutant on disk is compiled from itself
+    sys.dont_write_bytecode = True
     global TARGET
     TARGET = TARGETS[args.target]
     everything = [m for m in mutants(TARGET.source.read_text()) if args.only in m.name]
@@ -389,7 +414,12 @@ def main() -> int:
     limit = max(30.0, 2 * baseline)
     print(f"{len(everything)} mutants; the tests take {baseline:.1f} s unmutated "
           f"(a mutant that runs {limit:.0f} s is killed)", flush=True)
-    verdicts = _run_all(everything, args.jobs, limit)
+    original = TARGET.source.read_text()
+    try:
+        verdicts = _run_all(everything, 1 if TARGET.files else args.jobs, limit)
+    finally:
+        if TARGET.source.read_text() != original:
+            TARGET.source.write_text(original)
     kept = ROOT / "mutants" / f"{TARGET.name}.json"  # every verdict, for a reader or a rerun
     kept.parent.mkdir(exist_ok=True)
     kept.write_text(json.dumps(verdicts, indent=1, ensure_ascii=False) + "\n")
@@ -405,6 +435,7 @@ def _warm() -> None:
 
 def _run_all(everything: list[Mutant], jobs: int, limit: float) -> dict[str, str]:
     verdicts: dict[str, str] = {}
+    original = TARGET.source.read_text()
     waiting = list(everything)
     running: dict[int, tuple[Mutant, float]] = {}
     while waiting or running:
@@ -419,6 +450,8 @@ def _run_all(everything: list[Mutant], jobs: int, limit: float) -> dict[str, str
             select.select([], [], [], 0.05)
             continue
         mutant, _ = running.pop(pid)
+        if TARGET.files:
+            TARGET.source.write_text(original)
         code = os.waitstatus_to_exitcode(status)
         verdicts[mutant.name] = ("survived" if code == 0 else "timeout" if code == -9
                                  else "killed")

@@ -400,10 +400,11 @@ def test_guesses_sent_together_are_counted_as_they_come_five_a_minute(table: Tab
                                                                       web: Web) -> None:
     """Issue 59: 150 guesses sent together, every head before any body, were all checked
     (the throttle was asked before the body was read, and the wrong ones counted after).
-    A guess is now judged and counted with no wait between: of 150 sent so from fifteen
-    machines, 5 are checked (403), the rest are 429. (At 200 they pass uvicorn's 200
-    connections at once, and under load every one was 503: none checked, which proves
-    nothing of the throttle.)"""
+    A guess is now judged and counted with no wait between: of 200 sent so from twenty
+    machines, 5 are checked (403), the rest are 429, but the 200th connection: the page
+    serves 200 at once (past that uvicorn answered every request 503, and none was
+    checked), so it closes the one that would fill it, its address holding as many as
+    any (firmware/web/guard.py)."""
     with web.client() as client:
         assert client.post("/api/pair/request", json={}).status_code == 200
     wrong = f"{(int(code_on_the_panel(table.directory)) + 1) % 1_000_000:06d}"
@@ -411,26 +412,32 @@ def test_guesses_sent_together_are_counted_as_they_come_five_a_minute(table: Tab
     head = (f"POST /api/pair HTTP/1.1\r\nHost: 127.0.0.1:{web.port}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
             "Connection: close\r\n\r\n").encode()
-    guesses = [socket.create_connection(("127.0.0.1", web.port), timeout=20,  # 15 machines
+    guesses = [socket.create_connection(("127.0.0.1", web.port), timeout=20,  # 20 machines
                                         source_address=(f"127.0.2.{n // 10 + 1}", 0))
-               for n in range(150)]
+               for n in range(200)]
     try:
         for guess in guesses:
-            guess.sendall(head)
+            with contextlib.suppress(OSError):  # (the one closed)
+                guess.sendall(head)
         time.sleep(0.5)  # every head is in and waiting on its body: the old page's race
         for guess in guesses:
-            guess.sendall(body)
+            with contextlib.suppress(OSError):
+                guess.sendall(body)
         statuses = []
         for guess in guesses:
             answer = b""
-            while chunk := guess.recv(65536):
-                answer += chunk
-            statuses.append(int(answer.split(b" ", 2)[1]))
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := guess.recv(65536):
+                    answer += chunk
+            statuses.append(int(answer.split(b" ", 2)[1]) if answer else 0)  # 0: closed
     finally:
         for guess in guesses:
             guess.close()
-    assert len(statuses) == 150
-    assert statuses.count(403) == 5 and statuses.count(429) == 145, sorted(statuses)
+    assert len(statuses) == 200 and set(statuses) <= {403, 429, 0}, {
+        status: statuses.count(status) for status in set(statuses)}
+    closed = statuses.count(0)  # the 200th, and the oldest guess if the pairing request's
+    assert statuses.count(403) == 5 and 1 <= closed <= 2, sorted(statuses)  # own was not
+    # yet gone from the page's count when the guesses came
 
 
 def test_the_code_is_on_the_panel_never_on_the_network(table: Table, web: Web) -> None:

@@ -56,7 +56,7 @@ class GuardedH11(H11Protocol):
         if host is None:
             return
         if held[host] > CLIENT_MOST:
-            self.transport.close()  # (connection_lost takes it out of the count)
+            self._shut()
             return
         self._arm(FIRST_WITHIN)
         if self.limit_concurrency is not None and len(self.connections) >= self.limit_concurrency:
@@ -67,12 +67,17 @@ class GuardedH11(H11Protocol):
         closed for this one, or this one if its own address holds as many."""
         most = max(count for address, count in held.items() if address is not None)
         if held[host] >= most:
-            self.transport.close()
+            self._shut()
             return
         busiest = [other for other in self.connections if isinstance(other, GuardedH11)
                    and held[_address(other)] == most]
-        oldest = min(busiest, key=lambda other: other._opened)
-        oldest.transport.close()
+        min(busiest, key=lambda other: other._opened)._shut()
+
+    def _shut(self) -> None:
+        """Closed, and out of the server's count at once: its connection_lost comes on a
+        later turn of the loop, after requests it would have made 503 meanwhile."""
+        self.connections.discard(self)
+        self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         if not self._asked and self.conn.their_state is h11.IDLE:  # a request begins

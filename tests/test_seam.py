@@ -17,7 +17,7 @@ import pytest
 
 from firmware.seam.intents import wanted
 from firmware.seam.wire import CLIENTS_MOST, INTENT_MOST, connect, decode, encode, socket_path
-from firmware.table.messages import Prefer
+from firmware.table.messages import ForgetPhone, PhoneUsed, Prefer
 from firmware.table.prefs import Prefs
 from firmware.table.view import BRIGHTNESS
 
@@ -91,6 +91,24 @@ def test_a_step_or_a_seat_past_the_ends_is_refused_never_read_as_another(
     """A phone's page passes a slider's value and a form's seat keys straight through: a
     brightness 0 must not index past the four steps, nor a seat "x" name seat 1."""
     assert wanted(message, Prefs()) == why
+
+
+def test_a_phones_use_or_forgetting_without_a_day_dates_nothing() -> None:
+    """A "used" with no day is a use on day 0, not known: no day is written on the phone
+    (a day 1 would have it forgotten at another phone's next use, 1970 being long past)."""
+    phone = "a" * 64
+    assert wanted({"intent": "used", "phone": phone}, Prefs()) == PhoneUsed(phone, 0)
+    assert wanted({"intent": "used", "phone": phone, "day": 20000}, Prefs()) == PhoneUsed(
+        phone, 20000)
+    assert wanted({"intent": "forget", "phone": phone}, Prefs()) == ForgetPhone(phone)
+
+
+def test_a_code_the_panel_does_not_show_is_answered_in_words(table: Table) -> None:
+    """The seam's answer to a pairing the table did not take: its words, which the page
+    and a script read."""
+    answer = ask(table, {"intent": "paired", "proof": "000000", "phone": "b" * 64})
+    assert answer == {"kind": "answer", "id": 7, "ok": False,
+                      "why": "that is not the code on the panel (or its time is up)"}, answer
 
 
 def test_brightness_steps_one_to_four_are_the_dimmest_to_the_brightest() -> None:

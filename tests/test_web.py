@@ -561,7 +561,8 @@ def test_a_foreign_host_is_421_on_every_path_before_anything_else(table: Table,
 def test_each_refusal_is_its_own_status_and_changes_nothing(table: Table, web: Web) -> None:
     """Refusals by their status, not only "not 200": 9 KB of headers is 431 (a paired
     change sent with them is not taken), a foreign Origin asking for a code is 403, a
-    body that is not JSON is 400; and the page's script is served (200, JavaScript)."""
+    body that is not JSON is 400, an intent the page has not 404; and the page's script
+    and style are served (200, as JavaScript and CSS)."""
     with paired(web, table.directory) as (client, token):
         heavy = client.post("/api/names", json={"names": {"1": "Eve"}},
                             headers={"x-csrf-token": token, "x-junk": "y" * 9 * 1024})
@@ -578,6 +579,24 @@ def test_each_refusal_is_its_own_status_and_changes_nothing(table: Table, web: W
         script = client.get("/static/app.js")
         assert script.status_code == 200 and "javascript" in script.headers["content-type"]
         assert "EventSource" in script.text
+        style = client.get("/static/style.css")  # a phone's browser takes it as a style
+        assert style.status_code == 200 and style.headers["content-type"].startswith(
+            "text/css"), style.headers
+        unknown = client.post("/api/shutdown", json={}, headers={"x-csrf-token": token})
+        assert (unknown.status_code, unknown.json()) == (404, {"said": "not found"})
+
+
+def test_a_session_is_256_random_bits_and_no_cookie_past_100_characters_is_read() -> None:
+    """The figures pairing.py states: a session's secret is 32 random bytes (43 URL-safe
+    characters, never the same twice), and a cookie longer than 100 characters is not a
+    session, even one whose digest the table keeps."""
+    from firmware.web.pairing import digest, new_session
+    from firmware.web.pairing import paired as is_paired
+
+    sessions = {new_session() for _ in range(1000)}
+    assert len(sessions) == 1000 and {len(session) for session in sessions} == {43}
+    assert is_paired("a" * 100, [digest("a" * 100)])
+    assert not is_paired("a" * 101, [digest("a" * 101)])
 
 
 def test_every_answer_carries_the_security_headers(table: Table, web: Web) -> None:

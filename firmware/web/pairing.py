@@ -27,6 +27,8 @@ TRIES_MOST = 5  # wrong codes a minute, from everyone together
 TRIES_WINDOW = 60.0
 CHANGES_AT_ONCE = 10  # a paired phone's changes sent together
 CHANGES_EVERY = 0.2  # seconds, then: five a second
+SESSION_BYTES = 32  # a session's secret: 256 bits, 43 characters in its cookie
+SESSION_MOST = 100  # characters of a cookie's session read at most (none is hashed past)
 
 
 def digest(session: str) -> str:
@@ -41,7 +43,7 @@ def csrf_token(session: str) -> str:
 
 def paired(session: str | None, phones: Iterable[str]) -> bool:
     """Whether the cookie's session is one the table keeps."""
-    if not session or len(session) > 100:
+    if not session or len(session) > SESSION_MOST:
         return False
     mine = digest(session)
     return any(hmac.compare_digest(mine, phone) for phone in phones)
@@ -52,7 +54,8 @@ def csrf_ok(session: str, given: str | None) -> bool:
 
 
 def new_session() -> str:
-    return secrets.token_urlsafe(32)
+    """A new session's secret, for its cookie: SESSION_BYTES random bytes, URL-safe."""
+    return secrets.token_urlsafe(SESSION_BYTES)
 
 
 class Tries:

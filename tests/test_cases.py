@@ -22,6 +22,11 @@ CROATIAN = {  # name: genitive, dative
     "Mia": ("Mije", "Miji"), "Matej": ("Mateja", "Mateju"), "Filip": ("Filipa", "Filipu"),
     "Dora": ("Dore", "Dori"), "Ines": ("Ines", "Ines"), "Jakov": ("Jakova", "Jakovu"),
     "Karmen": ("Karmen", "Karmen"), "Lazar": ("Lazara", "Lazaru"), "Lea": ("Lee", "Lei"),
+    # in -o, by the accent (issue 61: "Petak Čeda", "plaća 2 Ivu" were Marko's forms)
+    "Ivo": ("Ive", "Ivi"), "Čedo": ("Čede", "Čedi"), "Pero": ("Pere", "Peri"),
+    "Jozo": ("Joze", "Jozi"), "Božo": ("Bože", "Boži"), "Franjo": ("Franje", "Franji"),
+    "Mirko": ("Mirka", "Mirku"), "Darko": ("Darka", "Darku"), "Zlatko": ("Zlatka", "Zlatku"),
+    "Ivano": ("Ivana", "Ivanu"), "Leo": ("Lea", "Leu"), "Mario": ("Marija", "Mariju"),
 }
 
 FINNISH = {  # name: genitive, allative, ablative
@@ -45,7 +50,7 @@ FINNISH = {  # name: genitive, allative, ablative
 def test_croatian_names_decline_as_the_grammar_says() -> None:
     found = {name: (declined("hr", name, "gen"), declined("hr", name, "dat"))
              for name in CROATIAN}
-    assert found == CROATIAN and len(found) >= 20
+    assert found == CROATIAN and len(found) == 37
 
 
 def test_finnish_names_decline_as_the_grammar_says() -> None:

@@ -29,9 +29,12 @@ def declined(lang: str, name: str, case: str) -> str | None:
 
 # -- Croatian: the genitive and the dative ------------------------------------------------
 # A name in -a (Ana, Luka, Marija) declines as a feminine noun: Ane, Ani (Mia: Mije,
-# Miji). A man's name in -o (Marko, Ivo) or in a consonant (Ivan, Ben) declines as a
-# masculine noun: Marka, Marku; Ivana, Ivanu (for Ivo the grammars give Ive beside Iva;
-# one form for all is kept); -tar and -dar lose their a (Petar: Petra; not Lazar).
+# Miji). A man's name in a consonant (Ivan, Ben) declines as a masculine noun: Ivana,
+# Ivanu; -tar and -dar lose their a (Petar: Petra; not Lazar). A man's name in -o
+# declines by its accent, which its spelling shows nearly always: of two syllables with
+# one consonant before the -o (Ivo, Čedo, Pero, Jozo, Božo, Franjo) as Ana does: Ive,
+# Ivi; with two (Marko, Mirko, Zlatko) or of more syllables (Ivano) as Ivan does: Marka,
+# Marku; a vowel before the -o as well (Leo: Lea), with a j after an i (Mario: Marija).
 # A name in -e (Ante, Frane) keeps its genitive and takes -i: Anti. Women's names ending
 # in a consonant (Ines, Karmen) do not decline: those the table knows are listed.
 
@@ -60,12 +63,25 @@ def _croatian(name: str, case: str) -> str | None:
     if last == "e":
         return name if case == "gen" else name[:-1] + "i"
     if last == "o":
-        return name[:-1] + masculine
+        if low.endswith("io"):  # Mario: Marija, Mariju
+            return name[:-1] + "j" + masculine
+        return name[:-1] + (feminine if _hr_short_o(low) else masculine)
     if last in _VOWELS:  # -i, -u, -y: a woman's (Suzi) as often as a man's (Toni)
         return None
     if low.endswith(("tar", "dar")) and _syllables(low) >= 2:
         return name[:-2] + "r" + masculine  # Petar: Petra; Aleksandar: Aleksandra
     return name + masculine
+
+
+def _hr_short_o(low: str) -> bool:
+    """A name in -o that declines as a feminine noun (Ivo: Ive): two syllables, and one
+    consonant (lj, nj and dž are one) between its last two vowels."""
+    stem = low[:-1]
+    if _syllables(low) != 2 or stem[-1] in _VOWELS:
+        return False
+    if stem.endswith(("lj", "nj", "dž")):
+        stem = stem[:-1]
+    return len(stem) >= 2 and stem[-2] in _VOWELS
 
 
 # -- Finnish: the genitive, the allative and the ablative ---------------------------------

@@ -205,7 +205,8 @@ def test_junk_a_long_line_or_one_client_too_many_ends_only_that_connection(
         table: Table) -> None:
     path = socket_path(table.directory)
     ended = 0
-    for junk in (b"\xff\xfe not json\n", b"[1, 2]\n", b"x" * (INTENT_MOST + 10)):
+    for junk in (b"\xff\xfe not json\n", b"[1, 2]\n", b"x" * (INTENT_MOST + 10),
+                 b"\n" + encode({"intent": "repeat"})):  # a blank line first: not read past
         with connect(path) as sock:
             sock.sendall(junk)
             sock.settimeout(5)
@@ -213,7 +214,7 @@ def test_junk_a_long_line_or_one_client_too_many_ends_only_that_connection(
             while sock.recv(65536):  # views, until the table closes it (b"")
                 assert time.monotonic() < deadline, f"{junk[:20]!r} kept its connection"
             ended += 1
-    assert ended == 3
+    assert ended == 4
     held = [connect(path) for _ in range(CLIENTS_MOST)]
     try:
         time.sleep(0.3)

@@ -17,7 +17,7 @@ import pytest
 
 from firmware.seam.intents import wanted
 from firmware.seam.wire import CLIENTS_MOST, INTENT_MOST, connect, decode, encode, socket_path
-from firmware.table.messages import ForgetPhone, PhoneUsed, Prefer
+from firmware.table.messages import Address, ForgetPhone, PhoneUsed, Prefer
 from firmware.table.prefs import Prefs
 from firmware.table.view import BRIGHTNESS
 
@@ -91,6 +91,13 @@ def test_a_step_or_a_seat_past_the_ends_is_refused_never_read_as_another(
     """A phone's page passes a slider's value and a form's seat keys straight through: a
     brightness 0 must not index past the four steps, nor a seat "x" name seat 1."""
     assert wanted(message, Prefs()) == why
+
+
+def test_the_pages_address_may_be_http_or_https() -> None:
+    for url in ("http://robinson.local/", "https://robinson.local/", ""):
+        assert wanted({"intent": "address", "value": url}, Prefs()) == Address(url)
+    assert wanted({"intent": "address", "value": "ftp://robinson.local/"}, Prefs()) == (
+        "address is the page's http:// address, not 'ftp://robinson.local/'")
 
 
 def test_a_phones_use_or_forgetting_without_a_day_dates_nothing() -> None:
@@ -184,6 +191,19 @@ def test_two_intents_in_one_write_are_two_answers_in_order(table: Table) -> None
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_the_pages_address_goes_with_the_client_that_told_it(table: Table) -> None:
+    """The page tells the table where it answers; when that client is gone (the page
+    stopped), the panel's Phone row says the page is not running, and shows no code."""
+    wait_for(lambda: seam_view(table.directory)["mode"] == "setup", 10, "the setup")
+    told: dict[str, object] = {"intent": "address", "value": "http://robinson.local/"}
+    assert ask(table, told)["ok"] is True  # (asked, answered, and the client gone)
+    assert ask(table, {"intent": "pair"})["ok"] is True
+    wait_for(lambda: any("not running" in " ".join(page["rows"])
+                         for page in seam_view(table.directory)["pages"]), 5,
+             "the page said not running")
+    assert seam_view(table.directory)["private"]["pairing"] is None
 
 
 def test_a_client_gone_is_dropped_and_the_seam_waits_again(table: Table) -> None:

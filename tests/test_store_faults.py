@@ -214,7 +214,11 @@ def test_permissions_are_named_as_permissions_and_move_nothing(tmp_path: Path,
         assert found["saved"] != "Read-only file system", found
     else:
         assert code == 2 and found["short"] in ("permissions", "not a folder"), found
-        assert "owner" in str(found["error"]) or "Permission denied" in str(found["error"])
+        path, what = (folder, "written") if case == "folder 0500" else (
+            folder / "robinson.db", "read and written")
+        assert found["error"] == (  # what is wrong, and what to type
+            f"{path} may not be {what} by the user root (its owner: nobody): permissions, "
+            f"not damage; sudo chown -R root: {folder}"), found
     os.chmod(target, 0o700 if what == "folder" else 0o600)
     os.chown(target, 0, 0)
     assert not (folder / "damaged").exists()
@@ -744,6 +748,7 @@ def test_a_table_that_cannot_read_its_games_says_so_on_the_panel_and_stops(
 OVERLAY = """22 1 0:21 / / rw,noatime - overlay overlayroot rw,lowerdir=/media/root-ro
 30 22 179:2 / /media/root-ro ro,relatime - ext4 /dev/mmcblk0p2 ro
 31 22 0:30 / /media/root-rw rw,relatime - tmpfs tmpfs-root rw
+32 22 0:31 / /run/ram rw,relatime - ramfs ramfs rw
 40 22 179:1 / /boot/firmware rw,relatime - vfat /dev/mmcblk0p1 rw
 41 22 8:1 / /mnt/usb\\040stick rw,relatime - ext4 /dev/sda1 rw
 """
@@ -752,6 +757,7 @@ OVERLAY = """22 1 0:21 / / rw,noatime - overlay overlayroot rw,lowerdir=/media/r
 @pytest.mark.parametrize("folder,kind", [
     ("/var/lib/robinson-table", "overlay"),  # raspi-config's overlay file system
     ("/media/root-rw/x", "tmpfs"),
+    ("/run/ram/robinson", "ramfs"),
     ("/boot/firmware/x", None),
     ("/mnt/usb stick/robinson", None),  # a mount point with a space, escaped as \040
 ])

@@ -31,7 +31,7 @@ from PIL import Image, ImageOps
 from firmware.seam.wire import socket_path
 from firmware.table.store import Store
 from firmware.web.app import HEADERS
-from firmware.web.pairing import Tries
+from firmware.web.pairing import Pace, Tries
 from robinson_core import Game, Roll, play_script
 from robinson_core.texts import LANGUAGES, caption, instruction
 
@@ -309,7 +309,10 @@ def test_the_code_pairs_once_and_forget_all_ends_every_session(
     with web.client() as client:
         assert client.post("/api/pair/request", json={}).status_code == 200
         code = code_on_the_panel(table.directory)
-        assert client.post("/api/pair", json={"code": code}).status_code == 200
+        android = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like "
+                   "Gecko) Chrome/131.0 Mobile Safari/537.36")
+        assert client.post("/api/pair", json={"code": code},
+                           headers={"user-agent": android}).status_code == 200
         token = csrf_of(client.get("/settings").text)
         with web.client() as second:
             assert second.post("/api/pair", json={"code": code}).status_code == 403  # used
@@ -317,7 +320,7 @@ def test_the_code_pairs_once_and_forget_all_ends_every_session(
         assert change(client, token, "voice", {"value": True}).status_code == 200
         # The menu's phones: the menu, down to its row, the list, its "Forget all".
         phones = seam_view(table.directory)["private"]["phones"]
-        assert len(phones) == 1
+        assert [phone["kind"] for phone in phones] == ["Chrome/Android"]  # its User-Agent's
         choose(table, "Phones paired: 1")
         wait_for(lambda: seam_view(table.directory)["mode"] == "phones", 5, "the phones")
         pick(table, "Forget all")
@@ -394,6 +397,22 @@ def test_five_wrong_codes_a_minute_then_wait_until_the_oldest_is_a_minute_old() 
     assert not tries.allowed() and tries.retry_after() == 11
     now[0] = 70.0
     assert tries.allowed()
+
+
+def test_a_phones_changes_ten_at_once_then_one_each_fifth_of_a_second() -> None:
+    """The pace on a clock of the test's: ten changes at once; the eleventh waits 0.2 s;
+    0.2 s later one more, and 2 s later ten again, never more; another phone has its own."""
+    now = [0.0]
+    pace = Pace(clock=lambda: now[0])
+    assert [pace.wait("a") for _ in range(10)] == [0.0] * 10
+    assert pace.wait("a") == 0.2
+    now[0] = 0.1
+    assert pace.wait("a") == 0.1  # half a change back: half the wait
+    now[0] = 0.2
+    assert [pace.wait("a") for _ in range(2)] == [0.0, 0.2]
+    now[0] = 10.0
+    assert [pace.wait("a") for _ in range(11)] == [0.0] * 10 + [0.2]
+    assert pace.wait("b") == 0.0
 
 
 def test_guesses_sent_together_are_counted_as_they_come_five_a_minute(table: Table,

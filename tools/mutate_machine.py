@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import dataclasses
 import importlib
 import json
 import os
@@ -382,6 +383,9 @@ def main() -> int:
     parser.add_argument("--sample", type=float, default=1.0, help="run this share of the "
                         "mutants, drawn at random (--seed): a score's estimate, said so")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--files", action="store_true", help="write each mutant into the "
+                        "source file too, for the processes the tests start (the saves' "
+                        "probes run robinson): one at a time; in a clone of its own")
     parser.add_argument("--names", type=Path, help="a file of mutant names (one a line, as "
                         "printed; a name without #n also means its #2, #3…): only those")
     args = parser.parse_args()
@@ -392,6 +396,8 @@ def main() -> int:
     sys.dont_write_bytecode = True
     global TARGET
     TARGET = TARGETS[args.target]
+    if args.files:
+        TARGET = dataclasses.replace(TARGET, files=True)
     everything = [m for m in mutants(TARGET.source.read_text()) if args.only in m.name]
     if args.names:
         wanted = {line.strip() for line in args.names.read_text().splitlines() if line.strip()}

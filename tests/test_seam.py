@@ -85,6 +85,8 @@ def test_a_wrong_intent_is_one_line_saying_why(table: Table, message: dict[str, 
     ({"intent": "names", "names": {"x": "Ana"}}, "seat 'x' is not one of 1-8"),
     ({"intent": "names", "names": {"0": "Ana"}}, "seat '0' is not one of 1-8"),
     ({"intent": "names", "names": {"001": "Ana"}}, "seat '001' is not one of 1-8"),
+    ({"intent": "names", "names": {"x" * 30: "Ana"}},  # a key too long is cut, and said so
+     "seat 'xxxxxxxxxxxx…' (30 characters) is not one of 1-8"),
 ])
 def test_a_step_or_a_seat_past_the_ends_is_refused_never_read_as_another(
         message: dict[str, object], why: str) -> None:

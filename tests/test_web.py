@@ -413,6 +413,10 @@ def test_a_phones_changes_ten_at_once_then_one_each_fifth_of_a_second() -> None:
     now[0] = 10.0
     assert [pace.wait("a") for _ in range(11)] == [0.0] * 10 + [0.2]
     assert pace.wait("b") == 0.0
+    for _ in range(9):
+        pace.wait("b")
+    now[0] = 10.0123  # 0.0615 of a change back: 0.1877 s to wait, said to the millisecond
+    assert pace.wait("b") == 0.188
 
 
 def test_guesses_sent_together_are_counted_as_they_come_five_a_minute(table: Table,

@@ -110,6 +110,9 @@ def test_a_phones_use_or_forgetting_without_a_day_dates_nothing() -> None:
     assert wanted({"intent": "used", "phone": phone, "day": 20000}, Prefs()) == PhoneUsed(
         phone, 20000)
     assert wanted({"intent": "forget", "phone": phone}, Prefs()) == ForgetPhone(phone)
+    for day in ("20000", True, -1, 10 ** 6, 2.5):  # a day is a whole number since 1970
+        assert wanted({"intent": "used", "phone": phone, "day": day}, Prefs()) == (
+            "used needs a phone's digest (and used, a day since 1970)"), day
 
 
 def test_a_code_the_panel_does_not_show_is_answered_in_words(table: Table) -> None:

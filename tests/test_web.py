@@ -584,8 +584,9 @@ def test_a_foreign_host_is_421_on_every_path_before_anything_else(table: Table,
 def test_each_refusal_is_its_own_status_and_changes_nothing(table: Table, web: Web) -> None:
     """Refusals by their status, not only "not 200": 9 KB of headers is 431 (a paired
     change sent with them is not taken), a foreign Origin asking for a code is 403, a
-    body that is not JSON is 400, an intent the page has not 404; and the page's script
-    and style are served (200, as JavaScript and CSS)."""
+    body that is not JSON is 400, an intent the page has not 404, a second code asked
+    for within 3 s 429 with when to ask again; and the page's script and style are
+    served (200, as JavaScript and CSS)."""
     with paired(web, table.directory) as (client, token):
         heavy = client.post("/api/names", json={"names": {"1": "Eve"}},
                             headers={"x-csrf-token": token, "x-junk": "y" * 9 * 1024})
@@ -593,7 +594,10 @@ def test_each_refusal_is_its_own_status_and_changes_nothing(table: Table, web: W
         assert "1" not in seam_view(table.directory)["given"]
         foreign = client.post("/api/pair/request", json={},
                               headers={"origin": "http://evil.example"})
-        assert foreign.status_code == 403, foreign.status_code
+        assert (foreign.status_code, foreign.json()) == (403, {"said": "not from this page"})
+        guess = client.post("/api/pair", json={"code": "000000"},
+                            headers={"origin": "http://evil.example"})
+        assert (guess.status_code, guess.json()) == (403, {"said": "not from this page"})
         assert seam_view(table.directory)["private"]["pairing"] is None
         broken = client.post("/api/names", content=b'{"names": {"1": "Eve"',
                              headers={"x-csrf-token": token,
@@ -605,6 +609,9 @@ def test_each_refusal_is_its_own_status_and_changes_nothing(table: Table, web: W
         style = client.get("/static/style.css")  # a phone's browser takes it as a style
         assert style.status_code == 200 and style.headers["content-type"].startswith(
             "text/css"), style.headers
+        again = [client.post("/api/pair/request", json={}) for _ in range(2)][-1]
+        assert again.status_code == 429, again.status_code  # one code each 3 s at most
+        assert again.headers["retry-after"] == "3", again.headers
         unknown = client.post("/api/shutdown", json={}, headers={"x-csrf-token": token})
         assert (unknown.status_code, unknown.json()) == (404, {"said": "not found"})
 

@@ -31,7 +31,7 @@ from PIL import Image, ImageOps
 from firmware.seam.wire import socket_path
 from firmware.table.store import Store
 from firmware.web.app import HEADERS
-from firmware.web.pairing import Pace, Tries
+from firmware.web.pairing import Pace, Tries, phone_kind
 from robinson_core import Game, Roll, play_script
 from robinson_core.texts import LANGUAGES, caption, instruction
 
@@ -397,6 +397,34 @@ def test_five_wrong_codes_a_minute_then_wait_until_the_oldest_is_a_minute_old() 
     assert not tries.allowed() and tries.retry_after() == 11
     now[0] = 70.0
     assert tries.allowed()
+
+
+@pytest.mark.parametrize(("agent", "kind"), [
+    ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+     "Chrome/131.0 Mobile Safari/537.36", "Chrome/Android"),
+    ("Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) "
+     "SamsungBrowser/26.0 Chrome/122.0 Mobile Safari/537.36", "Samsung/Android"),
+    ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, "
+     "like Gecko) Version/18.1 Mobile/15E148 Safari/604.1", "Safari/iPhone"),
+    ("Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like "
+     "Gecko) CriOS/126.0 Mobile/15E148 Safari/604.1", "Chrome/iPad"),
+    ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, "
+     "like Gecko) FxiOS/127.0 Mobile/15E148 Safari/605.1.15", "Firefox/iPhone"),
+    ("Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) "
+     "Chrome/126.0 Safari/537.36", "Chrome/ChromeOS"),
+    ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+     "Chrome/126.0 Safari/537.36 Edg/126.0", "Edge/Windows"),
+    ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like "
+     "Gecko) Version/17.5 Safari/605.1.15", "Safari/Mac"),
+    ("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+     "Firefox/Linux"),
+    ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+     "Chrome/126.0 Safari/537.36 OPR/111.0", "Opera/Windows"),
+    ("curl/8.5", "Other/Other"),
+])
+def test_a_phone_is_named_by_its_browser_and_system(agent: str, kind: str) -> None:
+    """What the panel's and the page's lists call a phone, from its User-Agent."""
+    assert phone_kind(agent) == kind
 
 
 def test_a_phones_changes_ten_at_once_then_one_each_fifth_of_a_second() -> None:

@@ -102,9 +102,9 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 def serving(app: Any, **settings: Any) -> Iterator[int]:
     """uvicorn with the guard's protocol, running ``app`` on a free port (yielded)."""
     sock = socket.create_server(("127.0.0.1", 0))
+    settings = {"lifespan": "off", **settings}
     config = uvicorn.Config(app, fd=sock.fileno(), http=GuardedH11, log_level="error",
-                            lifespan="off", timeout_keep_alive=5,
-                            timeout_graceful_shutdown=1, **settings)
+                            timeout_keep_alive=5, timeout_graceful_shutdown=1, **settings)
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
@@ -191,6 +191,27 @@ def test_a_live_stream_ends_after_its_time_and_the_browser_opens_it_again(
         took = time.monotonic() - began
     assert stream.status_code == 200 and lines[0] == "retry: 1000", lines[:3]
     assert "event: now" in lines and 1.0 <= took < 15.0, (took, lines[:5])
+
+
+def test_a_page_started_beside_a_running_table_is_ready_once_its_view_is_here(
+        tmp_path: Path) -> None:
+    """The page, started by a phone's first visit, holds that visit until the table's
+    view is here (at most FIRST_VIEW_WITHIN, 3 s, for a table that is not running):
+    beside a table that runs it is ready as soon as the view comes (its time printed;
+    the bound, the 3 s a page waits for a view that never comes, is the thing absent)."""
+    assert web_app.FIRST_VIEW_WITHIN == 3.0
+    table = Table(tmp_path / "state", "1,2,3")
+    try:
+        wait_for(lambda: seam_view(table.directory)["mode"] == "setup", 10, "the table")
+        began = time.monotonic()
+        with serving(web_app.application(table.directory, Config()), lifespan="on") as port:
+            took = time.monotonic() - began
+            now = httpx.get(f"http://127.0.0.1:{port}/api/now", headers={"host": "localhost"},
+                            timeout=5).json()
+        print(f"\nthe page beside a running table: ready in {took * 1000:.0f} ms")
+        assert now["status"] == "playing" and took < 3.0, (now.get("status"), took)
+    finally:
+        table.stop()
 
 
 def test_a_full_server_makes_room_for_a_newcomer_from_the_busiest_address() -> None:

@@ -835,6 +835,32 @@ def test_why_a_database_was_set_aside_is_cut_to_eighty_characters(tmp_path: Path
                               "recovered into a new one (kept in damaged/ as robinson.db.1)")
 
 
+def test_a_read_of_a_database_with_tables_not_ours_says_so_and_moves_nothing(
+        tmp_path: Path) -> None:
+    """A read command (history, export) on a database another program added a table to:
+    its words say what is wrong and what to do; the file stays where it is."""
+    store = Store(tmp_path)
+    store.save(GAME)
+    store.close()
+    plant(tmp_path, "CREATE TABLE a (x);")
+    loaded = Store(tmp_path, read_only=True).load()
+    assert loaded.game is None and loaded.problem == (
+        "robinson.db is damaged (its tables are not ours: a table 'a' that is not ours): "
+        "start the table to set it aside and recover the games"), loaded.problem
+    assert not (tmp_path / "damaged").exists()
+
+
+def test_keeping_copies_of_files_not_there_says_nothing_was_kept(tmp_path: Path) -> None:
+    from firmware.table.folder import Folder
+
+    folder = Folder(tmp_path)
+    assert folder.keep(tmp_path / "robinson.db", tmp_path / "robinson.db-wal") == (
+        "nothing (no file was there)")
+    (tmp_path / "robinson.db").write_bytes(b"x")
+    assert folder.keep(tmp_path / "robinson.db", tmp_path / "robinson.db-wal") == (
+        "robinson.db.1")
+
+
 def put_away_three(folder: Path) -> Store:
     """A store with three games put away (won, put away in play, won) and one in play."""
     store = Store(folder)

@@ -626,6 +626,9 @@ def test_each_refusal_is_its_own_status_and_changes_nothing(table: Table, web: W
         guess = client.post("/api/pair", json={"code": "000000"},
                             headers={"origin": "http://evil.example"})
         assert (guess.status_code, guess.json()) == (403, {"said": "not from this page"})
+        own = client.post("/api/voice", json={"value": True}, headers={  # as a browser sends
+            "x-csrf-token": token, "origin": f"http://127.0.0.1:{web.port}"})  # it: taken
+        assert own.status_code == 200, own.text
         assert seam_view(table.directory)["private"]["pairing"] is None
         broken = client.post("/api/names", content=b'{"names": {"1": "Eve"',
                              headers={"x-csrf-token": token,

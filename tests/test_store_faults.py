@@ -716,6 +716,10 @@ def test_a_salvages_reading_is_bounded_by_its_steps(tmp_path: Path,
     whole salvage reads all of."""
     from firmware.table import salvage
 
+    # the figures salvage.py states: 200,000 counts of 1,000 SQLite steps, the newest
+    # 1,000 game rows
+    assert (salvage.MAX_STEPS, salvage.PROGRESS_EVERY, salvage.MAX_ROWS) == (
+        200_000, 1_000, 1_000)
     folder = folder_with_games(tmp_path / "state", finished=30)
     whole = salvage.Salvaged.read(folder / "robinson.db")
     monkeypatch.setattr(salvage, "PROGRESS_EVERY", 1)

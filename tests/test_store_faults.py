@@ -729,6 +729,20 @@ def test_a_salvages_reading_is_bounded_by_its_steps(tmp_path: Path,
                                                                len(bounded.games))
 
 
+def test_a_damaged_file_that_lost_its_other_tables_still_gives_its_games(
+        tmp_path: Path) -> None:
+    """A salvage reads the games wherever the game and action tables are still there, the
+    preferences' and the seals' tables gone or not."""
+    from firmware.table import salvage
+
+    folder = folder_with_games(tmp_path / "state", finished=3)
+    db = sqlite3.connect(folder / "robinson.db")
+    db.executescript("DROP TABLE pref; DROP TABLE meta;")
+    db.close()
+    found = salvage.Salvaged.read(folder / "robinson.db")
+    assert len(found.games) == 4 and found.prefs == {}, (len(found.games), found.prefs)
+
+
 def test_a_table_that_cannot_read_its_games_says_so_on_the_panel_and_stops(
         tmp_path: Path) -> None:
     """The real app, emulated and piped (its panel as text): exit 2, one line on stderr,

@@ -743,6 +743,20 @@ def test_a_damaged_file_that_lost_its_other_tables_still_gives_its_games(
     assert len(found.games) == 4 and found.prefs == {}, (len(found.games), found.prefs)
 
 
+def test_our_schemas_rows_are_made_in_memory_each_time_leaving_no_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows a mended schema is written from (salvage.our_objects): the same eight each
+    time, made in memory, no file left in the table's working folder."""
+    from firmware.table.salvage import our_objects
+
+    monkeypatch.chdir(tmp_path)
+    first, second = our_objects(), our_objects()
+    assert first == second and [row[1] for row in first] == [
+        "game", "sqlite_sequence", "one_game_in_play", "action", "pref",
+        "sqlite_autoindex_pref_1", "meta", "sqlite_autoindex_meta_1"]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_table_that_cannot_read_its_games_says_so_on_the_panel_and_stops(
         tmp_path: Path) -> None:
     """The real app, emulated and piped (its panel as text): exit 2, one line on stderr,

@@ -53,12 +53,12 @@ class GuardedH11(H11Protocol):
         self._opened = self.loop.time()
         host = self.client[0] if self.client else None
         held = collections.Counter(_address(other) for other in self.connections)
+        self._arm(FIRST_WITHIN)  # (whatever its address: one not known is timed as well)
         if host is None:
             return
         if held[host] > CLIENT_MOST:
             self._shut()
             return
-        self._arm(FIRST_WITHIN)
         if self.limit_concurrency is not None and len(self.connections) >= self.limit_concurrency:
             self._make_room(host, held)
 

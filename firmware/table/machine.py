@@ -28,7 +28,7 @@ from firmware.display.words import Words
 from firmware.runtime.tunes import Tune
 from firmware.speech.said import Spoken
 from firmware.table.faults import Fault
-from firmware.table.menu import MENU, PhoneRow, Row
+from firmware.table.menu import MENU, PhoneRow, Row, phone_cursor
 from firmware.table.messages import (
     WRITES,
     Address,
@@ -926,10 +926,9 @@ class _Moment:
         the cursor (the list stays, the rest to forget), or every phone, or goes back."""
         listed, phones = self.state.now, self.state.prefs.phones
         assert isinstance(listed, Phones)
-        rows = len(phones) + len(PhoneRow)
-        row = min(listed.row, rows - 1)  # a phone forgotten from the page meanwhile
+        row = phone_cursor(listed.row, len(phones))
         if kind is Press.SHORT:
-            self.set(now=Phones((row + 1) % rows))
+            self.set(now=Phones((row + 1) % (len(phones) + len(PhoneRow))))
             return
         if row < len(phones):  # listed newest first
             self.keep_phones(tuple(p for p in phones if p != phones[-1 - row]))

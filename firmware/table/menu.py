@@ -89,6 +89,12 @@ def phone_labels(words: Words, phones: Sequence[Phone]) -> list[str]:
     return rows[::-1] + [words(row.value) for row in PhoneRow]
 
 
+def phone_cursor(row: int, phones: int) -> int:
+    """The phones list's cursor on a row that is there: ``phones`` paired now (one may
+    have been forgotten from the page while the list showed)."""
+    return min(row, phones + len(PhoneRow) - 1)
+
+
 def _pace(words: Words, speed: int) -> str:
     """The voice's speed as the menu says it: slow, normal, fast (or the config's words
     a minute, where it set another)."""

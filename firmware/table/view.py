@@ -18,7 +18,7 @@ import functools
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
-from firmware.table.menu import Row, labels, phone_labels
+from firmware.table.menu import Row, labels, phone_cursor, phone_labels
 from firmware.table.messages import Press
 from firmware.table.prefs import seat_names
 from firmware.table.state import (
@@ -138,7 +138,7 @@ def _mode(state: TableState, w: Words) -> Screen:
             return screens.menu_screen(w, menu_labels(state), row)
         case Phones(row):
             rows = phone_labels(w, state.prefs.phones)
-            row = min(row, len(rows) - 1)  # a phone forgotten from the page meanwhile
+            row = phone_cursor(row, len(state.prefs.phones))
             keys = "phones_keys" if row < len(state.prefs.phones) else "menu_keys"
             return screens.menu_screen(w, rows, row, keys)
         case Asking(question):

@@ -51,7 +51,7 @@ class GuardedH11(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._opened = self.loop.time()
-        host = self.client[0] if self.client else None
+        host = _address(self)
         held = collections.Counter(_address(other) for other in self.connections)
         self._arm(FIRST_WITHIN)  # (whatever its address: one not known is timed as well)
         if host is None:

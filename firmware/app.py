@@ -24,6 +24,8 @@ from firmware.notify import Notifier
 from firmware.runtime.loop import Loop
 from firmware.runtime.soundcards import AUTO
 from firmware.runtime.speaker import Speaker
+from firmware.saves.faults import Fault
+from firmware.saves.store import StateDirectoryError, Store, state_dir
 from firmware.seam.server import Seam
 from firmware.startup import (
     Stops,
@@ -34,9 +36,8 @@ from firmware.startup import (
     start_logging,
 )
 from firmware.table.die import Die, SeededDie
-from firmware.table.faults import Fault
+from firmware.table.prefs import PREF_KEYS
 from firmware.table.state import TableState
-from firmware.table.store import StateDirectoryError, Store, state_dir
 from firmware.table.table import Run, Table, Told
 
 
@@ -90,7 +91,8 @@ def _run_table(args: argparse.Namespace, folder: Path | None, stops: Stops) -> i
                                        emulate=args.emulate or args.demo, display=args.display)
     if args.seed is not None and not emulated:
         raise ConfigError("--seed is only for emulated demos, never on the table")
-    store = Store(folder or state_dir(args.state_dir, on_raspberry_pi()))
+    store = Store(folder or state_dir(args.state_dir, on_raspberry_pi()),
+                  pref_keys=PREF_KEYS)
     store.lock()  # before any pin is opened: a second table stops here, in one line
     show_terminal = emulated and sys.stdout.isatty()
     start_logging(store.directory if show_terminal else None)

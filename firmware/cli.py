@@ -17,7 +17,8 @@ from typing import Any, NoReturn
 from firmware.config import HARDWARE
 from firmware.display.panels import PANELS
 from firmware.errors import TableError, UsageError
-from firmware.table.store import KEEP_FINISHED, Finished, Store, state_dir
+from firmware.saves.store import KEEP_FINISHED, Finished, Store, state_dir
+from firmware.table.prefs import PREF_KEYS
 from firmware.tools.summary import replay_args, summary
 from firmware.web.serve import add_arguments as web_arguments
 from robinson_core import (
@@ -473,7 +474,7 @@ def _reader(given: str | None) -> Any:
     """The state directory opened read-only: nothing in it is made, moved or changed."""
     from firmware.devices import on_raspberry_pi
 
-    return Store(state_dir(given, on_raspberry_pi()), read_only=True)
+    return Store(state_dir(given, on_raspberry_pi()), read_only=True, pref_keys=PREF_KEYS)
 
 
 def _state(args: argparse.Namespace) -> int:
@@ -492,7 +493,7 @@ def _state(args: argparse.Namespace) -> int:
 
 
 def _history(args: argparse.Namespace) -> int:
-    from firmware.table.store import ending
+    from firmware.saves.store import ending
 
     store = _reader(args.state_dir)
     games = store.finished(args.last)
@@ -590,7 +591,7 @@ def _import(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file} is not a saved game (not UTF-8 text)") from None
     except RobinsonError as error:
         raise UsageError(f"{args.file}: {error}") from None
-    store = Store(state_dir(args.state_dir, on_raspberry_pi()))
+    store = Store(state_dir(args.state_dir, on_raspberry_pi()), pref_keys=PREF_KEYS)
     store.lock()  # not beside a running table: it would not know
     replaced = store.load().game
     try:
@@ -605,7 +606,7 @@ def _import(args: argparse.Namespace) -> int:
 
 def _restore(args: argparse.Namespace) -> int:
     from firmware.devices import on_raspberry_pi
-    from firmware.table.restore import restore
+    from firmware.saves.restore import restore
 
     done = restore(state_dir(args.state_dir, on_raspberry_pi()), Path(args.file))
     count = f"{done.finished} finished game" + ("" if done.finished == 1 else "s")
@@ -634,7 +635,8 @@ def _names(args: argparse.Namespace) -> int:
     directory = state_dir(args.state_dir, on_raspberry_pi())
     if changing and (answer := _names_to_the_table(directory, given, args.clear)) is not None:
         return answer
-    store = Store(directory, read_only=not changing)  # listing them makes and moves nothing
+    store = Store(directory, read_only=not changing,  # listing them makes and moves nothing
+                  pref_keys=PREF_KEYS)
     if changing:
         store.lock()  # not beside a running table: it would not see them until it starts
     try:

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 from firmware.display import screens
-from firmware.table.faults import Fault
-from firmware.table.store import Store
+from firmware.saves.faults import Fault
+from firmware.saves.store import Store
 from firmware.table.table import Mode
 
 from .rig import Rig

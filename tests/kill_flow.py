@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from firmware.table.store import Store
+from firmware.saves.store import Store
 from robinson_core import Choice, Game, Roll, play_script
 
 SEATS = (1, 2)

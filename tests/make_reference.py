@@ -152,7 +152,7 @@ def shown() -> list[str]:
 
     from firmware.display import screens
     from firmware.display.words import Words
-    from firmware.table.rows import Ended, Summary, ending
+    from firmware.saves.rows import Ended, Summary, ending
     from tests.screen_gallery import games as moments
     from tests.screen_gallery import menu_items
 

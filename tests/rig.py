@@ -15,9 +15,10 @@ from firmware.display.screen import Screen
 from firmware.emulate.bus import Bus
 from firmware.emulate.rig import emulate
 from firmware.runtime.loop import ManualClock, advance
+from firmware.saves.store import Store
 from firmware.table.die import Die
 from firmware.table.parts import Run, Told, Voice
-from firmware.table.store import Store
+from firmware.table.prefs import PREF_KEYS
 from firmware.table.table import Mode, Table
 from robinson_core import Game
 
@@ -53,7 +54,7 @@ class Rig:
         self.seat_pins = self.rigging.hands.seat_pins
         if held_at_boot:
             self.button_pin.drive_low()
-        self.store = Store(state_dir)
+        self.store = Store(state_dir, pref_keys=PREF_KEYS)
         self.die = die or ScriptedDie(faces)
         self.table = Table(self.rigging, self.store, die=self.die, fonts=FONTS,
                            run=Run(lang=lang, animate=animate, voice_on=voice_on, mounts=mounts,

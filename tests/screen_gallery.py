@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
+from firmware.saves.rows import Summary, ending
 from firmware.table.menu import MENU, phone_labels
 from firmware.table.prefs import PHONES_MOST, Phone
-from firmware.table.rows import Summary, ending
 from robinson_core import Game, HouseRules, Square4, play_script
 from robinson_core.texts import LANGUAGES
 

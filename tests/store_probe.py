@@ -13,12 +13,13 @@ import json
 import sys
 from pathlib import Path
 
-from firmware.table.store import StateDirectoryError, Store
+from firmware.saves.store import StateDirectoryError, Store
+from firmware.table.prefs import PREF_KEYS
 from robinson_core import Game, Roll
 
 
 def main(folder: Path, play: bool) -> int:
-    store = Store(folder)
+    store = Store(folder, pref_keys=PREF_KEYS)
     try:
         store.lock()
         loaded = store.load()

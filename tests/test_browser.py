@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 
-from firmware.table.store import Store
+from firmware.saves.store import Store
+from firmware.table.prefs import PREF_KEYS
 from firmware.web.words import WORDS
 from robinson_core.texts import LANGUAGES, language_name
 
@@ -211,7 +212,7 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
     assert len(latencies) >= 10
     assert max(latencies) < 1000  # within 1 s, every press
     table.stop()
-    store = Store(table.directory, read_only=True)
+    store = Store(table.directory, read_only=True, pref_keys=PREF_KEYS)
     try:
         assert json.loads(store.prefs()["names"]) == NAMES and store.prefs()["language"] == "hr"
     finally:

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware.table import restore as restoring
-from firmware.table.folder import Folder
-from firmware.table.ledger import LEDGER
-from firmware.table.rows import APPLICATION_ID
-from firmware.table.spare import SPARE
-from firmware.table.store import Store
+from firmware.saves import restore as restoring
+from firmware.saves.folder import Folder
+from firmware.saves.ledger import LEDGER
+from firmware.saves.rows import APPLICATION_ID
+from firmware.saves.spare import SPARE
+from firmware.saves.store import Store
 from robinson_core import SaveError
 
 from .test_ledger import BEGUN, SHOWN, games_store
@@ -246,7 +246,7 @@ def test_another_tables_lock_names_its_holder_whatever_it_wrote(tmp_path: Path) 
     """The lock's holder as it wrote itself (a pid, or bytes that are not: shown, not a
     traceback), in the one line that stops a second table (flock's lock is one per open
     file: a second folder in this process is refused as another process would be)."""
-    from firmware.table.faults import TableRunning
+    from firmware.saves.faults import TableRunning
 
     first = Folder(tmp_path / "state")
     first.lock()

@@ -118,7 +118,7 @@ def test_a_demo_plays_in_a_folder_of_its_own_and_leaves_the_game_in_play(
     import sys
     import time
 
-    from firmware.table.store import Store
+    from firmware.saves.store import Store
     from robinson_core import Game, Roll
 
     usual = tmp_path / "state" / "robinson-table"

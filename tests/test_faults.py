@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from firmware.display import screens
-from firmware.table.store import Store
+from firmware.saves.store import Store
 from firmware.table.table import Mode
 from robinson_core import Game, Roll
 

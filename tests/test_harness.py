@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from firmware.table.store import Store
+from firmware.saves.store import Store
 from robinson_core import Game, play_script
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.table.store import Store
+from firmware.saves.store import Store
 from robinson_core import Game
 
 from . import host_packages, kill_flow

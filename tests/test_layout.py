@@ -19,61 +19,59 @@ PACKAGES = ("robinson_core", "firmware")
 # the table and the display never reach for the emulator or the tools.
 FORBIDDEN = {
     "robinson_core": ("firmware",),
-    "firmware.runtime": ("firmware.table", "firmware.display", "firmware.devices",
-                         "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
+    "firmware.runtime": ("firmware.table", "firmware.saves", "firmware.display",
+                         "firmware.devices", "firmware.emulate", "firmware.tools", "firmware.app",
+                         "firmware.cli"),
     "firmware.table": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
                        "firmware.cli", "firmware.seam", "firmware.web"),
     # The seam: the table's end reads the machine's state, never the disk's rooms; the
     # page is another process: it reaches the table only through the seam's wire, reads
     # the store read-only, and never holds the machine or re-derives its rules.
     "firmware.seam": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
-                      "firmware.cli", "firmware.web", "firmware.table.store",
+                      "firmware.cli", "firmware.web", "firmware.saves",
                       "firmware.table.table"),
     "firmware.web": ("firmware.table.machine", "firmware.table.table", "firmware.table.view",
                      "firmware.seam.server", "firmware.seam.shown", "firmware.seam.intents",
                      "firmware.devices", "firmware.emulate", "firmware.tools", "firmware.app",
                      "firmware.cli", "firmware.display.render", "firmware.runtime"),
     "firmware.display": ("firmware.emulate", "firmware.tools", "firmware.table",
-                         "firmware.devices", "firmware.config", "firmware.app", "firmware.cli"),
-    "firmware.config": ("firmware.table", "firmware.devices", "firmware.emulate",
-                        "firmware.tools", "firmware.app", "firmware.cli"),
-    "firmware.devices": ("firmware.table", "firmware.emulate", "firmware.tools", "firmware.app",
+                         "firmware.saves", "firmware.devices", "firmware.config", "firmware.app",
                          "firmware.cli"),
+    "firmware.config": ("firmware.table", "firmware.saves", "firmware.devices",
+                        "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
+    "firmware.devices": ("firmware.table", "firmware.saves", "firmware.emulate",
+                         "firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.emulate": ("firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.tools": ("firmware.cli", "firmware.app"),
     "firmware.app": ("firmware.cli", "firmware.tools"),
     "firmware.startup": ("firmware.cli", "firmware.tools", "firmware.app"),
-    "firmware.boot_settings": ("firmware.table", "firmware.devices", "firmware.emulate",
-                               "firmware.tools", "firmware.app", "firmware.cli"),
-    # The store's rooms, each over the ones below it: faults, rows, folder, ledger, salvage,
-    # spare, store, restore; the machine and what it is made of never reach the disk's rooms.
-    "firmware.table.faults": ("firmware.table.rows", "firmware.table.folder",
-                              "firmware.table.ledger", "firmware.table.salvage",
-                              "firmware.table.store", "firmware.table.restore"),
-    "firmware.table.rows": ("firmware.table.folder", "firmware.table.ledger",
-                            "firmware.table.salvage", "firmware.table.store",
-                            "firmware.table.restore"),
-    "firmware.table.folder": ("firmware.table.ledger", "firmware.table.salvage",
-                              "firmware.table.store", "firmware.table.restore"),
-    "firmware.table.ledger": ("firmware.table.salvage", "firmware.table.store",
-                              "firmware.table.restore"),
-    "firmware.table.salvage": ("firmware.table.spare", "firmware.table.store",
-                               "firmware.table.restore"),
-    "firmware.table.spare": ("firmware.table.store", "firmware.table.restore"),
-    "firmware.table.store": ("firmware.table.restore",),
-    "firmware.table.machine": ("firmware.table.store", "firmware.table.rows",
-                               "firmware.table.folder", "firmware.table.salvage",
-                               "firmware.table.ledger", "firmware.table.restore",
-                               "firmware.table.spare",
-                               "firmware.table.table"),
-    "firmware.table.view": ("firmware.table.machine", "firmware.table.store",
+    "firmware.boot_settings": ("firmware.table", "firmware.saves", "firmware.devices",
+                               "firmware.emulate", "firmware.tools", "firmware.app",
+                               "firmware.cli"),
+    # The saves stand below the table: they know nothing of it (it hands in its
+    # preferences' keys). Their rooms stand one over another (SAVES, below).
+    "firmware.saves": ("firmware.table", "firmware.seam", "firmware.web", "firmware.display",
+                       "firmware.speech", "firmware.runtime", "firmware.devices",
+                       "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
+    # The machine and what it is made of never reach the disk's rooms (a fault's kind only).
+    "firmware.table.machine": ("firmware.saves.store", "firmware.saves.rows",
+                               "firmware.saves.folder", "firmware.saves.salvage",
+                               "firmware.saves.ledger", "firmware.saves.restore",
+                               "firmware.saves.spare", "firmware.table.table"),
+    "firmware.table.view": ("firmware.table.machine", "firmware.saves.store",
                             "firmware.table.table"),
     "firmware.table.state": ("firmware.table.view", "firmware.table.machine",
-                             "firmware.table.store", "firmware.table.table"),
-    "firmware.speech": ("firmware.table", "firmware.display", "firmware.devices",
-                        "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli",
-                        "firmware.runtime", "firmware.config"),
+                             "firmware.saves.store", "firmware.table.table"),
+    "firmware.speech": ("firmware.table", "firmware.saves", "firmware.display",
+                        "firmware.devices", "firmware.emulate", "firmware.tools", "firmware.app",
+                        "firmware.cli", "firmware.runtime", "firmware.config"),
 }
+
+# The saves' rooms, each over the ones before it: none reaches for one after it.
+SAVES = ("faults", "rows", "folder", "ledger", "salvage", "spare", "store", "restore")
+FORBIDDEN |= {f"firmware.saves.{room}": tuple(f"firmware.saves.{above}"
+                                             for above in SAVES[at + 1:])
+              for at, room in enumerate(SAVES[:-1])}
 
 # What each part may import from outside the tree (top-level names): the standard
 # library's pure modules everywhere; the world (files, clocks, chance, threads,
@@ -105,16 +103,16 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.table": PURE | {"logging", "secrets"},  # secrets: pairing
     "firmware.table.weigh": PURE | {"logging", "threading"},  # the odds' worker thread
     # The store's rooms: the public face, the rows, the folder, the salvage, the fault kinds.
-    "firmware.table.store": PURE | {"contextlib", "datetime", "errno", "os", "pathlib",
+    "firmware.saves.store": PURE | {"contextlib", "datetime", "errno", "os", "pathlib",
                                     "sqlite3"},
-    "firmware.table.rows": PURE | {"contextlib", "datetime", "secrets", "sqlite3"},
-    "firmware.table.ledger": PURE | {"contextlib", "json", "os", "pathlib", "sqlite3"},
-    "firmware.table.restore": PURE | {"contextlib", "os", "pathlib", "shutil", "sqlite3"},
-    "firmware.table.folder": PURE | {"contextlib", "errno", "fcntl", "os", "pathlib", "pwd",
+    "firmware.saves.rows": PURE | {"contextlib", "datetime", "secrets", "sqlite3"},
+    "firmware.saves.ledger": PURE | {"contextlib", "json", "os", "pathlib", "sqlite3"},
+    "firmware.saves.restore": PURE | {"contextlib", "os", "pathlib", "shutil", "sqlite3"},
+    "firmware.saves.folder": PURE | {"contextlib", "errno", "fcntl", "os", "pathlib", "pwd",
                                      "shutil", "sqlite3", "stat", "urllib"},
-    "firmware.table.salvage": PURE | {"contextlib", "pathlib", "shutil", "sqlite3"},
-    "firmware.table.spare": PURE | {"contextlib", "os", "pathlib", "sqlite3"},
-    "firmware.table.faults": PURE | {"errno"},  # kinds only: the machine names them
+    "firmware.saves.salvage": PURE | {"contextlib", "pathlib", "shutil", "sqlite3"},
+    "firmware.saves.spare": PURE | {"contextlib", "os", "pathlib", "sqlite3"},
+    "firmware.saves.faults": PURE | {"errno"},  # kinds only: the machine names them
     "firmware.table.owner": PURE | {"pathlib"},  # the first boot's owner code, read once
     "firmware.table.hardware": PURE | {"json", "os", "pathlib"},  # a phone's, as TOML
     "firmware.table.pace": PURE | {"threading"},  # read by the keyboard's and demo's threads
@@ -301,29 +299,29 @@ def test_the_rule_catches_a_forbidden_import_and_a_cycle() -> None:
     edges["robinson_core.board"] = edges["robinson_core.board"] | {"robinson_core.engine"}
     edges["firmware.display.words.en"] = edges["firmware.display.words.en"] | {
         "firmware.devices"}
-    edges["firmware.table.rows"] = edges["firmware.table.rows"] | {"firmware.devices",
-                                                                   "firmware.table.store"}
+    edges["firmware.saves.rows"] = edges["firmware.saves.rows"] | {"firmware.devices",
+                                                                   "firmware.saves.store"}
     edges["firmware.table.view"] = edges["firmware.table.view"] | {"firmware.table.machine"}
     edges["firmware.config"] = edges["firmware.config"] | {"firmware.display.panels",
-                                                            "firmware.table.store"}
+                                                            "firmware.saves.store"}
     edges["firmware.tools.wiring"] = edges["firmware.tools.wiring"] | {"firmware.cli"}
     edges["firmware.devices"] = edges["firmware.devices"] | {"firmware.table.table"}
     edges["firmware.tools.selftest"] = edges["firmware.tools.selftest"] | {"firmware.app"}
     edges["firmware.runtime.outputs"] = edges["firmware.runtime.outputs"] | {
         "firmware.table.machine"}
     assert sorted(forbidden_imports(edges)) == [
-        "firmware.config imports firmware.table.store",
+        "firmware.config imports firmware.saves.store",
         "firmware.devices imports firmware.table.table",
         "firmware.display.render imports firmware.emulate.bus",
         "firmware.display.words.en imports firmware.devices",
         "firmware.runtime.outputs imports firmware.table.machine",
-        "firmware.table.rows imports firmware.devices",
-        "firmware.table.rows imports firmware.table.store",
+        "firmware.saves.rows imports firmware.devices",
+        "firmware.saves.rows imports firmware.saves.store",
         "firmware.table.view imports firmware.table.machine",
         "firmware.tools.selftest imports firmware.app",
         "firmware.tools.wiring imports firmware.cli"]
     assert any({"robinson_core.board", "robinson_core.engine"} <= set(c) for c in cycles(edges))
-    assert any({"firmware.table.rows", "firmware.table.store"} <= set(c) for c in cycles(edges))
+    assert any({"firmware.saves.rows", "firmware.saves.store"} <= set(c) for c in cycles(edges))
     assert any({"firmware.table.view", "firmware.table.machine"} <= set(c)
                for c in cycles(edges))
 
@@ -333,11 +331,11 @@ def test_the_rule_catches_the_world_where_it_does_not_belong() -> None:
     found["robinson_core.board"] |= {"random", "time", "os", "PIL", "gpiozero"}
     found["firmware.table.machine"] |= {"sqlite3", "time"}
     found["firmware.display.words.hr"] |= {"gpiozero"}
-    found["firmware.table.store"] |= {"PIL"}
+    found["firmware.saves.store"] |= {"PIL"}
     assert sorted(outside_imports(found)) == [
         "firmware.display.words.hr imports gpiozero",
+        "firmware.saves.store imports PIL",
         "firmware.table.machine imports sqlite3", "firmware.table.machine imports time",
-        "firmware.table.store imports PIL",
         "robinson_core.board imports PIL", "robinson_core.board imports gpiozero",
         "robinson_core.board imports os", "robinson_core.board imports random",
         "robinson_core.board imports time"]

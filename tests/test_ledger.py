@@ -1,4 +1,4 @@
-"""No silent loss: the ledger (firmware/table/ledger.py) against damage to SQLite's
+"""No silent loss: the ledger (firmware/saves/ledger.py) against damage to SQLite's
 write-ahead log, a -wal that is not the database's, and a copy put back after a crash.
 
 The states are those a power cut leaves: the files copied at the moment inside the last
@@ -25,11 +25,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware.table.ledger import LEDGER, Entry, Ledger
-from firmware.table.rows import Standing, standing
-from firmware.table.salvage import Salvaged
-from firmware.table.spare import SPARE
-from firmware.table.store import KEEP_FINISHED, Store
+from firmware.saves.ledger import LEDGER, Entry, Ledger
+from firmware.saves.rows import Standing, standing
+from firmware.saves.salvage import Salvaged
+from firmware.saves.spare import SPARE
+from firmware.saves.store import KEEP_FINISHED, Store
+from firmware.table.prefs import PREF_KEYS
 from robinson_core import Game, Roll
 from robinson_core.errors import quote
 
@@ -466,7 +467,7 @@ def test_another_programs_write_lock_fails_a_save_at_once_and_the_next_catches_u
     the next save after the lock is gone keeps everything."""
     import time
 
-    from firmware.table.faults import Fault, SaveFailed
+    from firmware.saves.faults import Fault, SaveFailed
 
     store = games_store(tmp_path, finished=1)
     other = sqlite3.connect(tmp_path / "robinson.db", isolation_level=None, timeout=0)
@@ -489,7 +490,7 @@ def test_a_salvage_reads_the_commits_only_in_the_wal(tmp_path: Path) -> None:
     """Issue 39, item 7: a salvage read the damaged file immutable, so skipping the commits
     only its -wal held (normally the last action shown). Here the -wal a cut left holds
     the last save; the salvage of the file as found has it."""
-    from firmware.table.salvage import Salvaged
+    from firmware.saves.salvage import Salvaged
 
     shown = cut_in_last_save(tmp_path / "built", tmp_path / "frozen", "kept")
     found = Salvaged.read(tmp_path / "frozen" / "robinson.db")
@@ -839,7 +840,7 @@ def test_a_damaged_wal_of_many_saves_keeps_every_save_before_the_damage(tmp_path
                 del data[first_bad:]
             (folder / "robinson.db-wal").write_bytes(bytes(data))
             found = open_as_the_table(folder)
-            reader = Store(folder, read_only=True)
+            reader = Store(folder, read_only=True, pref_keys=PREF_KEYS)
             prefs = reader.prefs()
             reader.close()
             assert (prefs.get("language"), prefs.get("names")) == ("hr", NAMES)

@@ -26,9 +26,9 @@ from firmware.display.fonts import Fonts
 from firmware.display.layout import CLASSIC, Layout
 from firmware.display.render import essential_page, page_count
 from firmware.display.screen import Screen
+from firmware.saves.faults import Fault
 from firmware.table import machine as m
 from firmware.table.buttons import Press
-from firmware.table.faults import Fault
 from firmware.table.menu import MENU, Row
 from firmware.table.prefs import Owed
 from robinson_core import Game, Pending, Roll

@@ -20,9 +20,9 @@ from firmware.config import Config, TableOptions, Timings
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.runtime.tunes import Tune
+from firmware.saves.faults import Fault
 from firmware.speech.said import Spoken
 from firmware.table import machine as m
-from firmware.table.faults import Fault
 from firmware.table.machine import Press, TimerKind
 from firmware.table.menu import MENU, Row
 from firmware.table.prefs import Owed, Prefs

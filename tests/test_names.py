@@ -15,9 +15,10 @@ from firmware.cli import main
 from firmware.config import Config
 from firmware.display import screens
 from firmware.display.words import Words
+from firmware.saves.store import Store
 from firmware.table import machine as m
 from firmware.table import names
-from firmware.table.store import Store
+from firmware.table.prefs import PREF_KEYS
 from robinson_core import Game, HouseRules, play_script
 from robinson_core.house_rules import DeadChips
 from robinson_core.narrate import account
@@ -88,7 +89,8 @@ def test_names_are_set_kept_changed_and_cleared(capsys: pytest.CaptureFixture[st
     assert code == 0 and "no names kept" in out and "Player 1" in out
     assert list(tmp_path.iterdir()) == []  # listing made nothing
     assert names_cli(capsys, *where, "1=Ana", "3=Wolfgangella")[0] == 0
-    assert Store(tmp_path).prefs()["names"] == json.dumps({"1": "Ana", "3": "Wolfgangella"})
+    kept = Store(tmp_path, pref_keys=PREF_KEYS).prefs()
+    assert kept["names"] == json.dumps({"1": "Ana", "3": "Wolfgangella"})
     code, out, _ = names_cli(capsys, *where, "2=Ben", "1=")  # 1= : seat 1's default back
     assert code == 0 and out.splitlines()[:2] == ["2  Ben", "3  Wolfgangella"]
     assert names_cli(capsys, *where, "--clear")[0] == 0
@@ -110,7 +112,7 @@ def test_a_bad_name_is_one_line_and_nothing_is_kept(capsys: pytest.CaptureFixtur
                                                     why: str) -> None:
     code, out, err = names_cli(capsys, "--state-dir", str(tmp_path), given)
     assert code == 2 and out == "" and err.count("\n") == 1 and why in err, err
-    assert len(err) < 200 and "names" not in Store(tmp_path).prefs()
+    assert len(err) < 200 and "names" not in Store(tmp_path, pref_keys=PREF_KEYS).prefs()
 
 
 def test_without_names_it_points_to_the_configs_key_that_exists(
@@ -121,7 +123,7 @@ def test_without_names_it_points_to_the_configs_key_that_exists(
 
 
 def test_names_are_not_changed_beside_a_running_table(tmp_path: Path) -> None:
-    running = Store(tmp_path)
+    running = Store(tmp_path, pref_keys=PREF_KEYS)
     running.lock()  # the table
     try:
         done = subprocess.run([str(ROBINSON), "names", "--state-dir", str(tmp_path), "1=Ana"],

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.table.store import Store
+from firmware.saves.store import Store
 from robinson_core import Status
 
 ROBINSON = Path(sys.executable).with_name("robinson")

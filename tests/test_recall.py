@@ -14,7 +14,7 @@ from firmware.display.fonts import Fonts
 from firmware.display.layout import CLASSIC
 from firmware.display.render import box, fit, pages
 from firmware.display.words import Words
-from firmware.table.rows import Ended, Summary
+from firmware.saves.rows import Ended, Summary
 from robinson_core import Game, HouseRules
 from robinson_core import events as ev
 from robinson_core.texts import LANGUAGES

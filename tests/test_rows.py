@@ -1,4 +1,4 @@
-"""A game as rows (firmware/table/rows.py): the words it has for a row that does not
+"""A game as rows (firmware/saves/rows.py): the words it has for a row that does not
 check out, for a schema that is not ours, and a damaged row as text, each compared whole."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.table.rows import (
+from firmware.saves.rows import (
     SCHEMA,
     BadRow,
     as_text,
@@ -20,7 +20,8 @@ from firmware.table.rows import (
     shown,
     unlike,
 )
-from firmware.table.store import Store
+from firmware.saves.store import Store
+from firmware.table.prefs import PREF_KEYS
 from robinson_core import Choice, Game, Roll
 from robinson_core.game import MAX_ACTIONS
 
@@ -104,7 +105,7 @@ def test_a_damaged_row_as_text_names_every_field_and_shows_every_byte(tmp_path: 
 
 def test_every_save_seals_with_sixteen_hex_characters_and_a_long_value_is_refused(
         tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = Store(tmp_path, pref_keys=PREF_KEYS)
     store.save(GAME)
     db = store._connection()
     seal, = db.execute("SELECT value FROM meta WHERE key = 'seal'").fetchone()
@@ -115,7 +116,7 @@ def test_every_save_seals_with_sixteen_hex_characters_and_a_long_value_is_refuse
     writer.commit()
     writer.close()
     store.close()
-    reader = Store(tmp_path, read_only=True)
+    reader = Store(tmp_path, read_only=True, pref_keys=PREF_KEYS)
     found = reader.prefs()
     reader.close()
     assert found == {"language": "x" * 100_000}  # the longest SQLite hands us, and no more

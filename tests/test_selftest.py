@@ -56,7 +56,7 @@ def test_selftest_refuses_beside_a_running_table(tmp_path: Path,
     """On the wired pins it would take the table's pins and start its panel afresh under
     it; emulated, it shares nothing with a table (an emulated one may be running)."""
     from firmware import cli, devices
-    from firmware.table.store import Store
+    from firmware.saves.store import Store
 
     monkeypatch.setattr(devices, "pi_revision", lambda: 0xA02082)  # a Pi 3, as gpiozero says
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "service"))

@@ -204,7 +204,7 @@ def test_on_stop_the_game_is_saved_and_the_panel_says_switched_off(tmp_path: Pat
     from firmware.display.render import render
     from firmware.display.screens import message_screen
     from firmware.display.words import Words
-    from firmware.table.store import Store
+    from firmware.saves.store import Store
 
     from .rig import FONTS
 
@@ -271,7 +271,7 @@ def test_a_foreign_write_lock_neither_stalls_the_loop_nor_loses_what_is_shown(
     the lock is gone every shown action is on disk."""
     import sqlite3
 
-    from firmware.table.store import Store
+    from firmware.saves.store import Store
 
     listener = Listener(tmp_path / "notify")
     env = {"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "1000000",

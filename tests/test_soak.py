@@ -9,8 +9,8 @@ import os
 import threading
 from pathlib import Path
 
+from firmware.saves.store import KEEP_FINISHED
 from firmware.table.die import SeededDie
-from firmware.table.store import KEEP_FINISHED
 from firmware.table.table import Mode
 from robinson_core import Status
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware.table import rows, spare
-from firmware.table import store as store_module
-from firmware.table.store import KEEP_FINISHED, Store
+from firmware.saves import rows, spare
+from firmware.saves import store as store_module
+from firmware.saves.store import KEEP_FINISHED, Store
 from robinson_core import Game, Roll, play_script
 
 from .test_store_faults import plant
@@ -269,7 +269,7 @@ def test_history_lists_a_won_game_at_once_not_when_the_next_begins(tmp_path: Pat
 
 
 def test_where_the_state_lives(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from firmware.table.store import SYSTEM_STATE_DIR, state_dir
+    from firmware.saves.store import SYSTEM_STATE_DIR, state_dir
 
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
@@ -321,14 +321,18 @@ def test_a_game_not_saved_is_still_put_away_whole(tmp_path: Path) -> None:
     assert [f.game for f in store.finished()] == [GAME] and store.load().game is None
 
 
-def test_preferences_keep_only_what_they_know(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+def test_preferences_keep_only_the_keys_handed_in(tmp_path: Path) -> None:
+    """The saves know nothing of the table: it hands in the keys it knows."""
+    known = ("language", "contrast")
+    store = Store(tmp_path, pref_keys=known)
     assert store.prefs() == {}
     store.save_prefs({"language": "ja", "contrast": "40"})
     store.save_prefs({"language": "fi"})
     sqlite3.connect(tmp_path / "robinson.db").execute(
         "INSERT INTO pref VALUES ('colour', 'red')").connection.commit()
-    assert Store(tmp_path).prefs() == {"language": "fi", "contrast": "40"}
+    assert Store(tmp_path, pref_keys=known).prefs() == {"language": "fi", "contrast": "40"}
+    assert Store(tmp_path, pref_keys=("colour",)).prefs() == {"colour": "red"}
+    assert Store(tmp_path).prefs() == {}  # handed none: keeps none
 
 
 def test_a_backup_is_a_whole_database(tmp_path: Path) -> None:
@@ -344,7 +348,7 @@ def test_a_backup_is_a_whole_database(tmp_path: Path) -> None:
 
 
 def test_a_second_lock_in_the_same_directory_names_the_holder(tmp_path: Path) -> None:
-    from firmware.table.store import StateDirectoryError
+    from firmware.saves.store import StateDirectoryError
 
     first = Store(tmp_path)
     first.lock()
@@ -381,7 +385,7 @@ def test_an_sqlite_error_says_what_the_os_would(tmp_path: Path,
 
 def test_a_failed_write_is_an_oserror_and_the_next_one_catches_up(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from firmware.table.store import SaveFailed
+    from firmware.saves.store import SaveFailed
 
     store = Store(tmp_path)
     store.save(GAME)
@@ -396,7 +400,7 @@ def test_a_failed_write_is_an_oserror_and_the_next_one_catches_up(
 
 
 def test_read_only_refuses_what_is_not_ours_and_writes_nothing(tmp_path: Path) -> None:
-    from firmware.table.store import SaveFailed
+    from firmware.saves.store import SaveFailed
 
     assert Store(tmp_path / "none", read_only=True).load() == store_module.Loaded(None)
     assert not (tmp_path / "none").exists()
@@ -497,7 +501,7 @@ def test_a_state_directory_is_made_with_its_parents_and_kept_private(tmp_path: P
 
 
 def test_the_lock_says_what_to_do(tmp_path: Path) -> None:
-    from firmware.table.store import StateDirectoryError
+    from firmware.saves.store import StateDirectoryError
 
     (tmp_path / "file").write_text("")
     with pytest.raises(StateDirectoryError) as caught:
@@ -745,8 +749,8 @@ def test_an_empty_database_of_ours_reads_as_no_games_not_as_someone_elses(
 def test_a_newer_database_of_ours_is_refused_by_the_writer_here_too(tmp_path: Path) -> None:
     """Ours, its tables as ours, a schema version past this one's: refused, never played
     on (tests/test_store_faults.py sees the same through the table's process)."""
-    from firmware.table.faults import Fault, StateDirectoryError
-    from firmware.table.rows import SCHEMA_VERSION
+    from firmware.saves.faults import Fault, StateDirectoryError
+    from firmware.saves.rows import SCHEMA_VERSION
 
     store = Store(tmp_path)
     store.save(GAME)
@@ -771,7 +775,7 @@ def test_every_commit_waits_for_the_disk(tmp_path: Path) -> None:
 
 def test_the_ledger_keeps_the_finished_games_fingerprint_as_each_put_away_leaves_it(
         tmp_path: Path) -> None:
-    from firmware.table.rows import kept_digest
+    from firmware.saves.rows import kept_digest
 
     store = Store(tmp_path)
     for _ in range(3):
@@ -851,7 +855,7 @@ def test_a_read_of_a_database_with_tables_not_ours_says_so_and_moves_nothing(
 
 
 def test_keeping_copies_of_files_not_there_says_nothing_was_kept(tmp_path: Path) -> None:
-    from firmware.table.folder import Folder
+    from firmware.saves.folder import Folder
 
     folder = Folder(tmp_path)
     assert folder.keep(tmp_path / "robinson.db", tmp_path / "robinson.db-wal") == (

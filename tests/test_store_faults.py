@@ -27,8 +27,9 @@ from pathlib import Path
 import pytest
 
 from firmware import cli
-from firmware.table import spare
-from firmware.table.store import Ended, StateDirectoryError, Store, volatile
+from firmware.saves import spare
+from firmware.saves.store import Ended, StateDirectoryError, Store, volatile
+from firmware.table.prefs import PREF_KEYS
 from robinson_core import Game, Roll, SaveError, play_script
 from robinson_core.game import MAX_ACTIONS
 
@@ -265,7 +266,7 @@ def test_a_second_table_on_a_read_only_folder_still_stops_at_the_lock(tmp_path: 
     os.chmod(folder, 0o555)
     os.chmod(folder / "table.lock", 0o644)
     holder = subprocess.Popen([*prefix, sys.executable, "-c", (
-        "import sys, time; from pathlib import Path; from firmware.table.store import Store; "
+        "import sys, time; from pathlib import Path; from firmware.saves.store import Store; "
         "s = Store(Path(sys.argv[1])); s.lock(); print('held', flush=True); time.sleep(30)"),
         str(folder)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
@@ -411,7 +412,7 @@ def test_planted_sql_never_runs_and_the_games_are_recovered(tmp_path: Path,
     for command in ("state", "history", "export"):  # a reader refuses it, at once
         code, _, err = one_line([command, "--state-dir", str(folder)])
         assert code == 2 and err.count("\n") == 1 and "not ours" in err, (command, err)
-    store = Store(folder)
+    store = Store(folder, pref_keys=PREF_KEYS)
     loaded = store.load()
     assert loaded.game == IN_PLAY and "4 of 4 games recovered" in str(loaded.problem)
     store.save(IN_PLAY.play(Roll(2)))
@@ -423,7 +424,7 @@ def test_planted_sql_never_runs_and_the_games_are_recovered(tmp_path: Path,
     if "fired" in tables:
         assert aside.execute("SELECT count(*) FROM fired").fetchone() == (0,)  # never fired
     aside.close()
-    reader = Store(folder, read_only=True)
+    reader = Store(folder, read_only=True, pref_keys=PREF_KEYS)
     assert reader.load().game == IN_PLAY.play(Roll(2))
     assert reader.prefs() == {"language": "fi", "voice": "on"}  # kept: those it knows
     assert reader._connection().execute("SELECT key FROM pref ORDER BY key").fetchall() == [
@@ -583,7 +584,7 @@ def test_a_planted_huge_preference_and_many_rows_are_bounded(
                   "INSERT INTO game (seats, first, rules, ended, digest) "
                   "SELECT '1 2', 1, 'x', 'won', 'x' FROM (WITH RECURSIVE c(n) AS "
                   "(SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 300000) SELECT n FROM c)")
-    store = Store(folder)
+    store = Store(folder, pref_keys=PREF_KEYS)
     statements: list[str] = []
     assert store.load().game == IN_PLAY
     db = store._connection()  # counting what a Recall reads
@@ -714,7 +715,7 @@ def test_a_salvages_reading_is_bounded_by_its_steps(tmp_path: Path,
     its reading after MAX_STEPS thousand steps. An independent mutation run removed the
     abort and no test failed; here a bound of one step reads next to nothing of a file a
     whole salvage reads all of."""
-    from firmware.table import salvage
+    from firmware.saves import salvage
 
     # the figures salvage.py states: 200,000 counts of 1,000 SQLite steps, the newest
     # 1,000 game rows
@@ -733,7 +734,7 @@ def test_a_damaged_file_that_lost_its_other_tables_still_gives_its_games(
         tmp_path: Path) -> None:
     """A salvage reads the games wherever the game and action tables are still there, the
     preferences' and the seals' tables gone or not."""
-    from firmware.table import salvage
+    from firmware.saves import salvage
 
     folder = folder_with_games(tmp_path / "state", finished=3)
     db = sqlite3.connect(folder / "robinson.db")
@@ -747,7 +748,7 @@ def test_our_schemas_rows_are_made_in_memory_each_time_leaving_no_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The rows a mended schema is written from (salvage.our_objects): the same eight each
     time, made in memory, no file left in the table's working folder."""
-    from firmware.table.salvage import our_objects
+    from firmware.saves.salvage import our_objects
 
     monkeypatch.chdir(tmp_path)
     first, second = our_objects(), our_objects()
@@ -921,7 +922,7 @@ def test_each_fault_of_the_folder_is_one_line_that_says_what_to_do(tmp_path: Pat
     """The folder's fault lines, whole (in this process: a mutation run sees them)."""
     import errno
 
-    from firmware.table.folder import Folder, user
+    from firmware.saves.folder import Folder, user
 
     folder = Folder(tmp_path)
     where, database = tmp_path, tmp_path / "robinson.db"
@@ -949,8 +950,8 @@ def test_each_fault_of_the_folder_is_one_line_that_says_what_to_do(tmp_path: Pat
 def test_sqlites_refusals_are_the_folders_fault_lines(tmp_path: Path) -> None:
     """SQLite's own codes, as its errors carry them, read as the folder's faults: a lock,
     and a database it opened for reading only on a file system that takes writes."""
-    from firmware.table.faults import Fault
-    from firmware.table.folder import Folder
+    from firmware.saves.faults import Fault
+    from firmware.saves.folder import Folder
 
     folder = Folder(tmp_path)
 
@@ -981,7 +982,7 @@ def test_a_lock_this_user_cannot_write_plays_unsaved_and_says_why(
     it can be, never through a link."""
     import errno
 
-    from firmware.table.folder import LOCK_FILE, Folder, owner, user
+    from firmware.saves.folder import LOCK_FILE, Folder, owner, user
 
     from .test_durable import open_files
 

@@ -31,8 +31,8 @@ from firmware.display.render import render
 from firmware.display.screens import result_screen
 from firmware.display.words import Words
 from firmware.runtime.tunes import NOTE, Tune
+from firmware.saves.store import Store
 from firmware.table.state import TRIAL_FOR
-from firmware.table.store import Store
 from robinson_core import Game, Pending
 
 from . import host_packages

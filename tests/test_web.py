@@ -28,8 +28,9 @@ import httpx
 import pytest
 from PIL import Image, ImageOps
 
+from firmware.saves.store import Store
 from firmware.seam.wire import socket_path
-from firmware.table.store import Store
+from firmware.table.prefs import PREF_KEYS
 from firmware.web.app import HEADERS
 from firmware.web.pairing import Pace, Tries, phone_kind
 from robinson_core import Game, Roll, play_script
@@ -211,7 +212,7 @@ def test_a_change_needs_a_paired_phone_its_token_and_this_pages_origin(
         assert answer.status_code == 200, answer.text
     assert seam_view(table.directory)["given"] == {"1": "Ana"}  # on the panel...
     table.stop()
-    store = Store(table.directory, read_only=True)  # ...and in the store
+    store = Store(table.directory, read_only=True, pref_keys=PREF_KEYS)  # ...and in the store
     assert json.loads(store.prefs()["names"]) == {"1": "Ana"}
     store.close()
 

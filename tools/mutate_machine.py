@@ -114,10 +114,10 @@ STORE_STAGES = (  # the store's rooms: the fast tests first, the flip campaigns 
     ("tests/test_ledger.py", "tests/test_store_faults.py",
      "-k", "damage_to or one_bit_flips"))  # 12 s (a quarter of the cases: ROBINSON_MUTANT)
 for room in ("folder", "ledger", "rows", "salvage", "store", "spare"):
-    TARGETS[room] = Target(f"firmware.table.{room}", STORE_STAGES,
+    TARGETS[room] = Target(f"firmware.saves.{room}", STORE_STAGES,
                            enums=("Ended",) if room in ("rows", "spare") else ())
 TARGETS["restore"] = Target(  # only robinson restore runs it
-    "firmware.table.restore", (("tests/test_durable.py", "tests/test_ledger.py",
+    "firmware.saves.restore", (("tests/test_durable.py", "tests/test_ledger.py",
                                 "tests/test_store.py", "-k", "restore or put_back"),))
 WEB_STAGES = (  # the page and the seam, in processes of their own: the fast files first
     ("tests/test_seam.py",),  # the seam's bytes and intents, in this process: 6 s

@@ -34,7 +34,7 @@ from robinson_core.texts import caption, instruction, instruction_key
 
 
 class PastGame(Protocol):
-    """A game put away, in brief, as the store lists it (``firmware.table.rows.Summary``):
+    """A game put away, in brief, as the store lists it (``firmware.saves.rows.Summary``):
     how it ended (``won``, ``no_winner``, ``abandoned``), when, and who won."""
 
     @property

@@ -1,1 +1,1 @@
-"""The table at play: the mode machine, its menu, outputs, store, die, loop and buttons."""
+"""The table at play: the mode machine, its menu, outputs, die, loop and buttons."""

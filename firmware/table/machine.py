@@ -26,8 +26,8 @@ from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.runtime.tunes import Tune
+from firmware.saves.faults import Fault
 from firmware.speech.said import Spoken
-from firmware.table.faults import Fault
 from firmware.table.menu import MENU, PhoneRow, Row, phone_cursor
 from firmware.table.messages import (
     WRITES,

@@ -11,7 +11,7 @@ from firmware.config import Config, Display
 from firmware.display.screen import Screen
 from firmware.display.screens import PastGame
 from firmware.runtime.tunes import Tune
-from firmware.table.faults import Fault
+from firmware.saves.faults import Fault
 from firmware.table.prefs import Prefs
 from robinson_core import Game
 

@@ -17,7 +17,7 @@ from firmware.config import Config
 from firmware.display.screen import Screen
 from firmware.display.screens import PastGame
 from firmware.display.words import Words
-from firmware.table.faults import Fault
+from firmware.saves.faults import Fault
 from firmware.table.menu import Row
 from firmware.table.messages import BeginGame, Code, Press, PutAway, Save, TimerKind, Write
 from firmware.table.prefs import Prefs

@@ -24,16 +24,16 @@ from firmware.display.screens import message_screen
 from firmware.display.words import Words
 from firmware.runtime.loop import Timers
 from firmware.runtime.speaker import Utterance
+from firmware.saves.faults import Fault, kind_of
+from firmware.saves.store import Store, volatile
 from firmware.table import hardware
 from firmware.table import machine as m
 from firmware.table.buttons import Press, RollButton, SeatSwitches
 from firmware.table.die import Die
-from firmware.table.faults import Fault, kind_of
 from firmware.table.machine import Mode
 from firmware.table.owner import OWNER_CODE, owner_code
 from firmware.table.pace import Pace
 from firmware.table.parts import Devices, Run, Told
-from firmware.table.store import Store, volatile
 from firmware.table.weigh import Weigher
 from robinson_core import Action, Game
 

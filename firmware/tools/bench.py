@@ -30,9 +30,10 @@ from firmware.config import Config
 from firmware.display.panels import Interface
 from firmware.emulate.bus import PanelBus
 from firmware.runtime.loop import ManualClock, advance
+from firmware.saves.store import Store
 from firmware.table.die import SeededDie
 from firmware.table.machine import FRAME
-from firmware.table.store import Store
+from firmware.table.prefs import PREF_KEYS
 from firmware.table.table import Mode, Table
 from robinson_core import Game, HouseRules, Pending, Roll, Status
 
@@ -116,7 +117,7 @@ def play_turns(config: Config, turns: int) -> Turns:
     bus, loop, hands = rig.bus, rig.loop, rig.hands
     out = Turns()
     with tempfile.TemporaryDirectory() as folder:
-        table = Table(rig, Store(Path(folder)), die=SeededDie(45))
+        table = Table(rig, Store(Path(folder), pref_keys=PREF_KEYS), die=SeededDie(45))
         table.start()
         writer = table.panel.writer
         assert writer is not None
@@ -406,7 +407,7 @@ def long_game_figures(bench: Bench, presses: int) -> None:
     medians = []
     for game in (begun, long):
         with tempfile.TemporaryDirectory() as folder:
-            store = Store(Path(folder))
+            store = Store(Path(folder), pref_keys=PREF_KEYS)
             store.save(game)
             spent = []
             for _ in range(presses):
@@ -435,7 +436,7 @@ def recall_figures(bench: Bench, times: int) -> None:
     while len(long.actions) < MAX_ACTIONS:  # both stay in the tree on 7
         long = long.play(Choice.STAY)
     with tempfile.TemporaryDirectory() as folder:
-        store = Store(Path(folder))
+        store = Store(Path(folder), pref_keys=PREF_KEYS)
         for _ in range(10):
             store.save(long)
             store.put_away(long, None)
@@ -529,7 +530,7 @@ def save_figures(bench: Bench, saves: int) -> None:
 
     game = Game((1, 2)).play(Roll(6)).play(Roll(6)).play(Roll(1)).play(Roll(1))
     with tempfile.TemporaryDirectory(dir=Path.home()) as folder:
-        store = Store(Path(folder))
+        store = Store(Path(folder), pref_keys=PREF_KEYS)
         store.save(game)
         spent = []
         for _ in range(saves):
@@ -548,13 +549,13 @@ def save_figures(bench: Bench, saves: int) -> None:
 def put_away_figures(bench: Bench, times: int) -> None:
     """(k) a put-away beside 100 finished games, with the spare's copy (once a game) and
     without it: what the spare costs (wall, as the save)."""
-    from firmware.table import spare
+    from firmware.saves import spare
 
     rng, won = random.Random(5), Game((1, 2, 3))
     while won.state.legal_actions():  # a whole game: the rows a put-away keeps
         won = won.play(rng.choice(won.state.legal_actions()))
     with tempfile.TemporaryDirectory(dir=Path.home()) as folder:
-        store = Store(Path(folder))
+        store = Store(Path(folder), pref_keys=PREF_KEYS)
         for _ in range(100):
             store.save(won)
             store.put_away(won, None)

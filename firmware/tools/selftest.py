@@ -19,9 +19,10 @@ from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.runtime.outputs import Led
 from firmware.runtime.tunes import BUZZER_MID
+from firmware.saves.store import StateDirectoryError, Store, TableRunning
 from firmware.table.buttons import Debounced
 from firmware.table.die import Die
-from firmware.table.store import StateDirectoryError, Store, TableRunning
+from firmware.table.prefs import PREF_KEYS
 from firmware.tools.fairness import Verdict, check
 
 STEP = 0.5  # seconds per output
@@ -127,7 +128,7 @@ def _not_beside_a_table(folder: Path) -> Store | None:
     a table holds it; a folder this user may not use is the service's: no table test."""
     if not folder.is_dir():
         return None  # no table has run here
-    store = Store(folder)
+    store = Store(folder, pref_keys=PREF_KEYS)
     try:
         store.lock()
     except TableRunning:
@@ -141,6 +142,7 @@ def run_selftest(args: argparse.Namespace) -> int:
     """``robinson selftest``: every input live on the screen, every output in turn."""
     from firmware.emulate.keyboard import AlwaysReady
     from firmware.errors import ConfigError
+    from firmware.saves.store import state_dir
     from firmware.startup import (
         config_and_mode,
         keyboard,
@@ -150,7 +152,6 @@ def run_selftest(args: argparse.Namespace) -> int:
         start_logging,
     )
     from firmware.table.die import SeededDie
-    from firmware.table.store import state_dir
 
     config, emulated = config_and_mode(args.config, args.hardware, emulate=args.emulate)
     if args.seed is not None and not (emulated and args.dice):

@@ -33,10 +33,10 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from firmware.config import Config
+from firmware.saves.store import Store
 from firmware.seam.wire import INTENT_MOST
 from firmware.table import names as kept_names
-from firmware.table.prefs import PHONE_DAYS, Phone
-from firmware.table.store import Store
+from firmware.table.prefs import PHONE_DAYS, PREF_KEYS, Phone
 from firmware.web import pages
 from firmware.web.hosts import is_own, own_names
 from firmware.web.live import Live
@@ -404,7 +404,7 @@ async def _json(request: Request) -> dict[str, Any] | Response:
 
 def _history(directory: Path) -> tuple[list[Any], dict[int, str]]:
     """The games put away (newest first) and the names kept, read-only."""
-    store = Store(directory, read_only=True)
+    store = Store(directory, read_only=True, pref_keys=PREF_KEYS)
     try:
         games = store.recent(100)
         kept, _ = kept_names.from_pref(store.prefs().get(kept_names.PREF, ""))

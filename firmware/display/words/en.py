@@ -108,7 +108,7 @@ PANEL = {
     "let_go_long": "Let go: {action}",
     "let_go_standings": "Let go: standings",
     "let_go_menu": "Let go: menu",
-    # the faults that keep the saves from the disk (firmware.table.faults)
+    # the faults that keep the saves from the disk (firmware.saves.faults)
     "fault_disk_full": "disk full",
     "fault_read_only": "read-only",
     "fault_permissions": "no permission",

@@ -108,7 +108,7 @@ PANEL = {
     "let_go_long": "Päästä: {action}",
     "let_go_standings": "Päästä: tilanne",
     "let_go_menu": "Päästä: valikko",
-    # the faults that keep the saves from the disk (firmware.table.faults)
+    # the faults that keep the saves from the disk (firmware.saves.faults)
     "fault_disk_full": "levy täynnä",
     "fault_read_only": "vain luku",
     "fault_permissions": "ei oikeuksia",

@@ -108,7 +108,7 @@ PANEL = {
     "let_go_long": "Pusti: {action}",
     "let_go_standings": "Pusti: stanje",
     "let_go_menu": "Pusti: izbornik",
-    # the faults that keep the saves from the disk (firmware.table.faults)
+    # the faults that keep the saves from the disk (firmware.saves.faults)
     "fault_disk_full": "disk je pun",
     "fault_read_only": "samo za čitanje",
     "fault_permissions": "nema dozvole",

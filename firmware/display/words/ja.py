@@ -108,7 +108,7 @@ PANEL = {
     "let_go_long": "はなす: {action}",
     "let_go_standings": "はなす: じょうきょう",
     "let_go_menu": "はなす: メニュー",
-    # the faults that keep the saves from the disk (firmware.table.faults)
+    # the faults that keep the saves from the disk (firmware.saves.faults)
     "fault_disk_full": "ディスクがいっぱい",
     "fault_read_only": "読み取り専用",
     "fault_permissions": "権限がない",

@@ -195,12 +195,53 @@ def our_schema() -> frozenset[tuple[object, ...]]:
         db.close()
 
 
-def identity_of(db: sqlite3.Connection) -> tuple[int, int, frozenset[tuple[object, ...]]]:
+class Kind(enum.Enum):
+    """What a database file is, by its header and its schema (``identify``): the one
+    reading of "ours" the store, a read-only open and a restore's copy each act on."""
+
+    EMPTY = "empty"  # ours before its first commit (or all of it lost): nothing in it
+    FOREIGN = "foreign"  # neither our id nor our tables: another program's file
+    NEWER = "newer"  # ours, from a newer version of the table
+    UNLIKE = "unlike"  # our id, and tables not ours: damaged
+    NO_ID = "no id"  # our tables, and a header not ours: its header is damaged
+    OURS = "ours"
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Whose a database says it is (``kind``), with its version and sqlite_schema."""
+
+    kind: Kind
+    version: int
+    schema: frozenset[tuple[object, ...]]
+
+
+def identify(db: sqlite3.Connection) -> Identity:
     """Whose the file says it is: its application id, schema version and sqlite_schema,
     read as data (nothing in it runs, and WAL mode has not yet rewritten the header)."""
-    app, version = (db.execute(f"PRAGMA {name}").fetchone()[0]
+    app, version = (int(db.execute(f"PRAGMA {name}").fetchone()[0])
                     for name in ("application_id", "user_version"))
-    return int(app), int(version), schema_of(db)
+    schema = schema_of(db)
+    ours = our_schema()
+    if (app, version, schema) == (0, 0, frozenset()):
+        kind = Kind.EMPTY
+    elif app != APPLICATION_ID and schema != ours:
+        kind = Kind.FOREIGN
+    elif app == APPLICATION_ID and version > SCHEMA_VERSION:
+        kind = Kind.NEWER
+    elif schema != ours:
+        kind = Kind.UNLIKE
+    elif app != APPLICATION_ID:
+        kind = Kind.NO_ID
+    else:
+        kind = Kind.OURS
+    return Identity(kind, version, schema)
+
+
+def damage(db: sqlite3.Connection) -> str | None:
+    """What SQLite's quick check finds wrong in a database of ours, or None: it is whole."""
+    found = str(db.execute("PRAGMA quick_check").fetchone()[0])
+    return None if found == "ok" else found
 
 
 def schema_of(db: sqlite3.Connection) -> frozenset[tuple[object, ...]]:

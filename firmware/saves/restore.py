@@ -16,20 +16,19 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.table.folder import fsync_dir, fsync_file, newer, odd, sqlite_header, uri_path
-from firmware.table.ledger import LEDGER
-from firmware.table.rows import (
-    APPLICATION_ID,
+from firmware.saves.folder import fsync_dir, fsync_file, newer, odd, sqlite_header, uri_path
+from firmware.saves.ledger import LEDGER
+from firmware.saves.rows import (
     DATABASE,
-    SCHEMA_VERSION,
     SIDE_FILES,
+    Kind,
     connect,
-    identity_of,
-    our_schema,
+    damage,
+    identify,
     standing,
 )
-from firmware.table.spare import spare_of
-from firmware.table.store import KEEP_FINISHED, Store
+from firmware.saves.spare import spare_of
+from firmware.saves.store import KEEP_FINISHED, Store
 from robinson_core import Game, SaveError
 from robinson_core.errors import quote
 
@@ -56,15 +55,14 @@ def check_copy(copy: Path) -> None:
     db = None
     try:
         db = connect(f"file:{uri_path(copy)}?mode=ro&immutable=1")
-        app, version, schema = identity_of(db)
-        if app != APPLICATION_ID or schema != our_schema():
+        found = identify(db)
+        if found.kind is Kind.NEWER:
+            raise SaveError(newer(copy, found.version))
+        if found.kind is not Kind.OURS:
             raise SaveError(f"{said} is not a database of saved games (robinson export "
                             "--database makes one)")
-        if version > SCHEMA_VERSION:
-            raise SaveError(newer(copy, version))
-        found = db.execute("PRAGMA quick_check").fetchone()[0]
-        if found != "ok":
-            raise SaveError(f"{said} is damaged ({quote(str(found), WIDTH)}): put back an "
+        if (why := damage(db)) is not None:
+            raise SaveError(f"{said} is damaged ({quote(why, WIDTH)}): put back an "
                             "older copy")
         standing(db)
     except sqlite3.Error as error:

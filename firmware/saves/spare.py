@@ -23,9 +23,9 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.table.folder import create_private, fsync_dir, fsync_file, odd
-from firmware.table.rows import Ended, insert
-from firmware.table.salvage import Salvaged
+from firmware.saves.folder import create_private, fsync_dir, fsync_file, odd
+from firmware.saves.rows import Ended, insert
+from firmware.saves.salvage import Salvaged
 
 SPARE = "robinson.spare"
 FINISHED = frozenset({Ended.WON, Ended.NO_WINNER, Ended.ABANDONED})

@@ -24,15 +24,15 @@ import datetime
 import errno
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, overload
 
 from firmware.config import SYSTEM_STATE_DIR
-from firmware.table import spare
-from firmware.table.faults import Fault, SaveFailed, StateDirectoryError, TableRunning
-from firmware.table.folder import (
+from firmware.saves import spare
+from firmware.saves.faults import Fault, SaveFailed, StateDirectoryError, TableRunning
+from firmware.saves.folder import (
     LOCK_FILE,
     Absent,
     Folder,
@@ -46,33 +46,31 @@ from firmware.table.folder import (
     uri_path,
     volatile,
 )
-from firmware.table.ledger import LEDGER, Entry, Ledger, audit, last_actions
-from firmware.table.prefs import PREF_KEYS
-from firmware.table.rows import (
-    APPLICATION_ID,
+from firmware.saves.ledger import LEDGER, Entry, Ledger, audit, last_actions
+from firmware.saves.rows import (
     BOOTSTRAP,
     DATABASE,
     KEEP_FINISHED,
-    SCHEMA_VERSION,
     SIDE_FILES,
     WRITER_WAIT,
     BadRow,
     Ended,
+    Kind,
     Summary,
     as_text,
     connect,
+    damage,
     delete,
     end,
     ending,
     finished_of,
     game_of,
-    identity_of,
+    identify,
     insert,
     is_fault,
     kept_digest,
     label,
     newest_finished,
-    our_schema,
     primary,
     row_in_play,
     seal,
@@ -81,7 +79,7 @@ from firmware.table.rows import (
     transaction,
     unlike,
 )
-from firmware.table.salvage import Salvaged
+from firmware.saves.salvage import Salvaged
 from robinson_core import Game, SaveError
 from robinson_core.errors import quote
 from robinson_core.game import SavedDigest
@@ -123,9 +121,13 @@ class Store:
 
     ``read_only`` (``robinson state``, ``history``, ``export``, which may run beside
     the table) opens the database read-only and never changes the directory.
+    ``pref_keys`` are the preferences the table knows (its ``prefs.PREF_KEYS``, handed
+    in: the saves know nothing of the table): only these are read back and salvaged.
     """
 
-    def __init__(self, directory: Path, read_only: bool = False) -> None:
+    def __init__(self, directory: Path, read_only: bool = False, *,
+                 pref_keys: Collection[str] = ()) -> None:
+        self.pref_keys = tuple(pref_keys)
         self.folder = Folder(directory)
         self.directory, self.database = self.folder.directory, self.folder.database
         self.damaged_dir = self.folder.damaged_dir
@@ -321,31 +323,29 @@ class Store:
         _Damaged, or StateDirectoryError for a fault or a newer version. Nothing in it
         runs: only the header and sqlite_schema are read until the schema is ours."""
         try:  # only read until it is known to be ours: WAL mode rewrites the header
-            app, version, schema = identity_of(db)
-            empty = (app, version, schema) == (0, 0, frozenset())
-            if not empty and app != APPLICATION_ID and schema != our_schema():
+            found = identify(db)
+            if found.kind is Kind.FOREIGN:
                 raise _NotOurs("not a Robinson Table database")
-            if version > SCHEMA_VERSION and app == APPLICATION_ID:
-                raise StateDirectoryError(newer(self.database, version), Fault.NEWER)
-            if not empty and schema != our_schema():
-                raise _Damaged(f"its tables are not ours: {unlike(schema)}")
-            if not empty and app != APPLICATION_ID:
+            if found.kind is Kind.NEWER:
+                raise StateDirectoryError(newer(self.database, found.version), Fault.NEWER)
+            if found.kind is Kind.UNLIKE:
+                raise _Damaged(f"its tables are not ours: {unlike(found.schema)}")
+            if found.kind is Kind.NO_ID:
                 raise _Damaged("its header is damaged")
             mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":  # an I/O error in the switch leaves the file in
                 # its rollback journal, and SQLite says only the mode it is in
                 raise self.folder.fault_of(errno.EIO, f"journal_mode stays {mode}")
             db.execute("PRAGMA synchronous = FULL")
-            if empty:
+            if found.kind is Kind.EMPTY:
                 db.executescript(f"BEGIN IMMEDIATE; {BOOTSTRAP} COMMIT;")  # all, or none
                 return db
-            found = db.execute("PRAGMA quick_check").fetchone()[0]
-            if found != "ok":
-                raise _Damaged(quote(str(found), 60))
+            if (why := damage(db)) is not None:
+                raise _Damaged(quote(why, 60))
             # SQLite opens a file it may not write read-only without a word; a write
             # taken back says so now, not at the first save.
             with contextlib.suppress(_TakenBack), transaction(db):
-                db.execute(f"PRAGMA user_version = {version}")
+                db.execute(f"PRAGMA user_version = {found.version}")
                 raise _TakenBack
             return db
         except sqlite3.Error as error:
@@ -377,7 +377,9 @@ class Store:
             db.executescript(f"BEGIN IMMEDIATE; {BOOTSTRAP}")
             for row, (game, ended, finished_at) in found.games.items():
                 insert(db, game, ended, finished_at, row)
-            db.executemany("INSERT INTO pref VALUES (?, ?)", found.prefs.items())
+            db.executemany("INSERT INTO pref VALUES (?, ?)",
+                           [(key, found.prefs[key]) for key in self.pref_keys
+                            if key in found.prefs])
             db.execute("COMMIT")
         except sqlite3.Error as error:
             db.close()
@@ -581,7 +583,7 @@ class Store:
     @contextlib.contextmanager
     def _reader(self) -> Iterator[Store]:
         """The same folder read-only: what a fault lets a writing store still read."""
-        reader = Store(self.directory, read_only=True)
+        reader = Store(self.directory, read_only=True, pref_keys=self.pref_keys)
         try:
             yield reader
         finally:
@@ -680,7 +682,7 @@ class Store:
             with self._reader() as reader:
                 return reader.prefs()
         found: dict[str, str] = {}
-        for key in PREF_KEYS:
+        for key in self.pref_keys:
             with contextlib.suppress(sqlite3.Error):
                 row = db.execute("SELECT value FROM pref WHERE key = ? AND "
                                  "typeof(value) = 'text'", (key,)).fetchone()

@@ -44,8 +44,8 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from firmware.table.folder import Folder, uri_path
-from firmware.table.rows import DATABASE, Standing, connect, our_schema, schema_of, standing
+from firmware.saves.folder import Folder, uri_path
+from firmware.saves.rows import DATABASE, Standing, connect, our_schema, schema_of, standing
 
 LEDGER = "robinson.ledger"
 SLOT = 256  # bytes: a slot's checksum, its JSON, padded with spaces

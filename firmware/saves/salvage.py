@@ -12,9 +12,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.table.folder import holds_frames, uri_path
-from firmware.table.prefs import PREF_KEYS
-from firmware.table.rows import (
+from firmware.saves.folder import holds_frames, uri_path
+from firmware.saves.rows import (
     SCHEMA,
     BadRow,
     Ended,
@@ -27,6 +26,8 @@ from robinson_core import Game
 
 MAX_STEPS = 200_000  # x PROGRESS_EVERY SQLite steps a salvage may take reading a damaged file
 PROGRESS_EVERY = 1_000  # SQLite steps between two counts of them
+PREF_KEY_LONGEST = 64  # a preference's key is a short name; longer ones are not read
+PREFS_MOST = 256  # preferences a salvage reads (a table writes about a dozen)
 MAX_ROWS = 1_000  # game rows a salvage reads, the newest (a table keeps 100 and one in play)
 
 
@@ -90,11 +91,13 @@ class Salvaged:
                   if kind == "table" and str(sql).startswith("CREATE TABLE")}
         if {"game", "action"} <= tables:
             self._games(db)
-        if "pref" in tables:  # the preferences this version knows (meta's seals are not
-            with contextlib.suppress(sqlite3.Error):  # carried: the ledger is written anew)
-                for key, value in db.execute("SELECT key, value FROM pref"):
-                    if key in PREF_KEYS and isinstance(value, str):
-                        self.prefs[key] = value
+        if "pref" in tables:  # the preferences, as text (the store keeps those its table
+            with contextlib.suppress(sqlite3.Error):  # knows; meta's seals are not carried:
+                for key, value in db.execute(  # the ledger is written anew)
+                        "SELECT key, value FROM pref WHERE typeof(key) = 'text' AND "
+                        "typeof(value) = 'text' AND length(key) <= ? LIMIT ?",
+                        (PREF_KEY_LONGEST, PREFS_MOST)):
+                    self.prefs[key] = value
 
     def _games(self, db: sqlite3.Connection) -> None:
         ids: list[int] = []

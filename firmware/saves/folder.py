@@ -24,16 +24,15 @@ import urllib.parse
 from pathlib import Path
 
 from firmware.config import SYSTEM_STATE_DIR
-from firmware.table.faults import Fault, StateDirectoryError, TableRunning
-from firmware.table.rows import (
-    APPLICATION_ID,
+from firmware.saves.faults import Fault, StateDirectoryError, TableRunning
+from firmware.saves.rows import (
     DATABASE,
     SCHEMA_VERSION,
     SIDE_FILES,
+    Kind,
     connect,
-    identity_of,
+    identify,
     is_fault,
-    our_schema,
     primary,
     unlike,
 )
@@ -291,7 +290,7 @@ class Folder:
                 raise SaveError(f"cannot open {self.database} ({quote(str(error), 60)})"
                                 ) from None
             try:
-                app, version, schema = identity_of(db)
+                found = identify(db)
                 break
             except sqlite3.Error as error:
                 db.close()
@@ -300,15 +299,15 @@ class Folder:
                 raise SaveError(f"{DATABASE} cannot be read ({quote(str(error), 60)}): "
                                 "start the table to recover what it can") from None
         why = None
-        if (app, version, schema) == (0, 0, frozenset()):  # ours before its first commit
-            db.close()  # (or all of it lost): nothing to read, as without one
+        if found.kind is Kind.EMPTY:  # ours before its first commit (or all of it lost):
+            db.close()  # nothing to read, as without one
             raise Absent
-        if app != APPLICATION_ID and schema != our_schema():
+        if found.kind is Kind.FOREIGN:
             why = f"{DATABASE} is not a Robinson Table database"
-        elif version > SCHEMA_VERSION:
-            why = newer(self.database, version)
-        elif schema != our_schema():
-            why = (f"{DATABASE} is damaged (its tables are not ours: {unlike(schema)}): "
+        elif found.kind is Kind.NEWER:
+            why = newer(self.database, found.version)
+        elif found.kind is Kind.UNLIKE:
+            why = (f"{DATABASE} is damaged (its tables are not ours: {unlike(found.schema)}): "
                    "start the table to set it aside and recover the games")
         if why:
             db.close()

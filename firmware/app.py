@@ -24,8 +24,9 @@ from firmware.notify import Notifier
 from firmware.runtime.loop import Loop
 from firmware.runtime.soundcards import AUTO
 from firmware.runtime.speaker import Speaker
-from firmware.saves.faults import Fault
-from firmware.saves.store import StateDirectoryError, Store, state_dir
+from firmware.saves.faults import Fault, StateDirectoryError
+from firmware.saves.folder import state_dir
+from firmware.saves.store import Store
 from firmware.seam.server import Seam
 from firmware.startup import (
     Stops,

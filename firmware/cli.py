@@ -17,7 +17,9 @@ from typing import Any, NoReturn
 from firmware.config import HARDWARE
 from firmware.display.panels import PANELS
 from firmware.errors import TableError, UsageError
-from firmware.saves.store import KEEP_FINISHED, Finished, Store, state_dir
+from firmware.saves.folder import state_dir
+from firmware.saves.rows import KEEP_FINISHED, Finished
+from firmware.saves.store import Store
 from firmware.table.prefs import PREF_KEYS
 from firmware.tools.summary import replay_args, summary
 from firmware.web.serve import add_arguments as web_arguments
@@ -493,7 +495,7 @@ def _state(args: argparse.Namespace) -> int:
 
 
 def _history(args: argparse.Namespace) -> int:
-    from firmware.saves.store import ending
+    from firmware.saves.rows import ending
 
     store = _reader(args.state_dir)
     games = store.finished(args.last)

@@ -13,7 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-from firmware.saves.store import StateDirectoryError, Store
+from firmware.saves.faults import StateDirectoryError
+from firmware.saves.store import Store
 from firmware.table.prefs import PREF_KEYS
 from robinson_core import Game, Roll
 

@@ -68,7 +68,8 @@ FORBIDDEN = {
 }
 
 # The saves' rooms, each over the ones before it: none reaches for one after it.
-SAVES = ("faults", "rows", "folder", "ledger", "salvage", "spare", "store", "restore")
+SAVES = ("faults", "rows", "folder", "ledger", "salvage", "spare", "opening", "store",
+         "restore")
 FORBIDDEN |= {f"firmware.saves.{room}": tuple(f"firmware.saves.{above}"
                                              for above in SAVES[at + 1:])
               for at, room in enumerate(SAVES[:-1])}
@@ -112,6 +113,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
                                      "shutil", "sqlite3", "stat", "urllib"},
     "firmware.saves.salvage": PURE | {"contextlib", "pathlib", "shutil", "sqlite3"},
     "firmware.saves.spare": PURE | {"contextlib", "os", "pathlib", "sqlite3"},
+    "firmware.saves.opening": PURE | {"contextlib", "errno", "os", "pathlib", "sqlite3"},
     "firmware.saves.faults": PURE | {"errno"},  # kinds only: the machine names them
     "firmware.table.owner": PURE | {"pathlib"},  # the first boot's owner code, read once
     "firmware.table.hardware": PURE | {"json", "os", "pathlib"},  # a phone's, as TOML

@@ -26,10 +26,10 @@ from pathlib import Path
 import pytest
 
 from firmware.saves.ledger import LEDGER, Entry, Ledger
-from firmware.saves.rows import Standing, standing
+from firmware.saves.rows import KEEP_FINISHED, Standing, standing
 from firmware.saves.salvage import Salvaged
 from firmware.saves.spare import SPARE
-from firmware.saves.store import KEEP_FINISHED, Store
+from firmware.saves.store import Store
 from firmware.table.prefs import PREF_KEYS
 from robinson_core import Game, Roll
 from robinson_core.errors import quote

@@ -9,7 +9,7 @@ import os
 import threading
 from pathlib import Path
 
-from firmware.saves.store import KEEP_FINISHED
+from firmware.saves.rows import KEEP_FINISHED
 from firmware.table.die import SeededDie
 from firmware.table.table import Mode
 from robinson_core import Status

@@ -16,7 +16,8 @@ import pytest
 
 from firmware.saves import rows, spare
 from firmware.saves import store as store_module
-from firmware.saves.store import KEEP_FINISHED, Store
+from firmware.saves.rows import DATABASE, KEEP_FINISHED
+from firmware.saves.store import Store
 from robinson_core import Game, Roll, play_script
 
 from .test_store_faults import plant
@@ -269,7 +270,8 @@ def test_history_lists_a_won_game_at_once_not_when_the_next_begins(tmp_path: Pat
 
 
 def test_where_the_state_lives(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from firmware.saves.store import SYSTEM_STATE_DIR, state_dir
+    from firmware.config import SYSTEM_STATE_DIR
+    from firmware.saves.folder import state_dir
 
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
@@ -348,7 +350,7 @@ def test_a_backup_is_a_whole_database(tmp_path: Path) -> None:
 
 
 def test_a_second_lock_in_the_same_directory_names_the_holder(tmp_path: Path) -> None:
-    from firmware.saves.store import StateDirectoryError
+    from firmware.saves.faults import StateDirectoryError
 
     first = Store(tmp_path)
     first.lock()
@@ -385,7 +387,7 @@ def test_an_sqlite_error_says_what_the_os_would(tmp_path: Path,
 
 def test_a_failed_write_is_an_oserror_and_the_next_one_catches_up(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from firmware.saves.store import SaveFailed
+    from firmware.saves.faults import SaveFailed
 
     store = Store(tmp_path)
     store.save(GAME)
@@ -400,7 +402,7 @@ def test_a_failed_write_is_an_oserror_and_the_next_one_catches_up(
 
 
 def test_read_only_refuses_what_is_not_ours_and_writes_nothing(tmp_path: Path) -> None:
-    from firmware.saves.store import SaveFailed
+    from firmware.saves.faults import SaveFailed
 
     assert Store(tmp_path / "none", read_only=True).load() == store_module.Loaded(None)
     assert not (tmp_path / "none").exists()
@@ -501,7 +503,7 @@ def test_a_state_directory_is_made_with_its_parents_and_kept_private(tmp_path: P
 
 
 def test_the_lock_says_what_to_do(tmp_path: Path) -> None:
-    from firmware.saves.store import StateDirectoryError
+    from firmware.saves.faults import StateDirectoryError
 
     (tmp_path / "file").write_text("")
     with pytest.raises(StateDirectoryError) as caught:
@@ -551,7 +553,7 @@ def test_bring_back_never_takes_a_damaged_game(tmp_path: Path, with_spare: bool)
     store.put_away(None, other)
     store.put_away(other)
     store.close()
-    with sqlite3.connect(tmp_path / store_module.DATABASE) as db:  # the newest one's row spoilt
+    with sqlite3.connect(tmp_path / DATABASE) as db:  # the newest one's row spoilt
         db.execute("UPDATE action SET token = 'banana' WHERE game = "
                    "(SELECT max(id) FROM game)")
     if not with_spare:

@@ -28,7 +28,10 @@ import pytest
 
 from firmware import cli
 from firmware.saves import spare
-from firmware.saves.store import Ended, StateDirectoryError, Store, volatile
+from firmware.saves.faults import StateDirectoryError
+from firmware.saves.folder import volatile
+from firmware.saves.rows import Ended
+from firmware.saves.store import Store
 from firmware.table.prefs import PREF_KEYS
 from robinson_core import Game, Roll, SaveError, play_script
 from robinson_core.game import MAX_ACTIONS

@@ -2,5 +2,5 @@
 database in the state folder, with its ledger, its spare and what a damage leaves.
 
 Each room stands on the ones below it: faults, rows, folder, ledger, salvage, spare,
-store, restore. Nothing here knows the table: it hands in what it keeps (its
+opening, store, restore. Nothing here knows the table: it hands in what it keeps (its
 preferences' keys)."""

@@ -20,6 +20,7 @@ from firmware.saves.folder import fsync_dir, fsync_file, newer, odd, sqlite_head
 from firmware.saves.ledger import LEDGER
 from firmware.saves.rows import (
     DATABASE,
+    KEEP_FINISHED,
     SIDE_FILES,
     Kind,
     connect,
@@ -28,7 +29,7 @@ from firmware.saves.rows import (
     standing,
 )
 from firmware.saves.spare import spare_of
-from firmware.saves.store import KEEP_FINISHED, Store
+from firmware.saves.store import Store
 from robinson_core import Game, SaveError
 from robinson_core.errors import quote
 

@@ -108,7 +108,15 @@ def standing(db: sqlite3.Connection) -> Standing:
 def kept_digest(db: sqlite3.Connection) -> str:
     """A fingerprint of every finished game as its rows hold it (each game's row and its
     actions): a bit flipped anywhere in them changes it. Read only when the finished
-    games changed, and at opening (the ledger keeps it: ledger.py)."""
+    games changed, and at opening (the ledger keeps it: ledger.py). "" (not known: no
+    check at the next opening) if a damaged page keeps it from being read."""
+    try:
+        return _digest_of_finished(db)
+    except sqlite3.Error:
+        return ""
+
+
+def _digest_of_finished(db: sqlite3.Connection) -> str:
     fingerprint = hashlib.sha256()  # as bytes: a flipped bit may leave text that is not UTF-8
     for fields in db.execute(
             "SELECT id, CAST(seats AS BLOB), first, CAST(rules AS BLOB), CAST(ended AS BLOB), "
@@ -286,13 +294,31 @@ def game_of(db: sqlite3.Connection, row: int) -> Game:
     return replayed(row, seats, first, rules, stored, tokens)
 
 
-def finished_of(db: sqlite3.Connection, row: int) -> tuple[Game, Ended, object]:
-    """The finished game in row ``row``, how it ended and when (as stored). BadRow if the
-    game does not check out; ValueError or TypeError if how it ended cannot be read; a
-    fault as SQLite's error."""
+@dataclass(frozen=True)
+class Finished:
+    """A game put away: how it ended, and when (the clock's time, a label only)."""
+
+    game: Game
+    ended: Ended
+    finished_at: datetime.datetime | None
+    number: int  # its row id: the order games were begun in
+
+    @property
+    def winner(self) -> int | None:
+        return self.game.state.winner
+
+    @property
+    def summary(self) -> Summary:
+        return Summary(self.number, self.ended, self.finished_at, self.winner)
+
+
+def finished_of(db: sqlite3.Connection, row: int) -> Finished:
+    """The finished game in row ``row``, how it ended and when. BadRow if the game does
+    not check out; ValueError or TypeError if how it ended cannot be read; a fault as
+    SQLite's error."""
     ended, when = db.execute("SELECT ended, finished_at FROM game WHERE id = ?",
                              (row,)).fetchone()
-    return game_of(db, row), Ended(ended), when
+    return Finished(game_of(db, row), Ended(ended), label(when), row)
 
 
 def insert(db: sqlite3.Connection, game: Game, ended: Ended | None, finished_at: str | None,

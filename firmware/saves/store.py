@@ -3,7 +3,8 @@
 The public face of the saves: ``Store`` opens (or makes) the database in its state
 folder, takes the game in play, puts games away and brings them back, keeps the
 preferences, and reads the finished games. Its rooms: ``rows`` (the schema, a game as
-rows), ``folder`` (the folder, its lock, damaged/, fault lines), ``salvage`` (what a
+rows), ``folder`` (the folder, its lock, damaged/, fault lines), ``opening`` (ours and
+whole, or salvaged), ``salvage`` (what a
 damaged database still holds), ``ledger`` (what the last save left, outside the
 database), ``spare`` (a copy at each put-away, to bring lost games back), ``faults``
 (their kinds, named in each language).
@@ -20,7 +21,6 @@ import format (``robinson export`` / ``robinson import``).
 from __future__ import annotations
 
 import contextlib
-import datetime
 import errno
 import os
 import sqlite3
@@ -29,47 +29,33 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from firmware.config import SYSTEM_STATE_DIR
 from firmware.saves import spare
-from firmware.saves.faults import Fault, SaveFailed, StateDirectoryError, TableRunning
+from firmware.saves.faults import Fault, SaveFailed, StateDirectoryError
 from firmware.saves.folder import (
-    LOCK_FILE,
     Absent,
     Folder,
-    create_private,
-    fsync_dir,
     identity,
-    newer,
     odd,
     sqlite_header,
-    state_dir,
-    uri_path,
-    volatile,
 )
-from firmware.saves.ledger import LEDGER, Entry, Ledger, audit, last_actions
+from firmware.saves.ledger import LEDGER, Entry, Ledger, audit
+from firmware.saves.opening import Damaged, NotOurs, check, connect_rw, create, salvage
 from firmware.saves.rows import (
-    BOOTSTRAP,
     DATABASE,
     KEEP_FINISHED,
     SIDE_FILES,
-    WRITER_WAIT,
     BadRow,
     Ended,
-    Kind,
+    Finished,
     Summary,
     as_text,
-    connect,
-    damage,
     delete,
     end,
-    ending,
     finished_of,
     game_of,
-    identify,
     insert,
     is_fault,
     kept_digest,
-    label,
     newest_finished,
     primary,
     row_in_play,
@@ -77,34 +63,10 @@ from firmware.saves.rows import (
     standing,
     summaries,
     transaction,
-    unlike,
 )
-from firmware.saves.salvage import Salvaged
 from robinson_core import Game, SaveError
 from robinson_core.errors import quote
 from robinson_core.game import SavedDigest
-
-__all__ = ["DATABASE", "KEEP_FINISHED", "LOCK_FILE", "SYSTEM_STATE_DIR", "Ended", "Fault",
-           "Finished", "Loaded", "SaveFailed", "StateDirectoryError", "Store", "TableRunning",
-           "ending", "state_dir", "volatile"]
-
-
-@dataclass(frozen=True)
-class Finished:
-    """A game put away: how it ended, and when (the clock's time, a label only)."""
-
-    game: Game
-    ended: Ended
-    finished_at: datetime.datetime | None
-    number: int  # its row id: the order games were begun in
-
-    @property
-    def winner(self) -> int | None:
-        return self.game.state.winner
-
-    @property
-    def summary(self) -> Summary:
-        return Summary(self.number, self.ended, self.finished_at, self.winner)
 
 
 @dataclass(frozen=True)
@@ -172,40 +134,40 @@ class Store:
         audit(self.folder, self.ledger)  # before anything may checkpoint it
         written = self.ledger.last  # the last save, as the ledger wrote it down
         if not self.database.exists():
-            self._create()
+            create(self.folder, self.database)
         try:
-            db = self._check(self._connect_rw(self.database))
-        except _NotOurs as why:
+            db = check(self.folder, connect_rw(self.folder, self.database))
+        except NotOurs as why:
             folder.set_aside(self.database, str(why))
-            self._create()
-            db = self._check(self._connect_rw(self.database))
-        except _Damaged as why:  # once more first: one failed read (EIO) reads as damage
+            create(self.folder, self.database)
+            db = check(self.folder, connect_rw(self.folder, self.database))
+        except Damaged as why:  # once more first: one failed read (EIO) reads as damage
             try:
-                db = self._check(self._connect_rw(self.database))
-            except _Damaged:
+                db = check(self.folder, connect_rw(self.folder, self.database))
+            except Damaged:
                 db = self._salvaged(str(why))
         self._db = db
         self._identity = identity(self.database)
         try:
             self._settle(db, written)
-        except _Damaged as why:  # a write found damage quick_check had not
+        except Damaged as why:  # a write found damage quick_check had not
             self.close()
             db = self._salvaged(str(why))
             self._db = db
             self._identity = identity(self.database)
             try:
                 self._settle(db, written)
-            except _Damaged as still:  # the new file: not a thing that happens
+            except Damaged as still:  # the new file: not a thing that happens
                 self.close()
                 raise self._not_made(still) from None
         return db
 
     def _salvaged(self, why: str) -> sqlite3.Connection:
-        """The damaged database salvaged (``_salvage``) and the new one opened."""
-        self._salvage(why)
+        """The damaged database salvaged (``opening.salvage``) and the new one opened."""
+        salvage(self.folder, self.ledger.last, self.pref_keys, why)
         try:
-            return self._check(self._connect_rw(self.database))
-        except (_Damaged, _NotOurs) as still:  # the new file: not a thing that happens
+            return check(self.folder, connect_rw(self.folder, self.database))
+        except (Damaged, NotOurs) as still:  # the new file: not a thing that happens
             raise self._not_made(still) from None
 
     def _not_made(self, why: Exception) -> StateDirectoryError:
@@ -217,17 +179,17 @@ class Store:
         against the ledger's fingerprint of them (a row changed on disk since is found
         by replaying each, marked damaged and said), those lost since the last save
         (``written``) brought back from the spare, and the ledger made to say what the
-        database now holds (what was behind has been said). Raises _Damaged if a write
+        database now holds (what was behind has been said). Raises Damaged if a write
         finds the file damaged."""
         self._checkpoint(db)
-        kept = _fingerprint(db)
+        kept = kept_digest(db)
         if written is not None and written.kept and kept and kept != written.kept:
             self._find_damaged(db)
             if self._db is None:  # its write failed: the file is damaged where it wrote
-                raise _Damaged("a damaged page met marking a game damaged")
-            kept = _fingerprint(db)
+                raise Damaged("a damaged page met marking a game damaged")
+            kept = kept_digest(db)
         if self._from_spare(db, written) or not spare.spare_of(self.directory).exists():
-            kept = _fingerprint(db)
+            kept = kept_digest(db)
             self._keep_spare(db)  # a copy of what is now whole (or a first one)
         found = standing(db)
         self._seal = found.seal
@@ -251,7 +213,7 @@ class Store:
         except sqlite3.Error as error:
             if is_fault(error):
                 raise self.folder.sqlite_fault(error) from None
-            raise _Damaged(f"a damaged page met bringing games back ({quote(str(error), 60)})"
+            raise Damaged(f"a damaged page met bringing games back ({quote(str(error), 60)})"
                            ) from None
         if said := brought.said():
             self.folder.problems.append(said)
@@ -281,13 +243,7 @@ class Store:
                 bad.append((row, "how it ended cannot be read"))
         if not bad:
             return
-        written = []
-        for row, _ in bad[:5]:  # for a person to look at; the rest are in the database
-            with contextlib.suppress(sqlite3.Error, OSError):
-                written.append(self.folder.write_out(f"game-{row}.txt", as_text(db, row)))
-        with contextlib.suppress(OSError), self._writing() as writable:
-            writable.executemany("UPDATE game SET ended = ? WHERE id = ?",
-                                 [(Ended.DAMAGED, row) for row, _ in bad])
+        written = self._mark_damaged(db, [row for row, _ in bad])
         first, why = bad[0]
         more = f" and {len(bad) - 1} more" if len(bad) > 1 else ""
         self.folder.problems.append(
@@ -304,98 +260,6 @@ class Store:
                 raise self.folder.sqlite_fault(error) from None  # for a reader's snapshot
             return False
         return not busy
-
-    def _connect_rw(self, path: Path) -> sqlite3.Connection:
-        try:
-            return connect(f"file:{uri_path(path)}?mode=rw", WRITER_WAIT)
-        except sqlite3.Error as error:
-            raise self.folder.sqlite_fault(error) if is_fault(error) else _Damaged(
-                str(error)) from None
-
-    def _create(self, path: Path | None = None) -> None:
-        try:
-            create_private(path or self.database)
-        except OSError as error:
-            raise self.folder.fault_of(error.errno or errno.EIO) from None
-
-    def _check(self, db: sqlite3.Connection) -> sqlite3.Connection:
-        """The database is whole and ours; an empty one gets the schema. Raises _NotOurs,
-        _Damaged, or StateDirectoryError for a fault or a newer version. Nothing in it
-        runs: only the header and sqlite_schema are read until the schema is ours."""
-        try:  # only read until it is known to be ours: WAL mode rewrites the header
-            found = identify(db)
-            if found.kind is Kind.FOREIGN:
-                raise _NotOurs("not a Robinson Table database")
-            if found.kind is Kind.NEWER:
-                raise StateDirectoryError(newer(self.database, found.version), Fault.NEWER)
-            if found.kind is Kind.UNLIKE:
-                raise _Damaged(f"its tables are not ours: {unlike(found.schema)}")
-            if found.kind is Kind.NO_ID:
-                raise _Damaged("its header is damaged")
-            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":  # an I/O error in the switch leaves the file in
-                # its rollback journal, and SQLite says only the mode it is in
-                raise self.folder.fault_of(errno.EIO, f"journal_mode stays {mode}")
-            db.execute("PRAGMA synchronous = FULL")
-            if found.kind is Kind.EMPTY:
-                db.executescript(f"BEGIN IMMEDIATE; {BOOTSTRAP} COMMIT;")  # all, or none
-                return db
-            if (why := damage(db)) is not None:
-                raise _Damaged(quote(why, 60))
-            # SQLite opens a file it may not write read-only without a word; a write
-            # taken back says so now, not at the first save.
-            with contextlib.suppress(_TakenBack), transaction(db):
-                db.execute(f"PRAGMA user_version = {found.version}")
-                raise _TakenBack
-            return db
-        except sqlite3.Error as error:
-            db.close()
-            raise self.folder.sqlite_fault(error) if is_fault(error) else _Damaged(
-                str(error)) from None
-        except (_NotOurs, _Damaged, StateDirectoryError):
-            db.close()
-            raise
-
-    def _salvage(self, why: str) -> None:
-        """The database is ours but damaged: the games and preferences that can still
-        be read and check out are copied into a new database, which takes its place;
-        the damaged file is set aside, never deleted. What a damaged file holds is
-        never run: its own tables are read, row by row, and nothing else."""
-        fresh = self.database.with_name(DATABASE + ".new")
-        for stale in (fresh, *[fresh.with_name(fresh.name + x) for x in SIDE_FILES]):
-            with contextlib.suppress(FileNotFoundError):
-                stale.unlink()
-        found = Salvaged.read(self.database)
-        self._create(fresh)
-        try:
-            db = self._connect_rw(fresh)
-        except _Damaged as error:
-            raise StateDirectoryError(f"{fresh}: cannot make a new database ({error})",
-                                      Fault.CANNOT_START) from None
-        try:
-            db.execute("PRAGMA synchronous = FULL")
-            db.executescript(f"BEGIN IMMEDIATE; {BOOTSTRAP}")
-            for row, (game, ended, finished_at) in found.games.items():
-                insert(db, game, ended, finished_at, row)
-            db.executemany("INSERT INTO pref VALUES (?, ?)",
-                           [(key, found.prefs[key]) for key in self.pref_keys
-                            if key in found.prefs])
-            db.execute("COMMIT")
-        except sqlite3.Error as error:
-            db.close()
-            raise self.folder.sqlite_fault(error) if is_fault(error) else _Damaged(
-                str(error)) from None
-        db.close()
-        kept = (f"{len(found.games)} of {found.rows} games recovered into a new one"
-                if found.rows else "no game could be read from it")
-        # Killed at any point, a restart finds the damaged file (and salvages again) or
-        # the new one, never no database: the damaged one is linked into damaged/, its
-        # journal moved there, and the new one renamed over it in one step.
-        self.folder.set_aside(self.database, f"damaged ({quote(why, 80)}); {kept}", keep=True)
-        if lost := _in_play_lost(self.ledger.last, found):
-            self.folder.problems.append(lost)
-        os.replace(fresh, self.database)
-        fsync_dir(self.directory)
 
     # -- writing --------------------------------------------------------------------
 
@@ -509,7 +373,7 @@ class Store:
             found, last = standing(db), self.ledger.last
             changed = last is None or (last.games, last.top) != (found.games, found.top)
             self.ledger.write(found, base, (last.kept if last is not None and not changed
-                                            else "") or _fingerprint(db))
+                                            else "") or kept_digest(db))
             if last is None or found.top > last.top or found.games > last.games:
                 self._keep_spare(db)  # put away or brought back: a copy now; not when
                 # fewer or an older newest (a row marked damaged, the newest one too):
@@ -570,8 +434,10 @@ class Store:
         try:
             current = self._in_play(db)
         except BadRow as bad:
+            written = "".join(f", written out as damaged/{name}"
+                              for name in self._mark_damaged(db, [bad.row]))
             problems.append(f"the game in play does not replay ({bad.reason}): kept in the "
-                            "database, marked damaged" + self._mark_damaged(db, bad.row))
+                            f"database, marked damaged{written}")
             current = None
         except sqlite3.Error as error:
             if self.read_only or not is_fault(error):
@@ -597,18 +463,20 @@ class Store:
             raise fault  # not even readable: nothing to play on with
         return Loaded(loaded.game, loaded.problem, fault=fault)
 
-    def _mark_damaged(self, db: sqlite3.Connection, row: int) -> str:
-        """A row that does not check out: marked damaged and written out as text in
-        damaged/ for a person to look at; what was done, said for the problem line."""
+    def _mark_damaged(self, db: sqlite3.Connection, rows: list[int]) -> list[str]:
+        """Rows that do not check out: marked damaged in one change, the first five
+        written out as text in damaged/ for a person to look at (the rest are in the
+        database); the files written."""
         if self.read_only:
-            return ""
-        said = ""
-        with contextlib.suppress(sqlite3.Error, OSError):
-            said = ", written out as damaged/" + self.folder.write_out(f"game-{row}.txt",
-                                                                     as_text(db, row))
+            return []
+        written = []
+        for row in rows[:5]:
+            with contextlib.suppress(sqlite3.Error, OSError):
+                written.append(self.folder.write_out(f"game-{row}.txt", as_text(db, row)))
         with contextlib.suppress(OSError), self._writing() as writable:
-            writable.execute("UPDATE game SET ended = ? WHERE id = ?", (Ended.DAMAGED, row))
-        return said
+            writable.executemany("UPDATE game SET ended = ? WHERE id = ?",
+                                 [(Ended.DAMAGED, row) for row in rows])
+        return written
 
     def finished(self, count: int = 10) -> list[Finished]:
         """The newest games put away, newest first; rows that do not replay are skipped
@@ -659,9 +527,9 @@ class Store:
         """The finished game in row ``row``, or None if it does not replay (marked
         damaged, by the table) or is of a kind this version does not know."""
         try:
-            game, how, when = finished_of(db, row)
+            return finished_of(db, row)
         except BadRow as bad:
-            self._mark_damaged(db, bad.row)  # by the table; a reader only skips it
+            self._mark_damaged(db, [bad.row])  # by the table; a reader only skips it
             return None
         except (ValueError, TypeError):  # a kind this version does not know
             return None
@@ -669,7 +537,6 @@ class Store:
             if is_fault(error):
                 raise
             return None
-        return Finished(game, how, label(when), row)
 
     def prefs(self) -> dict[str, str]:
         """The preferences this version knows, each read on its own: one that cannot be
@@ -723,36 +590,3 @@ class Store:
             self._db = None
         self.ledger.close()
 
-
-def _in_play_lost(written: Entry | None, found: Salvaged) -> str:
-    """What a salvage lost of the game in play the ledger last wrote down, in words ("":
-    nothing, or no ledger to say)."""
-    if written is None or not written.row:
-        return ""
-    game, ended, _ = found.games.get(written.row, (None, None, None))
-    if game is None or ended is not None:
-        return (f"the game in play could not be recovered (it had {written.actions} "
-                f"action{'s' if written.actions != 1 else ''})")
-    lost = written.actions - len(game.actions)
-    return f"the game in play recovered without {last_actions(lost)}" if lost > 0 else ""
-
-
-def _fingerprint(db: sqlite3.Connection) -> str:
-    """rows.kept_digest, or "" (not known: no check at the next opening) if a damaged
-    page keeps it from being read."""
-    try:
-        return kept_digest(db)
-    except sqlite3.Error:
-        return ""
-
-
-class _NotOurs(Exception):
-    """The file is some other program's database: set it aside, begin a new one."""
-
-
-class _Damaged(Exception):
-    """The database is ours but damaged: keep what checks out, set the file aside."""
-
-
-class _TakenBack(Exception):
-    """A write made only to see that the database takes writes: rolled back."""

@@ -25,7 +25,8 @@ from firmware.display.words import Words
 from firmware.runtime.loop import Timers
 from firmware.runtime.speaker import Utterance
 from firmware.saves.faults import Fault, kind_of
-from firmware.saves.store import Store, volatile
+from firmware.saves.folder import volatile
+from firmware.saves.store import Store
 from firmware.table import hardware
 from firmware.table import machine as m
 from firmware.table.buttons import Press, RollButton, SeatSwitches

@@ -19,7 +19,8 @@ from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.runtime.outputs import Led
 from firmware.runtime.tunes import BUZZER_MID
-from firmware.saves.store import StateDirectoryError, Store, TableRunning
+from firmware.saves.faults import StateDirectoryError, TableRunning
+from firmware.saves.store import Store
 from firmware.table.buttons import Debounced
 from firmware.table.die import Die
 from firmware.table.prefs import PREF_KEYS
@@ -142,7 +143,7 @@ def run_selftest(args: argparse.Namespace) -> int:
     """``robinson selftest``: every input live on the screen, every output in turn."""
     from firmware.emulate.keyboard import AlwaysReady
     from firmware.errors import ConfigError
-    from firmware.saves.store import state_dir
+    from firmware.saves.folder import state_dir
     from firmware.startup import (
         config_and_mode,
         keyboard,

@@ -204,10 +204,10 @@ that ran it knows."""
 
 def unsaved_at_stop(state: TableState, store: Store) -> str:
     """What a stopped table could not save, and what to do, in one line ("": nothing)."""
-    if not state.unsaved:
+    if not state.writes.unsaved:
         return ""
-    count = state.behind
-    fault = state.failing or Fault.IO_ERROR
+    count = state.writes.behind
+    fault = state.writes.failing or Fault.IO_ERROR
     return (f"stopped with {count} action{'s' if count != 1 else ''} of this session not "
             f"saved ({fault}): {store.folder.fault_of(fault.errno)}")
 

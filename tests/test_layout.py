@@ -90,6 +90,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.parts": PURE,  # what the shell is given
     "firmware.table.names": PURE | {"json"},
     "firmware.table.menu": PURE,
+    "firmware.table.writes": PURE,
     "firmware.runtime.tunes": PURE,
     "firmware.table.buttons": PURE,
     "firmware.table.die": PURE | {"random", "secrets"},

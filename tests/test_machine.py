@@ -274,7 +274,7 @@ def saved_before_shown(world: World) -> tuple[list[str], int]:
             elif (isinstance(effect, m.Draw) and game is not None and game.actions
                   and _shown(effect.screen) in reveal(moment.after, game)):
                 compared += 1
-                unsaved = moment.after.failing is not None and effect.screen.badge == \
+                unsaved = moment.after.writes.failing is not None and effect.screen.badge == \
                     m.words(moment.after)("unsaved_badge")
                 if on_disk != game and not unsaved:
                     wrong.append(f"{effect.screen.title!r} shown before it was saved")
@@ -291,21 +291,21 @@ def saved_means_on_disk(world: World) -> tuple[list[str], int]:
             continue  # an answer is still to come
         after = moment.after
         compared += 1
-        if not after.unsaved and moment.disk != after.game:
+        if not after.writes.unsaved and moment.disk != after.game:
             wrong.append(f"nothing waits for the disk after {moment.event}, but it holds "
                          f"{moment.disk and len(moment.disk.actions)} actions, not "
                          f"{after.game and len(after.game.actions)}")
-        retrying = bool(after.unsaved) and after.mode is not m.Mode.OFF
+        retrying = bool(after.writes.unsaved) and after.mode is not m.Mode.OFF
         if (m.TimerKind.RETRY in after.armed) != retrying:
-            wrong.append(f"{len(after.unsaved)} writes waiting, the retry "
+            wrong.append(f"{len(after.writes.unsaved)} writes waiting, the retry "
                          f"{'armed' if m.TimerKind.RETRY in after.armed else 'not'} "
                          f"in {after.mode} after {moment.event}")
         if after.mode is m.Mode.OFF:
             saved = m.view(after).body == screens.message_screen(
                 "ROBINSON", m.words(after)("switched_off")).body
-            if saved != (not after.unsaved):
+            if saved != (not after.writes.unsaved):
                 wrong.append(f"the last frame says {m.view(after).body} with "
-                             f"{len(after.unsaved)} writes waiting")
+                             f"{len(after.writes.unsaved)} writes waiting")
     return wrong, compared
 
 
@@ -330,7 +330,7 @@ def saved_games_are_the_engines(world: World) -> tuple[list[str], int]:
             if replayed != game:
                 wrong.append(f"saved game does not replay: {game.actions[-3:]}")
             if (before is not None and before.seats == game.seats
-                    and moment.before.failing is None):  # else a try again, or joined
+                    and moment.before.writes.failing is None):  # else a try again, or joined
                 more = len(game.actions) - len(before.actions)
                 if more not in (-1, 1, 2):
                     wrong.append(f"saved {more:+d} actions at once")
@@ -620,9 +620,9 @@ def _unflash_leaving_its_timer(self: m._Moment) -> None:
     self.paging = True
 
 
-def _wrote_saying_it_at_once(self: m._Moment, ok: bool, reason: str) -> None:
+def _wrote_saying_it_at_once(self: m._Moment, ok: bool, reason: Fault | None) -> None:
     if not ok:  # as before issue 37: the note went out over the tumbling die
-        self.set(unsaid=reason)
+        self.set(writes=dataclasses.replace(self.state.writes, unsaid=reason))
         self.after(m.TimerKind.SAVE_FAILED, 0.0)
 
 

@@ -724,7 +724,7 @@ def test_a_refused_write_is_said_once_not_again_after_the_next_roll() -> None:
     while TimerKind.FRAME in table.state.armed:
         table.fire(TimerKind.FRAME)
     table.fire(TimerKind.REVEAL)
-    assert TimerKind.SAVE_FAILED not in table.state.armed and table.state.unsaid is None
+    assert TimerKind.SAVE_FAILED not in table.state.armed and table.state.writes.unsaid is None
 
 
 def test_a_write_refused_with_no_tumble_is_said_once_the_result_is_out() -> None:
@@ -756,7 +756,8 @@ def test_a_refused_write_is_tried_again_until_it_passes_the_badge_saying_so() ->
     table.disk_ok = False
     table.press()
     rolled = MOVED.play(Roll(3))
-    assert table.state.unsaved == (m.Save(rolled),) and table.state.failing is Fault.DISK_FULL
+    queue = table.state.writes
+    assert queue.unsaved == (m.Save(rolled),) and queue.failing is Fault.DISK_FULL
     assert TimerKind.RETRY in table.state.armed
     table.fire(TimerKind.SAVE_FAILED)
     table.fire(TimerKind.FLASH)
@@ -767,7 +768,7 @@ def test_a_refused_write_is_tried_again_until_it_passes_the_badge_saying_so() ->
     assert table.screen.badge == table.w("unsaved_badge")
     table.disk_ok = True
     effects = table.fire(TimerKind.RETRY)
-    assert writes(effects) == [m.Save(rolled)] and table.state.unsaved == ()
+    assert writes(effects) == [m.Save(rolled)] and table.state.writes.unsaved == ()
     assert m.Log("info", "saving again: the game is on disk") in effects
     assert table.screen.badge == "" and TimerKind.RETRY not in table.state.armed
     assert draws(effects) == [m.Draw(screens.result_screen(table.w, rolled))]
@@ -783,10 +784,10 @@ def test_what_is_played_while_the_disk_refuses_goes_as_one_change_after_it() -> 
     first = writes(table.press())
     assert writes(table.press()) == [] and writes(table.press()) == []
     game = MOVED.play(Roll(3)).play(Roll(4)).play(Roll(5))
-    assert first == [m.Save(MOVED.play(Roll(3)))] and table.state.unsaved == (m.Save(game),)
-    assert table.state.behind == 3
+    assert first == [m.Save(MOVED.play(Roll(3)))] and table.state.writes.unsaved == (m.Save(game),)
+    assert table.state.writes.behind == 3
     table.disk_ok = True
-    assert writes(table.fire(TimerKind.RETRY)) == [m.Save(game)] and not table.state.unsaved
+    assert writes(table.fire(TimerKind.RETRY)) == [m.Save(game)] and not table.state.writes.unsaved
 
 
 def test_a_game_put_away_while_the_disk_refuses_is_put_away_before_the_next_is_saved() -> None:
@@ -796,13 +797,13 @@ def test_a_game_put_away_while_the_disk_refuses_is_put_away_before_the_next_is_s
     table.disk_ok = False
     menu_at(table, Row.NEW)
     table.press(Press.LONG)  # yes: put away
-    assert table.state.unsaved == (m.PutAway(MOVED),)
-    assert table.state.behind == 1  # no action, but the disk would resume MOVED
+    assert table.state.writes.unsaved == (m.PutAway(MOVED),)
+    assert table.state.writes.behind == 1  # no action, but the disk would resume MOVED
     table.press(Press.LONG)  # setup: begin
     new = table.state.game
-    assert new is not None and table.state.unsaved == (m.PutAway(MOVED, new),)
+    assert new is not None and table.state.writes.unsaved == (m.PutAway(MOVED, new),)
     table.press()
-    assert table.state.unsaved == (m.PutAway(MOVED, new.play(Roll(2))),)
+    assert table.state.writes.unsaved == (m.PutAway(MOVED, new.play(Roll(2))),)
     table.disk_ok = True
     assert writes(table.fire(TimerKind.RETRY)) == [m.PutAway(MOVED, new.play(Roll(2)))]
 
@@ -814,8 +815,8 @@ def test_a_game_begun_that_the_disk_refused_counts_as_unsaved_until_it_is_rolled
     table.disk_ok = False
     table.press(Press.LONG)  # begin
     new = table.state.game
-    assert new is not None and table.state.unsaved == (m.BeginGame(new),)
-    assert table.state.behind == 1
+    assert new is not None and table.state.writes.unsaved == (m.BeginGame(new),)
+    assert table.state.writes.behind == 1
 
 
 def test_bring_back_waits_while_a_change_is_not_on_disk() -> None:
@@ -844,7 +845,7 @@ def test_switched_off_with_a_refused_save_it_is_tried_once_more_and_the_frame_sa
         assert writes(effects) == [m.Save(game)], disk_ok
         body = table.screen.body
         if disk_ok:
-            assert body == (table.w("switched_off"),) and not table.state.unsaved
+            assert body == (table.w("switched_off"),) and not table.state.writes.unsaved
         else:
             assert body == (table.w("switched_off_unsaved", count=2,
                                     reason=table.w("fault_disk_full")),)
@@ -1327,7 +1328,7 @@ def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
     assert table.screen.badge == table.w("unsaved_badge")  # from the first screen on
     table.disk_ok = False
     effects = table.press()  # refused as at start: said on the title, not again
-    assert table.state.unsaved and not [e for e in effects if isinstance(e, m.Log)]
+    assert table.state.writes.unsaved and not [e for e in effects if isinstance(e, m.Log)]
     assert TimerKind.RETRY in table.state.armed and TimerKind.SAVE_FAILED not in table.state.armed
 
 
@@ -1609,8 +1610,9 @@ def test_about_opens_without_a_game_the_standings_do_not() -> None:
 def test_a_message_stops_the_pages_turning_under_it_and_they_turn_again_after() -> None:
     table = playing(MOVED, measure=lambda screen: (2, 1))
     assert TimerKind.PAGE in table.state.armed  # a result of two pages turns them
-    table.state = dataclasses.replace(table.state, unsaid=Fault.DISK_FULL,  # a write refused
-                                      armed=table.state.armed | {TimerKind.SAVE_FAILED})
+    table.state = dataclasses.replace(  # a write refused
+        table.state, writes=dataclasses.replace(table.state.writes, unsaid=Fault.DISK_FULL),
+        armed=table.state.armed | {TimerKind.SAVE_FAILED})
     table.fire(TimerKind.SAVE_FAILED)
     assert table.state.flash is not None and TimerKind.PAGE not in table.state.armed
     table.fire(TimerKind.FLASH)

@@ -146,7 +146,7 @@ class Seam:
         animate = state.mode is Mode.ANIMATE
         key = (state.mode, state.now.roller if animate else view(state),  # type: ignore[union-attr]
                state.page, id(state.game), state.prefs, state.seats, state.pairing,
-               bool(state.unsaved))
+               bool(state.writes.unsaved))
         if key == self._last:
             return
         self._last = key

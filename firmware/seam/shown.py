@@ -67,7 +67,7 @@ def published(state: TableState, pages: Pages) -> Message:
                      "brightness": level(prefs)},
         "seats": list(state.seats),
         "most": MAX_PLAYERS,
-        "saved": not state.unsaved,
+        "saved": not state.writes.unsaved,
         "pairing": state.pairing is not None,  # a code is on the panel (not the code)
         "hardware": hardware_shown(state.fixed.config,
                                    state.trial.config if state.trial is not None else None),

@@ -122,6 +122,7 @@ from firmware.table.state import (
     Waiting,
 )
 from firmware.table.view import brightness_step, menu_labels, next_brightness, view, words
+from firmware.table.writes import queued, taken
 from robinson_core import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Choice, Game, Pending, Roll, Status
 from robinson_core import events as ev
 from robinson_core.game import MAX_ACTIONS
@@ -371,7 +372,8 @@ class _Moment:
         fixed, game = self.state.fixed, start.game
         prefs, wrong = in_force(dict(start.prefs), fixed.config, lang=fixed.lang,
                                 voice=fixed.voice, contrast=start.contrast)
-        self.set(game=game, disk=game, seats=start.seats, prefs=prefs)
+        self.set(game=game, writes=dataclasses.replace(self.state.writes, disk=game),
+                 seats=start.seats, prefs=prefs)
         for why in wrong:
             self.do(Log("warning", f"kept names: {why}"))
         if prefs.contrast != start.contrast:
@@ -385,7 +387,7 @@ class _Moment:
             notes.append(Notice.of("saves_problem", problem=start.problem))
         if start.fault:  # the badge stands until a write gets through
             notes.append(Notice.of("save_failed", reason=start.fault))
-            self.set(failing=start.fault)
+            self.set(writes=dataclasses.replace(self.state.writes, failing=start.fault))
         if start.volatile:
             notes.append(Notice.of("saves_vanish", kind=start.volatile))
         if start.settings is not None:
@@ -416,8 +418,8 @@ class _Moment:
         self.set(armed=frozenset(), now=Off(), flash=None, hint=None, saver=Saver.AWAKE,
                  pairing=None, trial=None)
         self.do(CancelAll())
-        if self.state.unsaved:  # refused until now: once more, and the last frame says
-            self.do(self.state.unsaved[0])  # whether it got through
+        if self.state.writes.unsaved:  # refused until now: once more, and the last frame says
+            self.do(self.state.writes.unsaved[0])  # whether it got through
         if self.state.prefs.voice:
             self.do(Hush())
         self.do(Wake())
@@ -513,11 +515,11 @@ class _Moment:
             case TimerKind.FLASH:
                 self.unflash()
             case TimerKind.SAVE_FAILED:
-                self.flash(Notice.of("save_failed", reason=self.state.unsaid), 6.0)
-                self.set(unsaid=None)
+                self.flash(Notice.of("save_failed", reason=self.state.writes.unsaid), 6.0)
+                self.set(writes=dataclasses.replace(self.state.writes, unsaid=None))
             case TimerKind.RETRY:
-                if self.state.unsaved:
-                    self.do(self.state.unsaved[0])
+                if self.state.writes.unsaved:
+                    self.do(self.state.writes.unsaved[0])
             case TimerKind.FRAME:
                 self.frame()
             case TimerKind.REVEAL:
@@ -791,7 +793,7 @@ class _Moment:
             elif isinstance(event, ev.Won):
                 self.do(Chime(Tune.WIN))
         self.after(TimerKind.AUDIT, AUDIT_AFTER)  # a roll that comes sooner runs it first
-        if self.state.unsaid:  # a write failed while the die tumbled: now it is said
+        if self.state.writes.unsaid:  # a write failed while the die tumbled: now it is said
             self.after(TimerKind.SAVE_FAILED, 0.0)
 
     def audit(self) -> None:
@@ -806,38 +808,37 @@ class _Moment:
 
     def write(self, write: Write) -> None:
         """A change for the disk: out now, or, while the disk is behind, after the changes
-        before it, one at a time (a refused one is tried again on a timer, and what comes
-        meanwhile joins the last one waiting where one change can say both)."""
-        waiting = self.state.unsaved
-        self.set(unsaved=_joined(waiting, write, self.state.failing is not None))
-        if not waiting:
-            self.do(write)
+        before it, one at a time (``writes.queued``)."""
+        writes, now = queued(self.state.writes, write)
+        self.set(writes=writes)
+        if now is not None:
+            self.do(now)
 
     def wrote(self, ok: bool, fault: Fault | None) -> None:
-        if not self.state.unsaved:
+        writes = self.state.writes
+        if not writes.unsaved:
             return  # an answer to no write
-        head, rest = self.state.unsaved[0], self.state.unsaved[1:]
         if ok:
-            self.set(unsaved=rest, disk=head.then if isinstance(head, PutAway) else head.game)
-            if rest:
-                self.do(rest[0])
-            elif self.state.failing is not None:
-                self.set(failing=None)
+            writes, then = taken(writes)
+            if then is not None:
+                self.do(then)
+            elif writes.failing is not None:
+                writes = dataclasses.replace(writes, failing=None)
                 self.cancel(TimerKind.RETRY)
                 self.do(Log("info", "saving again: the game is on disk"))
+            self.set(writes=writes)
             return
         fault = fault or Fault.IO_ERROR
         if self.state.mode is Mode.OFF:
             self.do(Log("error", f"switched off, shown actions not on disk: "
-                                 f"{self.state.behind} (cannot save the game: {fault})"))
-            self.set(failing=fault)
+                                 f"{writes.behind} (cannot save the game: {fault})"))
+            self.set(writes=dataclasses.replace(writes, failing=fault))
             return
         self.after(TimerKind.RETRY, RETRY_EVERY)
-        if fault is self.state.failing:
+        if fault is writes.failing:
             return  # said when it began; the panel's badge says it still is
-        self.set(failing=fault)
         self.do(Log("error", f"cannot save the game: {fault}"))
-        self.set(unsaid=fault)
+        self.set(writes=dataclasses.replace(writes, failing=fault, unsaid=fault))
         if self.state.mode is not Mode.ANIMATE:  # else once the result is out
             self.after(TimerKind.SAVE_FAILED, 0.0)
 
@@ -876,8 +877,8 @@ class _Moment:
             case Row.NEW:
                 self.new_game(Mode.MENU)
             case Row.BRING_BACK:
-                if self.state.unsaved:  # the store would put away the game as on disk
-                    self.flash(Notice.of("save_failed", reason=self.state.failing), 3.0)
+                if self.state.writes.unsaved:  # the store would put away the game as on disk
+                    self.flash(Notice.of("save_failed", reason=self.state.writes.failing), 3.0)
                     return
                 self.set(waiting=Waiting.BACK)
                 self.do(BringBack())
@@ -1007,7 +1008,8 @@ class _Moment:
             self.flash(Notice.of("save_failed", reason=fault) if fault
                        else Notice.of("nothing_to_bring_back"), 3.0)
             return
-        self.set(game=game, disk=game)  # (with any face owed to it: Owed)
+        # (with any face owed to it: Owed)
+        self.set(game=game, writes=dataclasses.replace(self.state.writes, disk=game))
         self.resume()
         self.speak(self.s.resumed(game))
         self.flash(Notice.of("brought_back"), 3.0)
@@ -1125,23 +1127,3 @@ class _Moment:
         self.after(TimerKind.DIM, timings.dim_after)
         self.after(TimerKind.BLANK, timings.blank_after)
 
-
-def _joined(waiting: tuple[Write, ...], write: Write, refused: bool) -> tuple[Write, ...]:
-    """``write`` after the changes ``waiting`` for the disk: the last of them and
-    ``write`` made one change where one can say both (a later game in play replaces an
-    earlier one), but never the first while it is on its way (not ``refused``)."""
-    if not waiting or (len(waiting) == 1 and not refused):
-        return (*waiting, write)
-    last = waiting[-1]
-    match last, write:
-        case Save(), Save() | PutAway():
-            joined: Write | None = write
-        case BeginGame(), Save(game):
-            joined = BeginGame(game)
-        case PutAway(put, then), Save(game) if then is not None:
-            joined = PutAway(put, game)
-        case PutAway(put, None), BeginGame(game):
-            joined = PutAway(put, game)
-        case _:
-            joined = None
-    return (*waiting[:-1], joined) if joined is not None else (*waiting, write)

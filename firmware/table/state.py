@@ -19,8 +19,9 @@ from firmware.display.screens import PastGame
 from firmware.display.words import Words
 from firmware.saves.faults import Fault
 from firmware.table.menu import Row
-from firmware.table.messages import BeginGame, Code, Press, PutAway, Save, TimerKind, Write
+from firmware.table.messages import Code, Press, TimerKind
 from firmware.table.prefs import Prefs
+from firmware.table.writes import Writes
 from robinson_core import Game
 
 Measure = Callable[[Screen], tuple[int, int]]
@@ -235,11 +236,7 @@ class TableState:
     saver: Saver = Saver.AWAKE
     armed: frozenset[TimerKind] = frozenset()
     waiting: Waiting | None = None
-    unsaid: Fault | None = None  # why a write failed, not yet told (the die was tumbling)
-    disk: Game | None = None  # the game in play on disk, as the disk's last answer left it
-    unsaved: tuple[Write, ...] = ()  # not on disk yet, oldest first: the first is on its
-    # way, or was refused and is tried again on a timer; the rest wait for it
-    failing: Fault | None = None  # why the disk refused the last try: said until one passes
+    writes: Writes = field(default_factory=Writes)  # what the disk has not taken (writes.py)
     odds: tuple[Game, tuple[int, int]] | None = None  # a decision's chances, for its game
     weighing: Game | None = None  # the game whose decision's odds were last asked for
     pairing: Code | None = None  # the code on the panel for a phone to pair with
@@ -251,30 +248,7 @@ class TableState:
         return self.now.MODE
 
     @property
-    def behind(self) -> int:
-        """How many of the actions the table has shown the disk does not have (or still
-        has, undone): what ``unsaved`` would change in the games on disk (a game put away
-        or begun counts as one at least: the disk would resume the game before it)."""
-        count, disk = 0, self.disk
-        for write in self.unsaved:
-            match write:
-                case Save(game):
-                    count, disk = count + _changed(disk, game), game
-                case BeginGame(game):
-                    count, disk = count + max(1, len(game.actions)), game
-                case PutAway(game, then):
-                    count += max(1, _changed(disk, game) + (len(then.actions) if then else 0))
-                    disk = then
-        return count
-
-    @property
     def ask_next(self) -> bool:
         """A press shows the decision screen of the next player, headed by them."""
         return self.now == Play(Showing.ASK_NEXT)
 
-
-def _changed(disk: Game | None, game: Game) -> int:
-    """The actions ``game`` adds to (or takes from) the same game as ``disk`` holds it."""
-    if disk is None or not disk.same_setup(game):
-        return len(game.actions)
-    return max(len(disk.actions), len(game.actions)) - disk.shared(game)

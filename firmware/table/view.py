@@ -107,14 +107,15 @@ def view(state: TableState) -> Screen:
 
 def _mode(state: TableState, w: Words) -> Screen:
     fixed, game = state.fixed, state.game
-    badge = w("unsaved_badge") if state.failing is not None else fixed.badge
+    badge = w("unsaved_badge") if state.writes.failing is not None else fixed.badge
     match state.now:
         case Stuck():
             return screens.message_screen("ROBINSON", w("release_button"))
         case Off():
-            if state.unsaved and state.failing is not None:
+            writes = state.writes
+            if writes.unsaved and writes.failing is not None:
                 return screens.message_screen("ROBINSON", w(
-                    "switched_off_unsaved", count=state.behind, reason=w(state.failing.key)))
+                    "switched_off_unsaved", count=writes.behind, reason=w(writes.failing.key)))
             return screens.message_screen("ROBINSON", w("switched_off"))
         case Title(notes):
             resume = game is not None and bool(game.actions)

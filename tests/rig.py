@@ -120,7 +120,7 @@ class Rig:
         table = self.table
         if table.mode is not Mode.PLAY:
             return
-        while table.state.seen < essential_page(table.screen, FONTS, table.layout):
+        while table.state.panel.seen < essential_page(table.screen, FONTS, table.layout):
             self.wait(self.config.timings.page)
         if table.state.ask_next:
             self.hold(0.1)

@@ -377,7 +377,7 @@ def undo_asked_first(world: World) -> tuple[list[str], int]:
                          and moment.event == m.Pressed(Press.LONG))
                 if not asked:
                     wrong.append(f"undone by {moment.event} in {moment.before.mode} under "
-                                 f"{m.view(moment.before).title!r} {moment.before.flash}")
+                                 f"{m.view(moment.before).title!r} {moment.before.panel.flash}")
     return wrong, compared
 
 
@@ -403,8 +403,8 @@ def timers_end_with_their_mode(world: World) -> tuple[list[str], int]:
         if (m.TimerKind.PAIR in after.armed) != (after.pairing is not None):
             wrong.append(f"the code {after.pairing} and its timer part after {moment.event}")
         compared += 1
-        if (m.TimerKind.FLASH in after.armed) != (after.flash is not None):
-            wrong.append(f"the message {after.flash} and its timer part after {moment.event}")
+        if (m.TimerKind.FLASH in after.armed) != (after.panel.flash is not None):
+            wrong.append(f"the message {after.panel.flash} and its timer part after {moment.event}")
     return wrong, compared
 
 
@@ -616,7 +616,7 @@ def _reveal_keeping_the_tumble(self: m._Moment) -> None:
 
 
 def _unflash_leaving_its_timer(self: m._Moment) -> None:
-    self.set(flash=None, page=0)
+    self.on_panel(flash=None, page=0)
     self.paging = True
 
 
@@ -653,7 +653,8 @@ draw in twenty would find them only by luck within HUNT examples."""
 
 
 def _unpair_leaving_its_timer(self: m._Moment) -> None:
-    self.set(pairing=None, page=0)
+    self.set(pairing=None)
+    self.on_panel(page=0)
 
 
 @pytest.mark.parametrize("prop,name,replacement", [

@@ -326,7 +326,7 @@ def test_switching_off_stops_every_timer_and_says_so() -> None:
                        m.Draw(screens.message_screen("ROBINSON", table.w("switched_off"))),
                        m.Contrast(m.HALT_CONTRAST), m.Light(None, (1, 2))]
     assert m.HALT_CONTRAST == 1  # the least: the frame may stay lit for days after a halt
-    assert table.state.armed == frozenset() and table.state.saver is m.Saver.AWAKE
+    assert table.state.armed == frozenset() and table.state.panel.saver is m.Saver.AWAKE
 
 
 def test_switching_off_hushes_a_voice_that_speaks_and_no_other() -> None:
@@ -453,11 +453,11 @@ def test_a_seat_switched_on_the_title_changes_nothing_shown() -> None:
 
 def test_the_panel_dims_then_blanks_and_a_press_only_wakes_it() -> None:
     table = playing(MOVED, faces=[5])
-    assert table.fire(TimerKind.DIM) == [m.Dim()] and table.state.saver is m.Saver.DIM
+    assert table.fire(TimerKind.DIM) == [m.Dim()] and table.state.panel.saver is m.Saver.DIM
     assert table.fire(TimerKind.BLANK) == [m.Blank()]
-    assert table.state.saver is m.Saver.BLANK
+    assert table.state.panel.saver is m.Saver.BLANK
     effects = table(m.Down())
-    assert m.Wake() in effects and table.state.saver is m.Saver.AWAKE
+    assert m.Wake() in effects and table.state.panel.saver is m.Saver.AWAKE
     assert m.After(TimerKind.DIM, T.dim_after) in effects
     assert m.After(TimerKind.BLANK, T.blank_after) in effects
     assert table(m.Held(Press.LONG)) == []  # no hint either
@@ -471,8 +471,8 @@ def test_a_seat_switch_wakes_the_panel() -> None:
     table = started()
     table.fire(TimerKind.DIM)
     effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
-    assert m.Wake() in effects and table.state.saver is m.Saver.AWAKE
-    assert table.state.void is False
+    assert m.Wake() in effects and table.state.panel.saver is m.Saver.AWAKE
+    assert table.state.panel.void is False
     assert m.After(TimerKind.DIM, T.dim_after) in effects  # and the idle time starts again
 
 
@@ -490,7 +490,7 @@ def test_a_long_screen_pages_by_itself() -> None:
     assert m.After(TimerKind.PAGE, T.page) in effects
     effects = table.fire(TimerKind.PAGE)
     assert effects == [m.Draw(table.screen, 1), m.After(TimerKind.PAGE, T.page)]
-    assert (table.state.page, table.state.seen) == (1, 1)
+    assert (table.state.panel.page, table.state.panel.seen) == (1, 1)
 
 
 def test_a_short_screen_arms_no_page_and_a_new_screen_stops_the_old_paging() -> None:
@@ -510,7 +510,7 @@ def test_a_quick_press_shows_the_unread_money_pages_before_rolling() -> None:
     effects = table.press()
     assert effects == [m.Draw(table.screen, 1), m.After(TimerKind.PAGE, T.page)]
     assert of(m.NeedFace, table.press()) == []  # page 2
-    assert table.state.seen == 2
+    assert table.state.panel.seen == 2
     assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # all read: the roll
 
 
@@ -638,7 +638,7 @@ def test_holding_for_a_long_press_says_what_letting_go_will_do() -> None:
     assert draws(effects)[0].screen.footer == table.w("let_go_menu")
     effects = table.press(Press.MENU)  # let go: the menu, its own footer
     assert draws(effects) == [m.Draw(table.screen)] and table.screen.footer == table.w("menu_keys")
-    assert table.state.hint is None and table.state.mode is m.Mode.MENU
+    assert table.state.panel.hint is None and table.state.mode is m.Mode.MENU
 
 
 def test_a_long_press_when_a_roll_is_due_shows_the_standings_and_a_press_goes_back() -> None:
@@ -828,7 +828,7 @@ def test_bring_back_waits_while_a_change_is_not_on_disk() -> None:
     menu_at(table, Row.BRING_BACK)
     effects = table.press(Press.LONG)
     assert not [e for e in effects if isinstance(e, m.BringBack)]
-    assert table.state.waiting is None and table.state.flash == Notice.of(
+    assert table.state.waiting is None and table.state.panel.flash == Notice.of(
         "save_failed", reason=Fault.DISK_FULL)
 
 
@@ -1123,10 +1123,10 @@ def test_a_press_over_a_message_over_the_undo_question_answers_nothing() -> None
     menu_at(table, Row.UNDO)
     assert table.state.mode is m.Mode.UNDO
     table.fire(TimerKind.SAVE_FAILED)  # the retry's message, over the question
-    assert table.state.flash is not None and table.state.flash.key == "save_failed"
+    assert table.state.panel.flash is not None and table.state.panel.flash.key == "save_failed"
     game = table.state.game
     effects = table.press(Press.LONG)
-    assert table.state.flash is None and table.state.mode is m.Mode.UNDO  # the question again
+    assert table.state.panel.flash is None and table.state.mode is m.Mode.UNDO  # the question again
     assert table.state.game == game and of(m.Save, effects) == []
 
 
@@ -1390,7 +1390,7 @@ def test_names_and_language_changed_from_outside_redraw_every_mode_at_once() -> 
         prefs = table.state.prefs.but(language="fi", names=((1, "Aino"), (2, "Eetu")))
         effects = table(m.Prefer(prefs))
         assert table.w.lang == "fi" and table.w.name(1) == "Aino", mode
-        assert draws(effects) == [m.Draw(table.screen, table.state.page)], mode
+        assert draws(effects) == [m.Draw(table.screen, table.state.panel.page)], mode
         assert table.screen != before, mode
         assert kept(effects)[-1]["language"] == "fi", mode
         compared += 1
@@ -1484,7 +1484,8 @@ def test_a_game_brought_back_and_an_undo_are_said() -> None:
 def turned(table: Machine) -> None:
     """The screen shown turned to its second page, and that page seen (the new screen
     must then be at its first page, only that one seen: page 0, seen 0)."""
-    table.state = dataclasses.replace(table.state, page=1, seen=1)
+    table.state = dataclasses.replace(
+        table.state, panel=dataclasses.replace(table.state.panel, page=1, seen=1))
 
 
 def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
@@ -1545,7 +1546,8 @@ def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
 
     for make in (setup, roll, turn, frame, standings, recall, undo):
         table = make()
-        opened.append((make.__name__, table.state.mode, table.state.page, table.state.seen))
+        panel = table.state.panel
+        opened.append((make.__name__, table.state.mode, panel.page, panel.seen))
     assert [(name, page, seen) for name, _, page, seen in opened] == [
         (name, 0, 0) for name in ("setup", "roll", "turn", "frame", "standings", "recall",
                                   "undo")]
@@ -1614,9 +1616,9 @@ def test_a_message_stops_the_pages_turning_under_it_and_they_turn_again_after() 
         table.state, writes=dataclasses.replace(table.state.writes, unsaid=Fault.DISK_FULL),
         armed=table.state.armed | {TimerKind.SAVE_FAILED})
     table.fire(TimerKind.SAVE_FAILED)
-    assert table.state.flash is not None and TimerKind.PAGE not in table.state.armed
+    assert table.state.panel.flash is not None and TimerKind.PAGE not in table.state.armed
     table.fire(TimerKind.FLASH)
-    assert table.state.flash is None and table.state.page == 0
+    assert table.state.panel.flash is None and table.state.panel.page == 0
     assert TimerKind.PAGE in table.state.armed
 
 
@@ -1692,7 +1694,7 @@ def test_the_menus_repeat_shows_the_last_result_from_page_one_and_says_it_again(
 
     table = playing(MOVED, voice=True)
     effects = menu_at(table, Row.REPEAT)
-    assert table.state.mode is m.Mode.PLAY and table.state.page == 0
+    assert table.state.mode is m.Mode.PLAY and table.state.panel.page == 0
     assert draws(effects) == [m.Draw(screens.result_screen(table.w, MOVED))]
     assert of(m.Say, effects) == [m.Say(Spoken("en").result(MOVED), "en")]
     quiet = playing(MOVED)  # the voice off: shown again, not said
@@ -1748,8 +1750,8 @@ PHONE_A, PHONE_B, PHONE_C = "a" * 64, "b" * 64, "c" * 64
 def test_a_phone_pairs_with_the_code_on_the_panel_once_and_only_while_it_shows() -> None:
     table = playing(MOVED)
     effects = table(m.PairAsked())  # no page has said where it is: nothing to pair with
-    assert of(m.NeedCode, effects) == [] and table.state.flash is not None
-    assert table.state.flash.key == "no_web"
+    assert of(m.NeedCode, effects) == [] and table.state.panel.flash is not None
+    assert table.state.panel.flash.key == "no_web"
     table.press()  # ends the message, and only that
     table(m.Address("http://robinson.local/"))
     effects = table(m.PairAsked())
@@ -1879,9 +1881,9 @@ def test_the_menu_lists_the_phones_newest_first_and_forgets_the_one_chosen() -> 
     assert table.state.prefs.digests == (PHONE_A, PHONE_C)
     assert kept(effects)[-1]["phones"] == (f"{PHONE_A}:20000:20000:Chrome/Android "
                                            f"{PHONE_C}:20002:20002:")
-    assert table.state.flash == Notice.of("phone_forgotten")
+    assert table.state.panel.flash == Notice.of("phone_forgotten")
     effects = table.press(Press.LONG)  # ends the message, and only that
-    assert table.state.flash is None and table.state.prefs.digests == (PHONE_A, PHONE_C)
+    assert table.state.panel.flash is None and table.state.prefs.digests == (PHONE_A, PHONE_C)
     assert listed(table) == (["  Phone", "▶ Android Chrome", "  Forget all"], 1)
     table.press()
     table.press()  # Back
@@ -1898,7 +1900,7 @@ def test_the_menu_lists_the_phones_newest_first_and_forgets_the_one_chosen() -> 
     assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.PHONES
     assert m.menu_labels(table.state)[MENU.index(Row.PHONES)] == "Phones paired: 0"
     table.press(Press.LONG)  # the message away; in the menu the press acts too: none to list
-    assert table.state.mode is m.Mode.MENU and table.state.flash == Notice.of("phones_none")
+    assert table.state.mode is m.Mode.MENU and table.state.panel.flash == Notice.of("phones_none")
 
 
 def test_the_first_row_forgets_the_newest_phone_and_forget_all_every_phone() -> None:
@@ -1913,7 +1915,7 @@ def test_the_first_row_forgets_the_newest_phone_and_forget_all_every_phone() -> 
     assert listed(table)[0][-2:] == ["▶ Forget all", "  Back to the menu"]
     effects = table.press(Press.LONG)
     assert table.state.prefs.digests == () and kept(effects)[-1]["phones"] == ""
-    assert table.state.flash == Notice.of("phones_forgotten")
+    assert table.state.panel.flash == Notice.of("phones_forgotten")
     assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.PHONES
 
 
@@ -1941,7 +1943,7 @@ def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() ->
 
     for cover in ("trial", "pairing"):
         table = playing(MOVED, measure=measure)
-        assert table.state.seen == 0 and table.state.page == 0
+        assert table.state.panel.seen == 0 and table.state.panel.page == 0
         if cover == "trial":
             config = firmware.config.changed(CONFIG, {"display.display": "sh1106"})
             table(m.Rewire((("display.display", "sh1106"),), config))
@@ -1950,4 +1952,4 @@ def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() ->
             table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"))
             assert table.state.pairing is not None
         table.fire(TimerKind.PAGE)  # the result's page 2 comes, under the cover
-        assert table.state.page == 1 and table.state.seen == 0, cover
+        assert table.state.panel.page == 1 and table.state.panel.seen == 0, cover

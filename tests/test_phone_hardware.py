@@ -225,7 +225,8 @@ def test_a_new_panel_is_tried_with_a_test_pattern_and_is_undone_after_15_s(rig: 
     assert back is not trial and _chip(rig) == "ssd1306"  # the panel before, as it was
     assert rig.table.state.trial is None
     assert rig.table.state.fixed.config.display.display == "ssd1306"
-    assert rig.table.state.flash is not None and rig.table.state.flash.key == "hardware_back"
+    flash = rig.table.state.panel.flash
+    assert flash is not None and flash.key == "hardware_back"
     assert not (rig.store.directory / PHONE_FILE).exists()
     assert rig.showing(rig.table.screen, rig.table.page)  # said on the panel that is back
     rig.wait(5.0)
@@ -264,8 +265,8 @@ def test_new_pins_are_kept_and_the_table_starts_again_to_take_them(rig: Rig) -> 
     _ask(rig, {"pins.seats": [5, 6, 13], "pins.use_buzzer": True})
     assert restarts == [1] and rig.table.state.trial is None
     assert kept(rig.store.directory) == {"pins.seats": [5, 6, 13], "pins.use_buzzer": True}
-    assert rig.table.state.flash is not None
-    assert rig.table.state.flash.key == "hardware_restart"
+    assert rig.table.state.panel.flash is not None
+    assert rig.table.state.panel.flash.key == "hardware_restart"
     assert rig.showing(rig.table.screen, rig.table.page)  # said on the panel before it goes
 
 

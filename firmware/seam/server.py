@@ -145,7 +145,7 @@ class Seam:
                 return
         animate = state.mode is Mode.ANIMATE
         key = (state.mode, state.now.roller if animate else view(state),  # type: ignore[union-attr]
-               state.page, id(state.game), state.prefs, state.seats, state.pairing,
+               state.panel.page, id(state.game), state.prefs, state.seats, state.pairing,
                bool(state.writes.unsaved))
         if key == self._last:
             return

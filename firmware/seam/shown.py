@@ -56,7 +56,7 @@ def published(state: TableState, pages: Pages) -> Message:
     return {
         "kind": "view",
         "mode": state.mode.value,
-        "page": state.page % len(screen_pages) if screen_pages else 0,  # as the panel turns
+        "page": state.panel.page % len(screen_pages) if screen_pages else 0,  # as the panel turns
         "pages": screen_pages,
         "result": last,
         "rolling": rolling,

@@ -265,6 +265,10 @@ class _Moment:
 
     # -- bookkeeping ------------------------------------------------------------------
 
+    def on_panel(self, **changes: object) -> None:
+        """The panel's own state changed (``Panel``)."""
+        self.set(panel=dataclasses.replace(self.state.panel, **changes))  # type: ignore[arg-type]
+
     def set(self, **changes: object) -> None:
         self.state = dataclasses.replace(self.state, **changes)  # type: ignore[arg-type]
 
@@ -415,8 +419,8 @@ class _Moment:
     def stop(self) -> None:
         if self.state.trial is not None:  # the last frame on the panel the next start drives
             self.do(UsePanel(self.state.fixed.config.display))
-        self.set(armed=frozenset(), now=Off(), flash=None, hint=None, saver=Saver.AWAKE,
-                 pairing=None, trial=None)
+        self.set(armed=frozenset(), now=Off(), pairing=None, trial=None)
+        self.on_panel(flash=None, hint=None, saver=Saver.AWAKE)
         self.do(CancelAll())
         if self.state.writes.unsaved:  # refused until now: once more, and the last frame says
             self.do(self.state.writes.unsaved[0])  # whether it got through
@@ -434,27 +438,27 @@ class _Moment:
 
     def down(self) -> None:
         void = self.state.mode is Mode.ANIMATE  # a press begun mid-roll: never a roll
-        if self.state.saver is not Saver.AWAKE:
+        if self.state.panel.saver is not Saver.AWAKE:
             void = True  # a waking press does nothing else
-            self.set(saver=Saver.AWAKE)
+            self.on_panel(saver=Saver.AWAKE)
             self.do(Wake())
-        self.set(void=void)
+        self.on_panel(void=void)
         self.idle()
 
     def held(self, kind: Press) -> None:
         state = self.state
-        if state.void or state.mode in (Mode.ANIMATE, Mode.STUCK, Mode.OFF):
+        if state.panel.void or state.mode in (Mode.ANIMATE, Mode.STUCK, Mode.OFF):
             return
         if kind is Press.MENU:
-            self.set(hint=Press.MENU)
+            self.on_panel(hint=Press.MENU)
         elif (state.mode is Mode.PLAY and state.game and not state.ask_next
               and state.game.state.status is Status.PLAYING):
-            self.set(hint=Press.LONG)  # a decision's other choice, or the standings
+            self.on_panel(hint=Press.LONG)  # a decision's other choice, or the standings
 
     def pressed(self, kind: Press) -> None:
-        self.set(hint=None)  # let go: the hint has said its piece
-        if self.state.void:
-            self.set(void=False)
+        self.on_panel(hint=None)  # let go: the hint has said its piece
+        if self.state.panel.void:
+            self.on_panel(void=False)
             return
         if self.state.trial is not None:  # a press keeps the panel on trial, and only that
             self.keep_trial(self.state.trial)
@@ -462,8 +466,8 @@ class _Moment:
         mode = self.state.mode
         if mode in (Mode.ANIMATE, Mode.OFF):
             return  # never queued into a second roll
-        if self.state.flash is not None:  # a press ends a message: the screen under it
-            hidden = self.state.flash.key in PHONE_NOTICES or mode in QUESTIONS
+        if self.state.panel.flash is not None:  # a press ends a message: the screen under it
+            hidden = self.state.panel.flash.key in PHONE_NOTICES or mode in QUESTIONS
             self.unflash()
             if hidden:  # what the press would do was not on the panel: only that
                 return
@@ -497,8 +501,8 @@ class _Moment:
     def seat_changed(self, seat: int, seats: tuple[int, ...]) -> None:
         self.set(seats=seats)
         self.idle()
-        if self.state.saver is not Saver.AWAKE:
-            self.set(saver=Saver.AWAKE)
+        if self.state.panel.saver is not Saver.AWAKE:
+            self.on_panel(saver=Saver.AWAKE)
             self.do(Wake())
         if self.state.mode is Mode.SETUP:
             self.setup()
@@ -510,7 +514,7 @@ class _Moment:
             case TimerKind.BOOT:
                 self.setup()
             case TimerKind.PAGE:
-                self.set(page=self.state.page + 1)
+                self.on_panel(page=self.state.panel.page + 1)
                 self.paging = True
             case TimerKind.FLASH:
                 self.unflash()
@@ -527,10 +531,10 @@ class _Moment:
             case TimerKind.AUDIT:
                 self.audit()
             case TimerKind.DIM:
-                self.set(saver=Saver.DIM)
+                self.on_panel(saver=Saver.DIM)
                 self.do(Dim())
             case TimerKind.BLANK:
-                self.set(saver=Saver.BLANK)
+                self.on_panel(saver=Saver.BLANK)
                 self.do(Blank())
             case TimerKind.PAIR:
                 self.set(pairing=None)
@@ -568,8 +572,8 @@ class _Moment:
             self.cancel(TimerKind.TRIAL)
             self.set(trial=Trial(changes, config))
             self.do(UsePanel(config.display))
-            if self.state.saver is not Saver.AWAKE:
-                self.set(saver=Saver.AWAKE)
+            if self.state.panel.saver is not Saver.AWAKE:
+                self.on_panel(saver=Saver.AWAKE)
                 self.do(Wake())
             self.idle()
             self.after(TimerKind.TRIAL, TRIAL_FOR)
@@ -600,7 +604,8 @@ class _Moment:
     def end_trial(self, said: bool = True) -> None:
         """The panel on trial was not kept: the one in force before, as it was."""
         self.cancel(TimerKind.TRIAL)
-        self.set(trial=None, page=0)
+        self.set(trial=None)
+        self.on_panel(page=0)
         self.do(UsePanel(self.state.fixed.config.display))
         self.redrawn = True
         if said:
@@ -964,7 +969,8 @@ class _Moment:
 
     def unpair(self) -> None:
         self.cancel(TimerKind.PAIR)
-        self.set(pairing=None, page=0)
+        self.set(pairing=None)
+        self.on_panel(page=0)
 
     def paired(self, proof: str, phone: str, kind: str = "", day: int = 0) -> None:
         """A phone paired with the code (or its QR token) on the panel, or with the first
@@ -1056,22 +1062,22 @@ class _Moment:
 
     def fresh(self) -> None:
         """A new screen: from its first page, none of it seen yet."""
-        self.set(page=0, seen=-1)
+        self.on_panel(page=0, seen=-1)
         self.paging = True
 
     def unread(self) -> bool:
         """Show the next page of the result's money and instructions if a press would
         otherwise skip it (a quick roll); False when there is nothing left unread."""
         _, last = self.state.fixed.measure(view(self.state))
-        if self.state.seen >= last:
+        if self.state.panel.seen >= last:
             return False
-        self.set(page=self.state.seen + 1)
+        self.on_panel(page=self.state.panel.seen + 1)
         self.paging = True
         return True
 
     def flash(self, notice: Notice, seconds: float = 4.0) -> None:
         """Show a message for a while, then the screen under it again."""
-        self.set(flash=notice)
+        self.on_panel(flash=notice)
         self.paging = True  # the screen underneath must not page over the message
         self.after(TimerKind.FLASH, seconds)
 
@@ -1079,20 +1085,21 @@ class _Moment:
         """The message's time is up (or a press ended it): the screen under it, from its
         first page."""
         self.cancel(TimerKind.FLASH)
-        self.set(flash=None, page=0)
+        self.on_panel(flash=None, page=0)
         self.paging = True
 
     def draw_now(self) -> None:
         """Put the view on the panel now if it is not there already (not only at the end
         of the step)."""
-        shown = (view(self.state), self.state.page)
-        there = self.drawn if self.drawn is not None else (view(self.before), self.before.page)
+        shown = (view(self.state), self.state.panel.page)
+        there = (self.drawn if self.drawn is not None
+                 else (view(self.before), self.before.panel.page))
         if self.redrawn or shown != there:
             self.do(Draw(*shown))
         self.drawn, self.redrawn = shown, False
-        over = self.state.flash or self.state.trial or self.state.pairing
-        if over is None and self.state.page > self.state.seen:
-            self.set(seen=self.state.page)  # on the panel now, not under a message, a
+        over = self.state.panel.flash or self.state.trial or self.state.pairing
+        if over is None and self.state.panel.page > self.state.panel.seen:
+            self.on_panel(seen=self.state.panel.page)  # on the panel now, not under a message, a
             # phone's panel on trial or a pairing code
 
     def weighed(self) -> bool:
@@ -1113,7 +1120,7 @@ class _Moment:
         if self.paging:
             assert self.drawn is not None  # draw_now keeps the view it drew: not made again
             pages, _ = self.state.fixed.measure(self.drawn[0])
-            if self.state.flash is None and pages > 1:
+            if self.state.panel.flash is None and pages > 1:
                 self.after(TimerKind.PAGE, self.state.fixed.config.timings.page)
             else:
                 self.cancel(TimerKind.PAGE)

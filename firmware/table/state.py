@@ -191,6 +191,19 @@ class Saver(enum.Enum):
     BLANK = "blank"
 
 
+@dataclass(frozen=True)
+class Panel:
+    """What the panel is at, whatever the mode: the page of its screen, how far it has
+    been read, a message over it, the hint of a held button, and the screen saver."""
+
+    page: int = 0  # of the screen on the panel
+    seen: int = -1  # the furthest page of it that has been on the panel (-1: none yet)
+    hint: Press | None = None  # the button is held past this: the footer says what letting go does
+    flash: Notice | None = None  # a message over the mode's screen, for a while
+    void: bool = False  # the press under way does nothing (it woke the panel, or began mid-roll)
+    saver: Saver = Saver.AWAKE
+
+
 class Waiting(enum.Enum):
     """An answer the table asked the shell for and has not had yet."""
 
@@ -227,13 +240,8 @@ class TableState:
     prefs: Prefs = field(default_factory=Prefs)
     seats: tuple[int, ...] = ()  # switched on, as settled
     first: int | None = None  # the starting seat chosen in setup
-    page: int = 0  # of the screen on the panel
-    seen: int = -1  # the furthest page of it that has been on the panel (-1: none yet)
-    hint: Press | None = None  # the button is held past this: the footer says what letting go does
-    flash: Notice | None = None  # a message over the mode's screen, for a while
+    panel: Panel = field(default_factory=Panel)  # what the panel is at, over the mode
     audit: str | None = None  # what the last audit found wrong
-    void: bool = False  # the press under way does nothing (it woke the panel, or began mid-roll)
-    saver: Saver = Saver.AWAKE
     armed: frozenset[TimerKind] = frozenset()
     waiting: Waiting | None = None
     writes: Writes = field(default_factory=Writes)  # what the disk has not taken (writes.py)

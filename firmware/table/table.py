@@ -109,7 +109,7 @@ class Table:
 
     @property
     def page(self) -> int:
-        return self.state.page
+        return self.state.panel.page
 
     @property
     def words(self) -> Words:

@@ -94,9 +94,9 @@ def view(state: TableState) -> Screen:
             f"SPI {display.spi_port}.{display.spi_device}"
         return screens.trial_screen(w, (f"{display.display} {display.width}x{display.height}",
                                         f"{where} {display.rotate * 90}°"), TRIAL_FOR)
-    if state.flash is not None and state.hint is None:
-        return screens.message_screen(w("notice"), state.flash.said(w))
-    if state.pairing is not None and state.hint is None \
+    if state.panel.flash is not None and state.panel.hint is None:
+        return screens.message_screen(w("notice"), state.panel.flash.said(w))
+    if state.pairing is not None and state.panel.hint is None \
             and state.mode not in (Mode.ANIMATE, Mode.OFF, Mode.STUCK):
         return screens.pairing_screen(w, state.pairing.digits, state.pairing.token,
                                       state.address)
@@ -180,9 +180,9 @@ def _info(state: TableState, w: Words, row: Row,
 
 def _hint(state: TableState, w: Words) -> str:
     """The footer while the button is held past a threshold: what letting go does."""
-    if state.hint is None:
+    if state.panel.hint is None:
         return ""
-    if state.hint is Press.MENU:
+    if state.panel.hint is Press.MENU:
         return w("let_go_menu")
     game = state.game
     assert game is not None  # a long press's hint is only for a game in play

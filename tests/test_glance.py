@@ -31,8 +31,8 @@ from firmware.display.render import (
     wrap,
 )
 from firmware.display.words import Words
-from firmware.table.machine import Draw, Effect, Input
 from firmware.table.menu import MENU
+from firmware.table.messages import Draw, Effect, Input
 from robinson_core import CHOICES, Choice, Game, HouseRules, Roll, Status, parse_action
 from robinson_core import events as ev
 from robinson_core.narrate import nets

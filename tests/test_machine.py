@@ -28,9 +28,12 @@ from firmware.display.render import essential_page, page_count
 from firmware.display.screen import Screen
 from firmware.saves.faults import Fault
 from firmware.table import machine as m
+from firmware.table import messages as msg
 from firmware.table.buttons import Press
 from firmware.table.menu import MENU, Row
 from firmware.table.prefs import Owed
+from firmware.table.state import Fixed, Mode, TableState
+from firmware.table.view import view, words
 from robinson_core import Game, Pending, Roll
 
 FONTS = Fonts()
@@ -56,12 +59,12 @@ measure = measure_on(CLASSIC)
 class Moment:
     """One input and what it did."""
 
-    before: m.TableState
-    event: m.Input
-    effects: list[m.Effect]
-    after: m.TableState
+    before: TableState
+    event: msg.Input
+    effects: list[msg.Effect]
+    after: TableState
     cause: int  # which outer input (a press, a timer…) this answer belongs to
-    cause_before: m.TableState  # the table before that input
+    cause_before: TableState  # the table before that input
     disk: Game | None  # the game in play on the World's disk, the writes answered so far
 
 
@@ -71,7 +74,7 @@ class World:
     restart starts with them; they are kept even while the games' writes are refused,
     as a real store may)."""
 
-    def __init__(self, state: m.TableState, faces: random.Random, failing: bool) -> None:
+    def __init__(self, state: TableState, faces: random.Random, failing: bool) -> None:
         self.state = state
         self.faces = faces
         self.failing = failing  # the disk refuses now and then
@@ -80,40 +83,40 @@ class World:
         self.away: list[Game] = []  # games put away unfinished, the newest last
         self.kept: tuple[tuple[str, str], ...] = ()  # the preferences kept
 
-    def take(self, event: m.Input) -> None:
+    def take(self, event: msg.Input) -> None:
         cause, cause_before = len(self.moments), self.state
-        if isinstance(event, m.Start):
+        if isinstance(event, msg.Start):
             self.disk = event.game
         for current, after, effects in m.run(self.state, event, self.answer):
             self.moments.append(Moment(self.state, current, effects, after, cause,
                                        cause_before, self.disk))
             self.state = after
 
-    def answer(self, effect: m.Effect) -> m.Input | None:
-        if isinstance(effect, m.NeedFace):
-            return m.Face(self.faces.randint(1, 6))
-        if isinstance(effect, m.WRITES):
+    def answer(self, effect: msg.Effect) -> msg.Input | None:
+        if isinstance(effect, msg.NeedFace):
+            return msg.Face(self.faces.randint(1, 6))
+        if isinstance(effect, msg.WRITES):
             ok = not (self.failing and self.faces.random() < 0.2)
-            if ok and isinstance(effect, m.PutAway):
+            if ok and isinstance(effect, msg.PutAway):
                 self._put_away(effect.game)
                 self.disk = effect.then
             elif ok:
                 self.disk = effect.game
-            return m.Wrote(ok, None if ok else Fault.DISK_FULL)
-        if isinstance(effect, m.SavePrefs):
+            return msg.Wrote(ok, None if ok else Fault.DISK_FULL)
+        if isinstance(effect, msg.SavePrefs):
             self.kept = tuple(effect.prefs.as_strings().items())
-        if isinstance(effect, m.NeedRecall):
-            return m.Recalled(())
-        if isinstance(effect, m.NeedCode):
-            return m.Code(f"{self.faces.randrange(10 ** 6):06d}", f"t{self.faces.random()}")
-        if isinstance(effect, m.BringBack):
+        if isinstance(effect, msg.NeedRecall):
+            return msg.Recalled(())
+        if isinstance(effect, msg.NeedCode):
+            return msg.Code(f"{self.faces.randrange(10 ** 6):06d}", f"t{self.faces.random()}")
+        if isinstance(effect, msg.BringBack):
             if not self.away:
-                return m.Brought(None)
+                return msg.Brought(None)
             brought = self.away.pop()
             if self.disk is not None:
                 self._put_away(self.disk)
             self.disk = brought
-            return m.Brought(brought)
+            return msg.Brought(brought)
         return None
 
     def _put_away(self, game: Game) -> None:
@@ -123,9 +126,9 @@ class World:
     def restart(self) -> None:
         """The plug pulled and put back: a new process, from what the disk holds."""
         seats = self.state.seats  # the switches as they are
-        self.take(m.Stop())
+        self.take(msg.Stop())
         self.state = m.initial(self.state.fixed)
-        self.take(m.Start(self.disk, seats, prefs=self.kept))
+        self.take(msg.Start(self.disk, seats, prefs=self.kept))
 
 
 def midgame(rng: random.Random, seats: tuple[int, ...]) -> Game:
@@ -146,8 +149,8 @@ PHONE = ("phone", "pair", "paired", "guess", "address", "repeat", "forget")
 drawn as often as one, so the button's own play keeps its share."""
 ROWS = {"undo": Row.UNDO, "new": Row.NEW, "bring back": Row.BRING_BACK,  # the menu's
         "phone": Row.PHONE, "forget": Row.PHONES}
-STRAYS = (m.Face(6), m.Recalled(()), m.Brought(None), m.Code("123456", "t"))  # unasked
-STRAYS_KINDS = (m.Face, m.Recalled, m.Brought, m.Code)
+STRAYS = (msg.Face(6), msg.Recalled(()), msg.Brought(None), msg.Code("123456", "t"))  # unasked
+STRAYS_KINDS = (msg.Face, msg.Recalled, msg.Brought, msg.Code)
 PAGE = "http://robinson.local/"
 
 
@@ -161,12 +164,12 @@ def play(data: st.DataObject, failing: bool = False, steps: int = 80,
     seats = tuple(sorted(rng.sample(range(1, 7), rng.randint(0, 5))))
     game = midgame(rng, seats) if len(seats) >= 2 and rng.random() < 0.7 else None
     panel = measure_on(STRIP if rng.random() < 0.5 else CLASSIC)
-    world = World(m.initial(m.Fixed(CONFIG, panel)), rng, failing)
+    world = World(m.initial(Fixed(CONFIG, panel)), rng, failing)
     try:
-        world.take(m.Start(game, seats, stuck=rng.random() < 0.05))
+        world.take(msg.Start(game, seats, stuck=rng.random() < 0.05))
         _inputs(world, data, rng, steps, inputs)
         if rng.random() < 0.5:  # switched off: the last frame, after the last try
-            world.take(m.Stop())
+            world.take(msg.Stop())
     except Exception as error:  # a broken machine's own failure: judged by what came before
         if crashed is None:
             raise
@@ -181,54 +184,54 @@ def _inputs(world: World, data: st.DataObject, rng: random.Random, steps: int,
         if kind == "a phone":
             kind = data.draw(st.sampled_from(PHONE), label="phone")
         if kind in ROWS:  # the menu, its row, chosen (undo, new: a question, said yes to)
-            world.take(m.Pressed(Press.MENU))
+            world.take(msg.Pressed(Press.MENU))
             for _ in range(MENU.index(ROWS[kind])):
-                world.take(m.Pressed(Press.SHORT))
-            world.take(m.Pressed(Press.LONG))
+                world.take(msg.Pressed(Press.SHORT))
+            world.take(msg.Pressed(Press.LONG))
             if kind in ("undo", "new") and data.draw(st.booleans(), label="yes"):
-                world.take(m.Pressed(Press.LONG))
-            if kind == "forget" and world.state.mode is m.Mode.PHONES:  # the phones listed
+                world.take(msg.Pressed(Press.LONG))
+            if kind == "forget" and world.state.mode is Mode.PHONES:  # the phones listed
                 for _ in range(data.draw(st.integers(0, 3), label="down the list")):
-                    world.take(m.Pressed(Press.SHORT))
-                world.take(m.Pressed(Press.LONG))  # one forgotten, all, or back
+                    world.take(msg.Pressed(Press.SHORT))
+                world.take(msg.Pressed(Press.LONG))  # one forgotten, all, or back
         elif kind == "restart":
             world.restart()
         elif kind in ("short", "long", "menu"):  # a whole press, as the button reports it
             press = Press(kind)
-            world.take(m.Down())
+            world.take(msg.Down())
             if press is not Press.SHORT:
-                world.take(m.Held(Press.LONG))
+                world.take(msg.Held(Press.LONG))
             if press is Press.MENU:
-                world.take(m.Held(Press.MENU))
-            world.take(m.Pressed(press))
+                world.take(msg.Held(Press.MENU))
+            world.take(msg.Pressed(press))
         elif kind == "seat":
             seat = rng.randint(1, 6)
             now = set(world.state.seats) ^ {seat}
-            world.take(m.SeatsChanged(seat, seat in now, tuple(sorted(now))))
+            world.take(msg.SeatsChanged(seat, seat in now, tuple(sorted(now))))
         elif kind == "timer":
             armed = sorted(world.state.armed, key=lambda k: k.value)
             if armed:
-                world.take(m.TimerFired(rng.choice(armed)))
+                world.take(msg.TimerFired(rng.choice(armed)))
         elif kind == "down":
-            world.take(m.Down())
+            world.take(msg.Down())
         elif kind == "held":
-            world.take(m.Held(rng.choice((Press.LONG, Press.MENU))))
+            world.take(msg.Held(rng.choice((Press.LONG, Press.MENU))))
         elif kind == "stray":
             world.take(rng.choice(STRAYS))
         elif kind == "pair":  # the page asks for a code (it says where it is, now and then)
-            world.take(m.PairAsked())
+            world.take(msg.PairAsked())
         elif kind == "address":
-            world.take(m.Address(rng.choice((PAGE, ""))))
+            world.take(msg.Address(rng.choice((PAGE, ""))))
         elif kind == "paired":  # a phone gives the code on the panel back, or its token
             pairing = world.state.pairing
             proof = rng.choice((pairing.digits, pairing.token)) if pairing else "000000"
-            world.take(m.Paired(proof, f"{rng.getrandbits(256):064x}"))
+            world.take(msg.Paired(proof, f"{rng.getrandbits(256):064x}"))
         elif kind == "guess":  # a phone guesses
-            world.take(m.Paired(f"{rng.randrange(10 ** 6):06d}", f"{rng.getrandbits(256):064x}"))
+            world.take(msg.Paired(f"{rng.randrange(10 ** 6):06d}", f"{rng.getrandbits(256):064x}"))
         elif kind == "repeat":
-            world.take(m.Repeat())
+            world.take(msg.Repeat())
         else:
-            world.take(m.Pressed(rng.choice(tuple(Press))))
+            world.take(msg.Pressed(rng.choice(tuple(Press))))
 
 
 # -- the properties: each returns (what was wrong, how many cases it compared) -----------
@@ -245,37 +248,37 @@ def saved_before_shown(world: World) -> tuple[list[str], int]:
     wrong, compared, on_disk, moved = [], 0, None, None
     reveals: dict[tuple[int, int], set[tuple[str, tuple[str, ...]]]] = {}
 
-    def reveal(state: m.TableState, game: Game) -> set[tuple[str, tuple[str, ...]]]:
+    def reveal(state: TableState, game: Game) -> set[tuple[str, tuple[str, ...]]]:
         """The screens that reveal ``game``'s last action, once per game and prefs (the
         moments hold every state, so an identity is never reused; drawing them at every
         moment was a third of this test's time)."""
         key = (id(game), id(state.prefs))
         if key not in reveals:
-            w = m.words(state)
+            w = words(state)
             reveals[key] = {_shown(screens.result_screen(w, game)),
                             _shown(screens.turn_screen(w, game.state))}
         return reveals[key]
 
     for moment in world.moments:
-        if isinstance(moment.event, m.Start):
+        if isinstance(moment.event, msg.Start):
             on_disk = moment.event.game  # what the disk gave
-        elif isinstance(moment.event, m.Brought) and moment.event.game is not None:
+        elif isinstance(moment.event, msg.Brought) and moment.event.game is not None:
             on_disk = moment.event.game  # what the store brought back and put in play
-        elif (isinstance(moment.event, m.Wrote) and not moment.event.ok
+        elif (isinstance(moment.event, msg.Wrote) and not moment.event.ok
               and moved is not None):
             on_disk = moved.game  # the disk refused to put it away: it is still in play
         moved = None
         game = moment.after.game
         for effect in moment.effects:
-            if isinstance(effect, m.Save | m.BeginGame):
+            if isinstance(effect, msg.Save | msg.BeginGame):
                 on_disk = effect.game
-            elif isinstance(effect, m.PutAway):
+            elif isinstance(effect, msg.PutAway):
                 on_disk, moved = effect.then, effect
-            elif (isinstance(effect, m.Draw) and game is not None and game.actions
+            elif (isinstance(effect, msg.Draw) and game is not None and game.actions
                   and _shown(effect.screen) in reveal(moment.after, game)):
                 compared += 1
                 unsaved = moment.after.writes.failing is not None and effect.screen.badge == \
-                    m.words(moment.after)("unsaved_badge")
+                    words(moment.after)("unsaved_badge")
                 if on_disk != game and not unsaved:
                     wrong.append(f"{effect.screen.title!r} shown before it was saved")
     return wrong, compared
@@ -295,16 +298,16 @@ def saved_means_on_disk(world: World) -> tuple[list[str], int]:
             wrong.append(f"nothing waits for the disk after {moment.event}, but it holds "
                          f"{moment.disk and len(moment.disk.actions)} actions, not "
                          f"{after.game and len(after.game.actions)}")
-        retrying = bool(after.writes.unsaved) and after.mode is not m.Mode.OFF
-        if (m.TimerKind.RETRY in after.armed) != retrying:
+        retrying = bool(after.writes.unsaved) and after.mode is not Mode.OFF
+        if (msg.TimerKind.RETRY in after.armed) != retrying:
             wrong.append(f"{len(after.writes.unsaved)} writes waiting, the retry "
-                         f"{'armed' if m.TimerKind.RETRY in after.armed else 'not'} "
+                         f"{'armed' if msg.TimerKind.RETRY in after.armed else 'not'} "
                          f"in {after.mode} after {moment.event}")
-        if after.mode is m.Mode.OFF:
-            saved = m.view(after).body == screens.message_screen(
-                "ROBINSON", m.words(after)("switched_off")).body
+        if after.mode is Mode.OFF:
+            saved = view(after).body == screens.message_screen(
+                "ROBINSON", words(after)("switched_off")).body
             if saved != (not after.writes.unsaved):
-                wrong.append(f"the last frame says {m.view(after).body} with "
+                wrong.append(f"the last frame says {view(after).body} with "
                              f"{len(after.writes.unsaved)} writes waiting")
     return wrong, compared
 
@@ -315,12 +318,12 @@ def saved_games_are_the_engines(world: World) -> tuple[list[str], int]:
     before it with one or two actions more (a roll after a choice) or one fewer."""
     wrong, compared, before = [], 0, None
     for moment in world.moments:
-        if isinstance(moment.event, m.Start | m.Brought):
+        if isinstance(moment.event, msg.Start | msg.Brought):
             before = None  # another game in play (a restart, a bring-back)
         for effect in moment.effects:
-            if isinstance(effect, m.PutAway | m.BeginGame):
+            if isinstance(effect, msg.PutAway | msg.BeginGame):
                 before = None
-            if not isinstance(effect, m.Save):
+            if not isinstance(effect, msg.Save):
                 continue
             compared += 1
             game = effect.game
@@ -345,15 +348,15 @@ def money_seen_before_the_next_action(world: World) -> tuple[list[str], int]:
     drawn: dict[tuple[str, tuple[str, ...]], set[int]] = {}
     for moment in world.moments:
         game = moment.cause_before.game
-        pressed = isinstance(world.moments[moment.cause].event, m.Pressed)
+        pressed = isinstance(world.moments[moment.cause].event, msg.Pressed)
         for effect in moment.effects:
-            if isinstance(effect, m.Draw):
+            if isinstance(effect, msg.Draw):
                 drawn.setdefault(_shown(effect.screen), set()).add(effect.page)
-            elif (isinstance(effect, m.Save) and pressed and moment.cause not in checked
+            elif (isinstance(effect, msg.Save) and pressed and moment.cause not in checked
                   and game is not None and game.actions
                   and len(effect.game.actions) > len(game.actions)):
                 checked.add(moment.cause)  # the press's first save: "roll" on 7 rolls too
-                result = screens.result_screen(m.words(moment.cause_before), game)
+                result = screens.result_screen(words(moment.cause_before), game)
                 pages, last = moment.cause_before.fixed.measure(result)
                 need = set(range(last + 1))
                 compared += 1
@@ -369,21 +372,21 @@ def undo_asked_first(world: World) -> tuple[list[str], int]:
     for moment in world.moments:
         game = moment.before.game
         for effect in moment.effects:
-            if (isinstance(effect, m.Save) and game is not None
+            if (isinstance(effect, msg.Save) and game is not None
                     and len(effect.game.actions) < len(game.actions)):
                 compared += 1
-                asked = (moment.before.mode is m.Mode.UNDO
-                         and m.view(moment.before).title == m.words(moment.before)("undo_title")
-                         and moment.event == m.Pressed(Press.LONG))
+                asked = (moment.before.mode is Mode.UNDO
+                         and view(moment.before).title == words(moment.before)("undo_title")
+                         and moment.event == msg.Pressed(Press.LONG))
                 if not asked:
                     wrong.append(f"undone by {moment.event} in {moment.before.mode} under "
-                                 f"{m.view(moment.before).title!r} {moment.before.panel.flash}")
+                                 f"{view(moment.before).title!r} {moment.before.panel.flash}")
     return wrong, compared
 
 
-MODE_TIMERS = {m.TimerKind.FRAME: {m.Mode.ANIMATE},
-               m.TimerKind.REVEAL: {m.Mode.ANIMATE}, m.TimerKind.BOOT: {m.Mode.TITLE},
-               m.TimerKind.SAVE_FAILED: set(m.Mode) - {m.Mode.ANIMATE}}
+MODE_TIMERS = {msg.TimerKind.FRAME: {Mode.ANIMATE},
+               msg.TimerKind.REVEAL: {Mode.ANIMATE}, msg.TimerKind.BOOT: {Mode.TITLE},
+               msg.TimerKind.SAVE_FAILED: set(Mode) - {Mode.ANIMATE}}
 """Timers that belong to a mode: never armed once it has ended (a write's failure is
 never said over the tumbling die: it would be painted over, or come back after it)."""
 
@@ -400,10 +403,10 @@ def timers_end_with_their_mode(world: World) -> tuple[list[str], int]:
                 if after.mode not in modes:
                     wrong.append(f"{kind} armed in {after.mode} after {moment.event}")
         compared += 1
-        if (m.TimerKind.PAIR in after.armed) != (after.pairing is not None):
+        if (msg.TimerKind.PAIR in after.armed) != (after.pairing is not None):
             wrong.append(f"the code {after.pairing} and its timer part after {moment.event}")
         compared += 1
-        if (m.TimerKind.FLASH in after.armed) != (after.panel.flash is not None):
+        if (msg.TimerKind.FLASH in after.armed) != (after.panel.flash is not None):
             wrong.append(f"the message {after.panel.flash} and its timer part after {moment.event}")
     return wrong, compared
 
@@ -432,10 +435,10 @@ def phones_only_by_the_code(world: World) -> tuple[list[str], int]:
     ever: set[str] = set()  # a restart brings back only phones paired before it
     for moment in world.moments:
         added = set(moment.after.prefs.digests) - set(moment.before.prefs.digests)
-        if isinstance(moment.event, m.Start):
+        if isinstance(moment.event, msg.Start):
             compared += bool(added)
             wrong += [f"a restart brought {phone}, never paired" for phone in added - ever]
-        elif isinstance(moment.event, m.Paired):
+        elif isinstance(moment.event, msg.Paired):
             compared += 1
             pairing = moment.before.pairing
             given = pairing is not None and moment.event.proof in (pairing.digits,
@@ -460,7 +463,7 @@ def throws(world: World) -> tuple[list[str], int, int]:
     owed: dict[tuple[object, ...], tuple[int, int]] = {}  # a position -> its face, when
     for moment in world.moments:
         before, after = moment.before.game, moment.after.game
-        came_back = isinstance(moment.event, m.Start | m.Brought)
+        came_back = isinstance(moment.event, msg.Start | msg.Brought)
         if came_back or (
                 before is not None and after is not None and before.seats != after.seats):
             switches += 1
@@ -553,14 +556,14 @@ def test_a_game_brought_back_is_no_undo_of_the_one_it_replaces() -> None:
                  "restart", "bring back", "bring back", "short", "short")
     world = play(cast(st.DataObject, data), failing=bool(data.draw(None)))
     assert data.values == []
-    swapped = [moment for moment in world.moments if isinstance(moment.event, m.Brought)
+    swapped = [moment for moment in world.moments if isinstance(moment.event, msg.Brought)
                and moment.before.game is not None and moment.after.game is not None
                and len(moment.before.game.actions) == 90
                and moment.after.game.actions == moment.before.game.actions[:1]]
     assert len(swapped) == 1  # the case itself
     rolled = [moment for moment in world.moments[world.moments.index(swapped[0]):]
-              if isinstance(moment.event, m.Face)]
-    assert [moment.event for moment in rolled] == [m.Face(2)]  # the roll after it
+              if isinstance(moment.event, msg.Face)]
+    assert [moment.event for moment in rolled] == [msg.Face(2)]  # the roll after it
     assert no_throw_bought(world) == ([], 0)
 
 
@@ -600,7 +603,7 @@ def _show_then_save(self: m._Moment, game: Game) -> None:
     self.set(game=game)
     self.show_result()
     self.draw_now()
-    self.do(m.Save(game))
+    self.do(msg.Save(game))
 
 
 def _undo_without_asking(self: m._Moment) -> None:
@@ -611,7 +614,7 @@ def _undo_without_asking(self: m._Moment) -> None:
 
 
 def _reveal_keeping_the_tumble(self: m._Moment) -> None:
-    self.set(armed=self.state.armed | {m.TimerKind.REVEAL})
+    self.set(armed=self.state.armed | {msg.TimerKind.REVEAL})
     BROKEN_REVEAL(self)
 
 
@@ -623,7 +626,7 @@ def _unflash_leaving_its_timer(self: m._Moment) -> None:
 def _wrote_saying_it_at_once(self: m._Moment, ok: bool, reason: Fault | None) -> None:
     if not ok:  # as before issue 37: the note went out over the tumbling die
         self.set(writes=dataclasses.replace(self.state.writes, unsaid=reason))
-        self.after(m.TimerKind.SAVE_FAILED, 0.0)
+        self.after(msg.TimerKind.SAVE_FAILED, 0.0)
 
 
 BROKEN_REVEAL = m._Moment.reveal
@@ -640,7 +643,7 @@ def _paired_by_any_code(self: m._Moment, proof: str, phone: str, kind: str = "",
                         day: int = 0) -> None:
     """Any six digits pair a phone (the code on the panel not compared)."""
     if self.state.pairing is not None:
-        self.set(pairing=m.Code(proof, proof))
+        self.set(pairing=msg.Code(proof, proof))
     BROKEN_PAIRED(self, proof, phone, kind, day)
 
 
@@ -670,7 +673,7 @@ def _unpair_leaving_its_timer(self: m._Moment) -> None:
     ("phones only by the code", "paired", _paired_by_any_code),
     ("timers end with their mode", "unpair", _unpair_leaving_its_timer),
     ("saved games are the engine's", "commit",
-     lambda self, game: (self.do(m.Save(game.undo() if len(game.actions) > 2 else game)),
+     lambda self, game: (self.do(msg.Save(game.undo() if len(game.actions) > 2 else game)),
                          self.set(game=game))),
 ])
 def test_each_property_catches_a_broken_machine(prop: str, name: str,

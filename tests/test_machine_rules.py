@@ -23,11 +23,12 @@ from firmware.runtime.tunes import Tune
 from firmware.saves.faults import Fault
 from firmware.speech.said import Spoken
 from firmware.table import machine as m
-from firmware.table.machine import Press, TimerKind
+from firmware.table import messages as msg
 from firmware.table.menu import MENU, Row
+from firmware.table.messages import Press, TimerKind
 from firmware.table.prefs import Owed, Prefs
-from firmware.table.state import Animate, Menu, Notice, Waiting
-from firmware.table.view import TUMBLE
+from firmware.table.state import Animate, Fixed, Menu, Mode, Notice, Saver, Waiting
+from firmware.table.view import TUMBLE, brightness_step, menu_labels, view, words
 from robinson_core import CHOICES, Choice, Game, HouseRules, Pending, Roll, Square4, Status
 from robinson_core import events as ev
 
@@ -48,45 +49,45 @@ class Machine:
     def __init__(self, *, config: Config = CONFIG,
                  measure: Callable[[Screen], tuple[int, int]] = one_page,
                  faces: Iterable[int] = (), **fixed: Any) -> None:
-        self.state = m.initial(m.Fixed(config, measure, **fixed))
+        self.state = m.initial(Fixed(config, measure, **fixed))
         self.faces = list(faces)
         self.disk_ok = True
         self.refusal: Fault | None = Fault.DISK_FULL  # why the disk refuses, when it does
 
-    def __call__(self, *events: m.Input) -> list[m.Effect]:
-        out: list[m.Effect] = []
+    def __call__(self, *events: msg.Input) -> list[msg.Effect]:
+        out: list[msg.Effect] = []
         for event in events:
             for _, state, effects in m.run(self.state, event, self.answer):
                 self.state = state
                 out += effects
         return out
 
-    def answer(self, effect: m.Effect) -> m.Input | None:
-        if isinstance(effect, m.NeedFace):
-            return m.Face(self.faces.pop(0))
-        if isinstance(effect, m.WRITES):
-            return m.Wrote(self.disk_ok, None if self.disk_ok else self.refusal)
+    def answer(self, effect: msg.Effect) -> msg.Input | None:
+        if isinstance(effect, msg.NeedFace):
+            return msg.Face(self.faces.pop(0))
+        if isinstance(effect, msg.WRITES):
+            return msg.Wrote(self.disk_ok, None if self.disk_ok else self.refusal)
         return None
 
     @property
     def w(self) -> Any:
-        return m.words(self.state)
+        return words(self.state)
 
     @property
     def screen(self) -> Screen:
         """What the panel shows now: the view of the state."""
-        return m.view(self.state)
+        return view(self.state)
 
-    def press(self, kind: Press = Press.SHORT) -> list[m.Effect]:
-        return self(m.Pressed(kind))
+    def press(self, kind: Press = Press.SHORT) -> list[msg.Effect]:
+        return self(msg.Pressed(kind))
 
-    def fire(self, kind: TimerKind) -> list[m.Effect]:
-        return self(m.TimerFired(kind))
+    def fire(self, kind: TimerKind) -> list[msg.Effect]:
+        return self(msg.TimerFired(kind))
 
 
 def started(game: Game | None = None, seats: tuple[int, ...] = (1, 2), **kw: Any) -> Machine:
     table = Machine(**kw)
-    table(m.Start(game, seats))
+    table(msg.Start(game, seats))
     return table
 
 
@@ -94,7 +95,7 @@ def playing(game: Game, **kw: Any) -> Machine:
     """A table at ``game``, in play (resumed from the title)."""
     table = started(game, game.seats, **kw)
     table.press()
-    assert table.state.mode is m.Mode.PLAY
+    assert table.state.mode is Mode.PLAY
     return table
 
 
@@ -104,16 +105,16 @@ def row_of(table: Machine) -> int:
     return table.state.now.row
 
 
-def kept(effects: list[m.Effect]) -> list[dict[str, str]]:
+def kept(effects: list[msg.Effect]) -> list[dict[str, str]]:
     """The prefs each SavePrefs keeps, as the store keeps them."""
-    return [e.prefs.as_strings() for e in effects if isinstance(e, m.SavePrefs)]
+    return [e.prefs.as_strings() for e in effects if isinstance(e, msg.SavePrefs)]
 
 
-def draws(effects: list[m.Effect]) -> list[m.Draw]:
-    return [e for e in effects if isinstance(e, m.Draw)]
+def draws(effects: list[msg.Effect]) -> list[msg.Draw]:
+    return [e for e in effects if isinstance(e, msg.Draw)]
 
 
-def of(kind: type, effects: list[m.Effect]) -> list[Any]:
+def of(kind: type, effects: list[msg.Effect]) -> list[Any]:
     return [e for e in effects if isinstance(e, kind)]
 
 
@@ -157,16 +158,16 @@ MOVER = MOVED.state.to_move or 0  # who rolls next in MOVED
 @pytest.mark.parametrize("saved,expected", [("1", 1), ("255", 255), ("77", 77)])
 def test_a_saved_brightness_from_1_to_255_is_set_at_start(saved: str, expected: int) -> None:
     table = Machine()
-    effects = table(m.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
-    assert of(m.Contrast, effects) == [m.Contrast(expected)]
+    effects = table(msg.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
+    assert of(msg.Contrast, effects) == [msg.Contrast(expected)]
     assert table.state.prefs.contrast == expected
 
 
 @pytest.mark.parametrize("saved", ["0", "256", "bright", ""])
 def test_a_saved_brightness_out_of_range_is_ignored(saved: str) -> None:
     table = Machine()
-    effects = table(m.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
-    assert of(m.Contrast, effects) == []
+    effects = table(msg.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
+    assert of(msg.Contrast, effects) == []
     assert table.state.prefs.contrast == 200
 
 
@@ -175,44 +176,44 @@ def test_a_saved_brightness_out_of_range_is_ignored(saved: str) -> None:
 def test_the_language_is_the_command_lines_then_the_saved_then_the_configs(
         asked: str | None, saved: str, expected: str) -> None:
     table = Machine(lang=asked)
-    table(m.Start(None, (1, 2), prefs=(("language", saved),)))
+    table(msg.Start(None, (1, 2), prefs=(("language", saved),)))
     assert table.state.prefs.language == expected
 
 
 def test_before_start_the_table_speaks_the_asked_language_or_the_configs() -> None:
-    assert m.initial(m.Fixed(Config(language="hr"), one_page)).prefs.language == "hr"
-    assert m.initial(m.Fixed(Config(language="hr"), one_page, lang="ja")).prefs.language == "ja"
+    assert m.initial(Fixed(Config(language="hr"), one_page)).prefs.language == "hr"
+    assert m.initial(Fixed(Config(language="hr"), one_page, lang="ja")).prefs.language == "ja"
 
 
 def test_start_arms_the_screen_saver_and_the_burn_in_shift() -> None:
-    effects = Machine()(m.Start(None, (1, 2)))
-    afters = of(m.After, effects)
-    assert m.After(TimerKind.DIM, T.dim_after) in afters
-    assert m.After(TimerKind.BLANK, T.blank_after) in afters
-    assert m.After(TimerKind.SHIFT, T.shift_every) in afters
+    effects = Machine()(msg.Start(None, (1, 2)))
+    afters = of(msg.After, effects)
+    assert msg.After(TimerKind.DIM, T.dim_after) in afters
+    assert msg.After(TimerKind.BLANK, T.blank_after) in afters
+    assert msg.After(TimerKind.SHIFT, T.shift_every) in afters
 
 
 def test_the_title_waits_longer_for_each_note_and_says_each_once() -> None:
     table = Machine(fonts_missing=("fonts-noto-cjk",), seeded=True, badge="DEMO")
-    effects = table(m.Start(None, (1, 2), problem="the checksum does not match"))
+    effects = table(msg.Start(None, (1, 2), problem="the checksum does not match"))
     w = table.w
     notes = (w("saves_problem", problem="the checksum does not match"),
              w("about_fonts", packages=("fonts-noto-cjk",)), w("seeded_note"))
-    assert draws(effects) == [m.Draw(screens.title_screen(w, False, notes, "DEMO"))]
-    assert of(m.Log, effects) == [m.Log("warning", "saved game: the checksum does not match")]
-    assert m.After(TimerKind.BOOT, 2.0 + 2.0 * 3) in effects
-    table(m.Pressed(Press.LONG))  # on to setup, and back to the title from the menu's no
+    assert draws(effects) == [msg.Draw(screens.title_screen(w, False, notes, "DEMO"))]
+    assert of(msg.Log, effects) == [msg.Log("warning", "saved game: the checksum does not match")]
+    assert msg.After(TimerKind.BOOT, 2.0 + 2.0 * 3) in effects
+    table(msg.Pressed(Press.LONG))  # on to setup, and back to the title from the menu's no
     table.press(Press.MENU)
     table.press(Press.MENU)
-    assert table.state.mode is m.Mode.SETUP  # the notes went with the title they were on
+    assert table.state.mode is Mode.SETUP  # the notes went with the title they were on
 
 
 def test_saves_a_reboot_empties_are_said_on_the_title_and_again_when_stuck() -> None:
     for stuck in (False, True):
         table = Machine()
-        table(m.Start(None, (1, 2), volatile="tmpfs", stuck=stuck))
+        table(msg.Start(None, (1, 2), volatile="tmpfs", stuck=stuck))
         if stuck:
-            table(m.Unstuck())
+            table(msg.Unstuck())
         note = table.w("saves_vanish", kind="tmpfs")
         assert table.screen == screens.title_screen(table.w, False, (note,)), stuck
         assert TimerKind.BOOT in table.state.armed
@@ -223,11 +224,11 @@ def test_a_refused_settings_file_is_said_on_the_title_with_its_line() -> None:
     the whole file), and the table runs with the last good settings."""
     for line, note in ((7, ("settings_line", {"number": 7})), (0, ("settings_file", {}))):
         table = Machine()
-        table(m.Start(None, (1, 2), settings=line))
+        table(msg.Start(None, (1, 2), settings=line))
         said = table.w(note[0], **note[1])
         assert table.screen == screens.title_screen(table.w, False, (said,)), line
     table = Machine()
-    table(m.Start(None, (1, 2)))
+    table(msg.Start(None, (1, 2)))
     assert table.screen == screens.title_screen(table.w, False, ())
 
 
@@ -237,27 +238,27 @@ def test_a_game_taken_up_from_the_title_is_said_after_it_is_shown() -> None:
     table = started(MOVED, voice=True)
     effects = table.press()
     text = Spoken("en").resumed(MOVED)
-    assert of(m.Say, effects) == [m.Say(text, "en")]
-    assert effects.index(m.Say(text, "en")) > effects.index(draws(effects)[-1])
+    assert of(msg.Say, effects) == [msg.Say(text, "en")]
+    assert effects.index(msg.Say(text, "en")) > effects.index(draws(effects)[-1])
 
 
 def test_with_nothing_to_resume_the_title_goes_on_to_setup_by_itself() -> None:
     table = Machine()  # a game with no action yet: nothing to resume
-    effects = table(m.Start(FRESH, (1, 2)))
-    assert draws(effects) == [m.Draw(screens.title_screen(table.w, False))]
-    assert m.After(TimerKind.BOOT, 2.0) in effects
+    effects = table(msg.Start(FRESH, (1, 2)))
+    assert draws(effects) == [msg.Draw(screens.title_screen(table.w, False))]
+    assert msg.After(TimerKind.BOOT, 2.0) in effects
     effects = table.fire(TimerKind.BOOT)
-    assert table.state.mode is m.Mode.SETUP
-    assert m.Light(1, (1, 2)) in effects
+    assert table.state.mode is Mode.SETUP
+    assert msg.Light(1, (1, 2)) in effects
 
 
 def test_a_game_to_resume_keeps_the_title_until_a_press() -> None:
     table = Machine()
-    effects = table(m.Start(MOVED, (1, 2)))
-    assert draws(effects) == [m.Draw(screens.title_screen(table.w, True))]
+    effects = table(msg.Start(MOVED, (1, 2)))
+    assert draws(effects) == [msg.Draw(screens.title_screen(table.w, True))]
     assert TimerKind.BOOT not in table.state.armed
     table.press()  # a short press resumes
-    assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
+    assert table.state.mode is Mode.PLAY and table.state.game == MOVED
 
 
 def test_a_game_that_has_ended_is_not_called_in_progress_on_the_title() -> None:
@@ -265,15 +266,15 @@ def test_a_game_that_has_ended_is_not_called_in_progress_on_the_title() -> None:
     it ended, a long press begins a new one (no question: nothing is in progress)."""
     won = game_where(lambda g: g.state.status is Status.WON)
     table = Machine()
-    effects = table(m.Start(won, (1, 2)))
-    assert draws(effects) == [m.Draw(screens.title_screen(table.w, True, over=True))]
+    effects = table(msg.Start(won, (1, 2)))
+    assert draws(effects) == [msg.Draw(screens.title_screen(table.w, True, over=True))]
     assert table.screen.body[0] == table.w("title_over") != table.w("title_resume")
     table.press()
-    assert table.state.mode is m.Mode.PLAY and table.screen == screens.result_screen(
+    assert table.state.mode is Mode.PLAY and table.screen == screens.result_screen(
         table.w, won)
     table = started(won)
     effects = table.press(Press.LONG)
-    assert of(m.PutAway, effects) == [m.PutAway(won)] and table.state.mode is m.Mode.SETUP
+    assert of(msg.PutAway, effects) == [msg.PutAway(won)] and table.state.mode is Mode.SETUP
 
 
 def abandon_screen(table: Machine) -> Screen:
@@ -284,15 +285,15 @@ def abandon_screen(table: Machine) -> Screen:
 def test_a_long_press_on_the_title_asks_before_abandoning_the_game() -> None:
     table = started(MOVED)
     effects = table.press(Press.LONG)
-    assert of(m.PutAway, effects) == [] and table.state.mode is m.Mode.ABANDON
-    assert draws(effects) == [m.Draw(abandon_screen(table))]
+    assert of(msg.PutAway, effects) == [] and table.state.mode is Mode.ABANDON
+    assert draws(effects) == [msg.Draw(abandon_screen(table))]
     effects = table.press()  # no: the title again, the game kept
-    assert of(m.PutAway, effects) == [] and table.state.mode is m.Mode.TITLE
-    assert draws(effects) == [m.Draw(screens.title_screen(table.w, True))]
+    assert of(msg.PutAway, effects) == [] and table.state.mode is Mode.TITLE
+    assert draws(effects) == [msg.Draw(screens.title_screen(table.w, True))]
     table.press(Press.LONG)
     effects = table.press(Press.LONG)  # yes
-    assert of(m.PutAway, effects) == [m.PutAway(MOVED)]
-    assert table.state.game is None and table.state.mode is m.Mode.SETUP
+    assert of(msg.PutAway, effects) == [msg.PutAway(MOVED)]
+    assert table.state.game is None and table.state.mode is Mode.SETUP
 
 
 def test_a_game_not_begun_or_over_is_put_away_without_asking() -> None:
@@ -300,49 +301,49 @@ def test_a_game_not_begun_or_over_is_put_away_without_asking() -> None:
     for game in (FRESH, won):
         table = started(game)
         effects = table.press(Press.LONG)
-        assert of(m.PutAway, effects) == [m.PutAway(game)]
-        assert table.state.mode is m.Mode.SETUP
+        assert of(msg.PutAway, effects) == [msg.PutAway(game)]
+        assert table.state.mode is Mode.SETUP
 
 
 def test_a_button_down_at_start_waits_to_be_let_go() -> None:
     table = Machine()
-    effects = table(m.Start(None, (1, 2), stuck=True))
-    assert table.state.mode is m.Mode.STUCK
-    assert draws(effects) == [m.Draw(screens.message_screen("ROBINSON",
+    effects = table(msg.Start(None, (1, 2), stuck=True))
+    assert table.state.mode is Mode.STUCK
+    assert draws(effects) == [msg.Draw(screens.message_screen("ROBINSON",
                                                             table.w("release_button")))]
-    assert table(m.Held(Press.MENU)) == []  # no hint while stuck
+    assert table(msg.Held(Press.MENU)) == []  # no hint while stuck
     table.press(Press.MENU)
-    assert table.state.mode is m.Mode.STUCK  # nor a menu
-    table(m.Unstuck())
-    assert table.state.mode is m.Mode.TITLE
-    assert table(m.Unstuck()) == []  # let go again: nothing
+    assert table.state.mode is Mode.STUCK  # nor a menu
+    table(msg.Unstuck())
+    assert table.state.mode is Mode.TITLE
+    assert table(msg.Unstuck()) == []  # let go again: nothing
 
 
 def test_switching_off_stops_every_timer_and_says_so() -> None:
     table = playing(MOVED)
     table.fire(TimerKind.DIM)  # dimmed: switching off wakes it to say so
-    effects = table(m.Stop())
-    assert effects == [m.CancelAll(), m.Wake(),
-                       m.Draw(screens.message_screen("ROBINSON", table.w("switched_off"))),
-                       m.Contrast(m.HALT_CONTRAST), m.Light(None, (1, 2))]
+    effects = table(msg.Stop())
+    assert effects == [msg.CancelAll(), msg.Wake(),
+                       msg.Draw(screens.message_screen("ROBINSON", table.w("switched_off"))),
+                       msg.Contrast(m.HALT_CONTRAST), msg.Light(None, (1, 2))]
     assert m.HALT_CONTRAST == 1  # the least: the frame may stay lit for days after a halt
-    assert table.state.armed == frozenset() and table.state.panel.saver is m.Saver.AWAKE
+    assert table.state.armed == frozenset() and table.state.panel.saver is Saver.AWAKE
 
 
 def test_switching_off_hushes_a_voice_that_speaks_and_no_other() -> None:
     speaking = playing(MOVED, voice=True)
-    assert m.Hush() in speaking(m.Stop())
-    assert m.Hush() not in playing(MOVED)(m.Stop())  # a table that does not speak: nothing
+    assert msg.Hush() in speaking(msg.Stop())
+    assert msg.Hush() not in playing(MOVED)(msg.Stop())  # a table that does not speak: nothing
 
 
 def test_once_switched_off_no_press_or_hold_changes_the_frame() -> None:
     table = playing(MOVED)
-    table(m.Stop())
+    table(msg.Stop())
     off = table.state
     for kind in Press:
-        assert draws(table(m.Down(), m.Held(Press.LONG), m.Held(Press.MENU))) == [], kind
-        assert draws(table.press(kind)) == [] and table.state.mode is m.Mode.OFF, kind
-    assert table.screen == m.view(off)
+        assert draws(table(msg.Down(), msg.Held(Press.LONG), msg.Held(Press.MENU))) == [], kind
+        assert draws(table.press(kind)) == [] and table.state.mode is Mode.OFF, kind
+    assert table.screen == view(off)
 
 
 def test_a_timer_not_armed_does_nothing() -> None:
@@ -359,8 +360,8 @@ def test_setup_shows_the_seats_and_lights_the_first() -> None:
     effects = table.fire(TimerKind.BOOT)
     w = table.w
     assert table.state.first == 2
-    assert m.Light(2, (2, 4, 5)) in effects
-    assert draws(effects) == [m.Draw(screens.setup_screen(w, (2, 4, 5), 2, CONFIG.rules, "",
+    assert msg.Light(2, (2, 4, 5)) in effects
+    assert draws(effects) == [msg.Draw(screens.setup_screen(w, (2, 4, 5), 2, CONFIG.rules, "",
                                                           wired=len(CONFIG.pins.seats)))]
 
 
@@ -386,7 +387,7 @@ def test_a_short_press_in_setup_shows_the_new_starter_on_the_page_it_draws() -> 
 
     names = '{"1": "Annabella", "2": "Benedikt", "3": "Cecilija", "4": "Dominika"}'
     table = Machine()
-    table(m.Start(None, (1, 2, 3, 4), prefs=(("names", names),)))
+    table(msg.Start(None, (1, 2, 3, 4), prefs=(("names", names),)))
     table.fire(TimerKind.BOOT)
     for starter in ("Benedikt", "Cecilija"):
         (draw,) = draws(table.press())
@@ -402,9 +403,9 @@ def test_a_long_press_in_setup_begins_the_game(seats: tuple[int, ...]) -> None:
     table.press()
     effects = table.press(Press.LONG)
     game = Game(seats, seats[1], CONFIG.rules)
-    assert of(m.BeginGame, effects) == [m.BeginGame(game)]
-    assert table.state.mode is m.Mode.PLAY and table.state.game == game
-    assert m.Light(seats[1], seats) in effects
+    assert of(msg.BeginGame, effects) == [msg.BeginGame(game)]
+    assert table.state.mode is Mode.PLAY and table.state.game == game
+    assert msg.Light(seats[1], seats) in effects
 
 
 @pytest.mark.parametrize("seats", [(), (4,), tuple(range(1, 10))])
@@ -420,31 +421,31 @@ def test_a_seat_switched_in_setup_redraws_it_and_keeps_a_first_still_there() -> 
     table = started(seats=(1, 2))
     table.fire(TimerKind.BOOT)
     table.press()  # seat 2 first
-    effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
+    effects = table(msg.SeatsChanged(3, True, (1, 2, 3)))
     assert table.state.first == 2
     assert draws(effects)[-1].screen == screens.setup_screen(
         table.w, (1, 2, 3), 2, CONFIG.rules, "", wired=len(CONFIG.pins.seats))
-    table(m.SeatsChanged(2, False, (1, 3)))
+    table(msg.SeatsChanged(2, False, (1, 3)))
     assert table.state.first == 1  # the first seat went: the lowest seat starts
-    table(m.SeatsChanged(1, False, (3,)))
-    table(m.SeatsChanged(3, False, ()))
+    table(msg.SeatsChanged(1, False, (3,)))
+    table(msg.SeatsChanged(3, False, ()))
     assert table.state.first is None
 
 
 def test_a_seat_switched_during_play_is_refused_for_a_while() -> None:
     table = playing(MOVED)
     under = table.screen
-    effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
-    assert draws(effects) == [m.Draw(screens.message_screen(
+    effects = table(msg.SeatsChanged(3, True, (1, 2, 3)))
+    assert draws(effects) == [msg.Draw(screens.message_screen(
         table.w("notice"), table.w("seats_locked", seat=3)))]
-    assert m.After(TimerKind.FLASH, 4.0) in effects
+    assert msg.After(TimerKind.FLASH, 4.0) in effects
     assert table.state.game == MOVED
-    assert draws(table.fire(TimerKind.FLASH)) == [m.Draw(under)]
+    assert draws(table.fire(TimerKind.FLASH)) == [msg.Draw(under)]
 
 
 def test_a_seat_switched_on_the_title_changes_nothing_shown() -> None:
     table = started(MOVED)
-    assert draws(table(m.SeatsChanged(3, True, (1, 2, 3)))) == []
+    assert draws(table(msg.SeatsChanged(3, True, (1, 2, 3)))) == []
     assert table.state.seats == (1, 2, 3)
 
 
@@ -453,32 +454,32 @@ def test_a_seat_switched_on_the_title_changes_nothing_shown() -> None:
 
 def test_the_panel_dims_then_blanks_and_a_press_only_wakes_it() -> None:
     table = playing(MOVED, faces=[5])
-    assert table.fire(TimerKind.DIM) == [m.Dim()] and table.state.panel.saver is m.Saver.DIM
-    assert table.fire(TimerKind.BLANK) == [m.Blank()]
-    assert table.state.panel.saver is m.Saver.BLANK
-    effects = table(m.Down())
-    assert m.Wake() in effects and table.state.panel.saver is m.Saver.AWAKE
-    assert m.After(TimerKind.DIM, T.dim_after) in effects
-    assert m.After(TimerKind.BLANK, T.blank_after) in effects
-    assert table(m.Held(Press.LONG)) == []  # no hint either
+    assert table.fire(TimerKind.DIM) == [msg.Dim()] and table.state.panel.saver is Saver.DIM
+    assert table.fire(TimerKind.BLANK) == [msg.Blank()]
+    assert table.state.panel.saver is Saver.BLANK
+    effects = table(msg.Down())
+    assert msg.Wake() in effects and table.state.panel.saver is Saver.AWAKE
+    assert msg.After(TimerKind.DIM, T.dim_after) in effects
+    assert msg.After(TimerKind.BLANK, T.blank_after) in effects
+    assert table(msg.Held(Press.LONG)) == []  # no hint either
     effects = table.press()
     assert effects == [] and table.state.game == MOVED  # the panel, awake, shows it again
-    table(m.Down())
-    assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # the next press rolls
+    table(msg.Down())
+    assert of(msg.NeedFace, table.press()) == [msg.NeedFace()]  # the next press rolls
 
 
 def test_a_seat_switch_wakes_the_panel() -> None:
     table = started()
     table.fire(TimerKind.DIM)
-    effects = table(m.SeatsChanged(3, True, (1, 2, 3)))
-    assert m.Wake() in effects and table.state.panel.saver is m.Saver.AWAKE
+    effects = table(msg.SeatsChanged(3, True, (1, 2, 3)))
+    assert msg.Wake() in effects and table.state.panel.saver is Saver.AWAKE
     assert table.state.panel.void is False
-    assert m.After(TimerKind.DIM, T.dim_after) in effects  # and the idle time starts again
+    assert msg.After(TimerKind.DIM, T.dim_after) in effects  # and the idle time starts again
 
 
 def test_the_picture_shifts_against_burn_in_and_again() -> None:
     table = started()
-    assert table.fire(TimerKind.SHIFT) == [m.Shift(), m.After(TimerKind.SHIFT, T.shift_every)]
+    assert table.fire(TimerKind.SHIFT) == [msg.Shift(), msg.After(TimerKind.SHIFT, T.shift_every)]
 
 
 # -- pages ------------------------------------------------------------------------
@@ -487,9 +488,9 @@ def test_the_picture_shifts_against_burn_in_and_again() -> None:
 def test_a_long_screen_pages_by_itself() -> None:
     table = started(MOVED, measure=lambda screen: (3, 2))
     effects = table.press()
-    assert m.After(TimerKind.PAGE, T.page) in effects
+    assert msg.After(TimerKind.PAGE, T.page) in effects
     effects = table.fire(TimerKind.PAGE)
-    assert effects == [m.Draw(table.screen, 1), m.After(TimerKind.PAGE, T.page)]
+    assert effects == [msg.Draw(table.screen, 1), msg.After(TimerKind.PAGE, T.page)]
     assert (table.state.panel.page, table.state.panel.seen) == (1, 1)
 
 
@@ -500,7 +501,7 @@ def test_a_short_screen_arms_no_page_and_a_new_screen_stops_the_old_paging() -> 
     assert TimerKind.PAGE in table.state.armed
     pages["n"] = 1
     effects = table.press(Press.MENU)
-    assert m.Cancel(TimerKind.PAGE) in effects
+    assert msg.Cancel(TimerKind.PAGE) in effects
     assert TimerKind.PAGE not in table.state.armed
 
 
@@ -508,10 +509,10 @@ def test_a_quick_press_shows_the_unread_money_pages_before_rolling() -> None:
     table = started(MOVED, measure=lambda screen: (4, 2), faces=[6])
     table.press()  # resumed: page 0 of the result
     effects = table.press()
-    assert effects == [m.Draw(table.screen, 1), m.After(TimerKind.PAGE, T.page)]
-    assert of(m.NeedFace, table.press()) == []  # page 2
+    assert effects == [msg.Draw(table.screen, 1), msg.After(TimerKind.PAGE, T.page)]
+    assert of(msg.NeedFace, table.press()) == []  # page 2
     assert table.state.panel.seen == 2
-    assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # all read: the roll
+    assert of(msg.NeedFace, table.press()) == [msg.NeedFace()]  # all read: the roll
 
 
 # -- playing ----------------------------------------------------------------------
@@ -522,9 +523,9 @@ def test_a_roll_tumbles_saves_then_reveals() -> None:
     effects = table.press()
     rolled = MOVED.play(Roll(4))
     frame = screens.rolling_screen(table.w, MOVER, TUMBLE[0], 0)
-    assert effects == [m.NeedFace(), m.Draw(frame), m.Chime(Tune.ROLL), m.Save(rolled),
-                       m.After(TimerKind.FRAME, m.FRAME)]
-    assert table.state.mode is m.Mode.ANIMATE and table.state.game == rolled
+    assert effects == [msg.NeedFace(), msg.Draw(frame), msg.Chime(Tune.ROLL), msg.Save(rolled),
+                       msg.After(TimerKind.FRAME, m.FRAME)]
+    assert table.state.mode is Mode.ANIMATE and table.state.game == rolled
     frames = 1
     while TimerKind.FRAME in table.state.armed:
         assert len(draws(table.fire(TimerKind.FRAME))) == 1
@@ -532,10 +533,10 @@ def test_a_roll_tumbles_saves_then_reveals() -> None:
     assert frames == round(T.animation / m.FRAME) == 10
     assert TimerKind.REVEAL in table.state.armed
     effects = table.fire(TimerKind.REVEAL)
-    assert table.state.mode is m.Mode.PLAY
-    assert m.Light(rolled.state.to_move, (1, 2)) in effects
+    assert table.state.mode is Mode.PLAY
+    assert msg.Light(rolled.state.to_move, (1, 2)) in effects
     assert draws(effects)[0].screen == screens.result_screen(table.w, rolled)
-    assert m.After(TimerKind.AUDIT, 0.05) in effects  # the books, once the result is out
+    assert msg.After(TimerKind.AUDIT, 0.05) in effects  # the books, once the result is out
 
 
 def test_the_tumbling_die_shows_each_face_once_before_any_again() -> None:
@@ -559,40 +560,40 @@ def test_how_long_the_die_tumbles(timings: Timings, animate: bool, frames: int) 
     effects = table.press()
     assert len(draws(effects)) == 1  # the first frame, or the result at once
     frames_drawn = table.state.now.frames if isinstance(table.state.now, Animate) else 0
-    assert frames_drawn == frames and animating.mode is m.Mode.PLAY
+    assert frames_drawn == frames and animating.mode is Mode.PLAY
     if frames == 0:  # no tumble: the result at once
-        assert table.state.mode is m.Mode.PLAY and draws(effects)[-1].screen == \
+        assert table.state.mode is Mode.PLAY and draws(effects)[-1].screen == \
             screens.result_screen(table.w, MOVED.play(Roll(2)))
     elif frames == 1:
-        assert m.After(TimerKind.REVEAL, m.FRAME) in effects
+        assert msg.After(TimerKind.REVEAL, m.FRAME) in effects
     else:
-        assert m.After(TimerKind.FRAME, m.FRAME) in effects
+        assert msg.After(TimerKind.FRAME, m.FRAME) in effects
 
 
 def test_presses_while_the_die_tumbles_never_roll_again() -> None:
     table = playing(MOVED, faces=[4, 5])
     table.press()
-    assert draws(table(m.Down(), m.Held(Press.LONG))) == []  # no hint while it tumbles
-    assert draws(table(m.Held(Press.MENU))) == []
+    assert draws(table(msg.Down(), msg.Held(Press.LONG))) == []  # no hint while it tumbles
+    assert draws(table(msg.Held(Press.MENU))) == []
     assert table.press() == []
-    table(m.Down())  # begun during the tumble, let go after it
-    while table.state.mode is m.Mode.ANIMATE:
+    table(msg.Down())  # begun during the tumble, let go after it
+    while table.state.mode is Mode.ANIMATE:
         table.fire(next(iter(table.state.armed & {TimerKind.FRAME, TimerKind.REVEAL})))
-    assert of(m.NeedFace, table.press()) == []
-    assert of(m.NeedFace, table.press()) == [m.NeedFace()]
+    assert of(msg.NeedFace, table.press()) == []
+    assert of(msg.NeedFace, table.press()) == [msg.NeedFace()]
 
 
 def test_a_face_or_a_recall_not_asked_for_does_nothing() -> None:
     table = playing(MOVED, faces=[4])
     table.press()
     before = table.state
-    assert table(m.Face(6)) == [] and table.state == before  # one roll, one face
-    assert table(m.Recalled(())) == [] and table.state == before
+    assert table(msg.Face(6)) == [] and table.state == before  # one roll, one face
+    assert table(msg.Recalled(())) == [] and table.state == before
 
 
 def test_a_long_press_when_a_roll_is_due_does_nothing() -> None:
     table = playing(MOVED, faces=[1])
-    assert of(m.NeedFace, table.press(Press.LONG)) == []
+    assert of(msg.NeedFace, table.press(Press.LONG)) == []
     assert table.state.game == MOVED
 
 
@@ -605,9 +606,9 @@ def test_a_result_plays_its_tune(tune: Tune, event: type) -> None:
     table = playing(game.undo(), animate=False, faces=[roll.face])
     effects = table.press()
     tunes = {ev.Parrot: Tune.PARROT, ev.Eliminated: Tune.DEATH, ev.Won: Tune.WIN}
-    said = [m.Chime(tunes[type(e)]) for e in game.events if type(e) in tunes]
-    assert m.Chime(tune) in said
-    assert of(m.Chime, effects) == [m.Chime(Tune.ROLL), *said]
+    said = [msg.Chime(tunes[type(e)]) for e in game.events if type(e) in tunes]
+    assert msg.Chime(tune) in said
+    assert of(msg.Chime, effects) == [msg.Chime(Tune.ROLL), *said]
 
 
 @pytest.mark.parametrize("kind", [Pending.TREE, Pending.AGAIN, Pending.JUMP, Pending.WRECK])
@@ -618,27 +619,28 @@ def test_a_decision_takes_the_first_choice_short_and_the_second_long(
     table = playing(game, animate=False, faces=[3])
     effects = table.press(press)
     choice = CHOICES[kind][0 if press is Press.SHORT else 1]
-    saves = of(m.Save, effects)
-    assert saves[0] == m.Save(game.play(choice))
+    saves = of(msg.Save, effects)
+    assert saves[0] == msg.Save(game.play(choice))
     if choice in (Choice.ROLL, Choice.AGAIN):  # one press, one roll
-        assert saves[1:] == [m.Save(game.play(choice).play(Roll(3)))]
+        assert saves[1:] == [msg.Save(game.play(choice).play(Roll(3)))]
     else:
-        assert len(saves) == 1 and of(m.NeedFace, effects) == []
+        assert len(saves) == 1 and of(msg.NeedFace, effects) == []
         assert draws(effects)[0].screen == screens.result_screen(table.w, game.play(choice))
 
 
 def test_holding_for_a_long_press_says_what_letting_go_will_do() -> None:
     game = pending(Pending.TREE)
     table = playing(game)
-    effects = table(m.Down(), m.Held(Press.LONG))
+    effects = table(msg.Down(), msg.Held(Press.LONG))
     other = table.w.option(Pending.TREE, Choice.STAY)
     hint = table.w("let_go_long", action=other)
-    assert draws(effects) == [m.Draw(dataclasses.replace(table.screen, footer=hint))]
-    effects = table(m.Held(Press.MENU))
+    assert draws(effects) == [msg.Draw(dataclasses.replace(table.screen, footer=hint))]
+    effects = table(msg.Held(Press.MENU))
     assert draws(effects)[0].screen.footer == table.w("let_go_menu")
     effects = table.press(Press.MENU)  # let go: the menu, its own footer
-    assert draws(effects) == [m.Draw(table.screen)] and table.screen.footer == table.w("menu_keys")
-    assert table.state.panel.hint is None and table.state.mode is m.Mode.MENU
+    assert draws(effects) == [msg.Draw(table.screen)]
+    assert table.screen.footer == table.w("menu_keys")
+    assert table.state.panel.hint is None and table.state.mode is Mode.MENU
 
 
 def test_a_long_press_when_a_roll_is_due_shows_the_standings_and_a_press_goes_back() -> None:
@@ -646,14 +648,14 @@ def test_a_long_press_when_a_roll_is_due_shows_the_standings_and_a_press_goes_ba
     held, the footer says so; let go, the standings; any press, the game again, nothing
     rolled."""
     table = playing(MOVED)
-    effects = table(m.Down(), m.Held(Press.LONG))
+    effects = table(msg.Down(), msg.Held(Press.LONG))
     assert draws(effects)[-1].screen.footer == table.w("let_go_standings")
-    effects = table(m.Pressed(Press.LONG))
-    assert table.state.mode is m.Mode.INFO and of(m.NeedFace, effects) == []
-    assert draws(effects) == [m.Draw(screens.standings_screen(table.w, MOVED.state))]
+    effects = table(msg.Pressed(Press.LONG))
+    assert table.state.mode is Mode.INFO and of(msg.NeedFace, effects) == []
+    assert draws(effects) == [msg.Draw(screens.standings_screen(table.w, MOVED.state))]
     effects = table.press()
-    assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
-    assert of(m.NeedFace, effects) == [] and of(m.Save, effects) == []
+    assert table.state.mode is Mode.PLAY and table.state.game == MOVED
+    assert of(msg.NeedFace, effects) == [] and of(msg.Save, effects) == []
     assert draws(effects)[-1].screen == screens.result_screen(table.w, MOVED)
 
 
@@ -662,12 +664,12 @@ def test_another_players_decision_is_shown_first_then_taken() -> None:
                       and who != screens.mover(g) and bool(g.actions))
     table = playing(game, animate=False, faces=[3])
     assert table.state.ask_next
-    assert draws(table(m.Down(), m.Held(Press.LONG))) == []  # their choice is not shown yet
+    assert draws(table(msg.Down(), msg.Held(Press.LONG))) == []  # their choice is not shown yet
     effects = table.press(Press.LONG)
-    assert of(m.Save, effects) == []
+    assert of(msg.Save, effects) == []
     assert draws(effects)[-1].screen == screens.turn_screen(table.w, game.state)
     assert not table.state.ask_next
-    assert of(m.Save, table.press(Press.LONG))[0] == m.Save(
+    assert of(msg.Save, table.press(Press.LONG))[0] == msg.Save(
         game.play(CHOICES[game.state.pending][1]))
 
 
@@ -675,11 +677,11 @@ def test_after_a_win_a_long_press_sets_up_a_new_game_with_the_seats_switched_now
     won = game_where(lambda g: g.state.status is Status.WON)
     table = playing(won)
     assert table.press() == []  # a short press: nothing
-    table(m.SeatsChanged(3, True, (1, 2, 3)))
+    table(msg.SeatsChanged(3, True, (1, 2, 3)))
     table.fire(TimerKind.FLASH)
     effects = table.press(Press.LONG)
-    assert of(m.PutAway, effects) == [m.PutAway(won)]
-    assert table.state.mode is m.Mode.SETUP and table.state.game is None
+    assert of(msg.PutAway, effects) == [msg.PutAway(won)]
+    assert table.state.mode is Mode.SETUP and table.state.game is None
     assert draws(effects)[-1].screen == screens.setup_screen(
         table.w, (1, 2, 3), table.state.first, CONFIG.rules, "", wired=len(CONFIG.pins.seats))
 
@@ -693,7 +695,7 @@ def test_a_write_refused_while_the_die_tumbles_is_said_after_the_result_then_the
     effects = table.press()
     rolled = MOVED.play(Roll(3))
     assert table.state.game == rolled  # the game goes on in memory
-    assert m.Log("error", "cannot save the game: disk full") in effects
+    assert msg.Log("error", "cannot save the game: disk full") in effects
     assert TimerKind.SAVE_FAILED not in table.state.armed  # not over the tumbling die
     notice = screens.message_screen(table.w("notice"),
                                     table.w("save_failed", reason=table.w("fault_disk_full")))
@@ -701,13 +703,13 @@ def test_a_write_refused_while_the_die_tumbles_is_said_after_the_result_then_the
         assert notice not in [d.screen for d in draws(table.fire(TimerKind.FRAME))]
     result = unsaved(table, screens.result_screen(table.w, rolled))
     effects = table.fire(TimerKind.REVEAL)
-    assert draws(effects) == [m.Draw(result)]  # the result first, said as not saved
-    assert m.After(TimerKind.SAVE_FAILED, 0.0) in effects
+    assert draws(effects) == [msg.Draw(result)]  # the result first, said as not saved
+    assert msg.After(TimerKind.SAVE_FAILED, 0.0) in effects
     effects = table.fire(TimerKind.SAVE_FAILED)
-    assert draws(effects) == [m.Draw(notice)] and m.After(TimerKind.FLASH, 6.0) in effects
+    assert draws(effects) == [msg.Draw(notice)] and msg.After(TimerKind.FLASH, 6.0) in effects
     assert table.state.armed.isdisjoint({TimerKind.FRAME, TimerKind.REVEAL, TimerKind.PAGE})
     effects = table.fire(TimerKind.FLASH)  # its whole time, then the result again
-    assert draws(effects) == [m.Draw(result)] and table.state.mode is m.Mode.PLAY
+    assert draws(effects) == [msg.Draw(result)] and table.state.mode is Mode.PLAY
 
 
 def test_a_refused_write_is_said_once_not_again_after_the_next_roll() -> None:
@@ -732,12 +734,12 @@ def test_a_write_refused_with_no_tumble_is_said_once_the_result_is_out() -> None
     table.disk_ok = False
     effects = table.press()
     result = screens.result_screen(table.w, MOVED.play(Roll(3)))
-    assert draws(effects) == [m.Draw(result), m.Draw(unsaved(table, result))]
-    assert m.After(TimerKind.SAVE_FAILED, 0.0) in effects
+    assert draws(effects) == [msg.Draw(result), msg.Draw(unsaved(table, result))]
+    assert msg.After(TimerKind.SAVE_FAILED, 0.0) in effects
     effects = table.fire(TimerKind.SAVE_FAILED)
-    assert draws(effects) == [m.Draw(screens.message_screen(
+    assert draws(effects) == [msg.Draw(screens.message_screen(
         table.w("notice"), table.w("save_failed", reason=table.w("fault_disk_full"))))]
-    assert draws(table.fire(TimerKind.FLASH)) == [m.Draw(unsaved(table, result))]
+    assert draws(table.fire(TimerKind.FLASH)) == [msg.Draw(unsaved(table, result))]
 
 
 def unsaved(table: Machine, screen: Screen) -> Screen:
@@ -745,8 +747,8 @@ def unsaved(table: Machine, screen: Screen) -> Screen:
     return dataclasses.replace(screen, badge=table.w("unsaved_badge"))
 
 
-def writes(effects: list[m.Effect]) -> list[m.Effect]:
-    return [e for e in effects if isinstance(e, m.WRITES)]
+def writes(effects: list[msg.Effect]) -> list[msg.Effect]:
+    return [e for e in effects if isinstance(e, msg.WRITES)]
 
 
 def test_a_refused_write_is_tried_again_until_it_passes_the_badge_saying_so() -> None:
@@ -757,23 +759,23 @@ def test_a_refused_write_is_tried_again_until_it_passes_the_badge_saying_so() ->
     table.press()
     rolled = MOVED.play(Roll(3))
     queue = table.state.writes
-    assert queue.unsaved == (m.Save(rolled),) and queue.failing is Fault.DISK_FULL
+    assert queue.unsaved == (msg.Save(rolled),) and queue.failing is Fault.DISK_FULL
     assert TimerKind.RETRY in table.state.armed
     table.fire(TimerKind.SAVE_FAILED)
     table.fire(TimerKind.FLASH)
     effects = table.fire(TimerKind.RETRY)  # still full: tried, not said again
-    assert writes(effects) == [m.Save(rolled)]
-    assert not [e for e in effects if isinstance(e, m.Log)]
-    assert m.After(TimerKind.RETRY, m.RETRY_EVERY) in effects
+    assert writes(effects) == [msg.Save(rolled)]
+    assert not [e for e in effects if isinstance(e, msg.Log)]
+    assert msg.After(TimerKind.RETRY, m.RETRY_EVERY) in effects
     assert table.screen.badge == table.w("unsaved_badge")
     table.disk_ok = True
     effects = table.fire(TimerKind.RETRY)
-    assert writes(effects) == [m.Save(rolled)] and table.state.writes.unsaved == ()
-    assert m.Log("info", "saving again: the game is on disk") in effects
+    assert writes(effects) == [msg.Save(rolled)] and table.state.writes.unsaved == ()
+    assert msg.Log("info", "saving again: the game is on disk") in effects
     assert table.screen.badge == "" and TimerKind.RETRY not in table.state.armed
-    assert draws(effects) == [m.Draw(screens.result_screen(table.w, rolled))]
+    assert draws(effects) == [msg.Draw(screens.result_screen(table.w, rolled))]
     effects = table.press()
-    assert writes(effects) == [m.Save(rolled.play(Roll(4)))]
+    assert writes(effects) == [msg.Save(rolled.play(Roll(4)))]
 
 
 def test_what_is_played_while_the_disk_refuses_goes_as_one_change_after_it() -> None:
@@ -784,10 +786,12 @@ def test_what_is_played_while_the_disk_refuses_goes_as_one_change_after_it() -> 
     first = writes(table.press())
     assert writes(table.press()) == [] and writes(table.press()) == []
     game = MOVED.play(Roll(3)).play(Roll(4)).play(Roll(5))
-    assert first == [m.Save(MOVED.play(Roll(3)))] and table.state.writes.unsaved == (m.Save(game),)
+    assert first == [msg.Save(MOVED.play(Roll(3)))]
+    assert table.state.writes.unsaved == (msg.Save(game),)
     assert table.state.writes.behind == 3
     table.disk_ok = True
-    assert writes(table.fire(TimerKind.RETRY)) == [m.Save(game)] and not table.state.writes.unsaved
+    assert writes(table.fire(TimerKind.RETRY)) == [msg.Save(game)]
+    assert not table.state.writes.unsaved
 
 
 def test_a_game_put_away_while_the_disk_refuses_is_put_away_before_the_next_is_saved() -> None:
@@ -797,15 +801,15 @@ def test_a_game_put_away_while_the_disk_refuses_is_put_away_before_the_next_is_s
     table.disk_ok = False
     menu_at(table, Row.NEW)
     table.press(Press.LONG)  # yes: put away
-    assert table.state.writes.unsaved == (m.PutAway(MOVED),)
+    assert table.state.writes.unsaved == (msg.PutAway(MOVED),)
     assert table.state.writes.behind == 1  # no action, but the disk would resume MOVED
     table.press(Press.LONG)  # setup: begin
     new = table.state.game
-    assert new is not None and table.state.writes.unsaved == (m.PutAway(MOVED, new),)
+    assert new is not None and table.state.writes.unsaved == (msg.PutAway(MOVED, new),)
     table.press()
-    assert table.state.writes.unsaved == (m.PutAway(MOVED, new.play(Roll(2))),)
+    assert table.state.writes.unsaved == (msg.PutAway(MOVED, new.play(Roll(2))),)
     table.disk_ok = True
-    assert writes(table.fire(TimerKind.RETRY)) == [m.PutAway(MOVED, new.play(Roll(2)))]
+    assert writes(table.fire(TimerKind.RETRY)) == [msg.PutAway(MOVED, new.play(Roll(2)))]
 
 
 def test_a_game_begun_that_the_disk_refused_counts_as_unsaved_until_it_is_rolled() -> None:
@@ -815,7 +819,7 @@ def test_a_game_begun_that_the_disk_refused_counts_as_unsaved_until_it_is_rolled
     table.disk_ok = False
     table.press(Press.LONG)  # begin
     new = table.state.game
-    assert new is not None and table.state.writes.unsaved == (m.BeginGame(new),)
+    assert new is not None and table.state.writes.unsaved == (msg.BeginGame(new),)
     assert table.state.writes.behind == 1
 
 
@@ -827,7 +831,7 @@ def test_bring_back_waits_while_a_change_is_not_on_disk() -> None:
     table.press()
     menu_at(table, Row.BRING_BACK)
     effects = table.press(Press.LONG)
-    assert not [e for e in effects if isinstance(e, m.BringBack)]
+    assert not [e for e in effects if isinstance(e, msg.BringBack)]
     assert table.state.waiting is None and table.state.panel.flash == Notice.of(
         "save_failed", reason=Fault.DISK_FULL)
 
@@ -840,16 +844,16 @@ def test_switched_off_with_a_refused_save_it_is_tried_once_more_and_the_frame_sa
         table.press()
         table.press()
         table.disk_ok = disk_ok  # a fault that lasts, or one that ended just before the stop
-        effects = table(m.Stop())
+        effects = table(msg.Stop())
         game = MOVED.play(Roll(3)).play(Roll(4))
-        assert writes(effects) == [m.Save(game)], disk_ok
+        assert writes(effects) == [msg.Save(game)], disk_ok
         body = table.screen.body
         if disk_ok:
             assert body == (table.w("switched_off"),) and not table.state.writes.unsaved
         else:
             assert body == (table.w("switched_off_unsaved", count=2,
                                     reason=table.w("fault_disk_full")),)
-            assert m.Log("error", "switched off, shown actions not on disk: 2 (cannot save "
+            assert msg.Log("error", "switched off, shown actions not on disk: 2 (cannot save "
                                   "the game: disk full)") in effects
         assert TimerKind.RETRY not in table.state.armed
 
@@ -859,14 +863,14 @@ def test_a_failed_audit_is_said_and_stops_the_rolls(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(Game, "audit", lambda self: "the pot is off by 1")
     table = started(MOVED, faces=[2])
     effects = table.press()  # resumed: the books are checked first
-    assert m.Log("error", "audit failed: the pot is off by 1") in effects
-    assert draws(effects)[-1] == m.Draw(screens.message_screen(
+    assert msg.Log("error", "audit failed: the pot is off by 1") in effects
+    assert draws(effects)[-1] == msg.Draw(screens.message_screen(
         table.w("notice"), table.w("audit_failed", detail="the pot is off by 1")))
-    assert m.After(TimerKind.FLASH, 10.0) in effects
+    assert msg.After(TimerKind.FLASH, 10.0) in effects
     table.press()  # the result under the message, never on the panel yet
     effects = table.press()  # the same problem: not logged again, and no roll
-    assert of(m.Log, effects) == [] and of(m.NeedFace, effects) == []
-    assert m.After(TimerKind.FLASH, 4.0) in effects
+    assert of(msg.Log, effects) == [] and of(msg.NeedFace, effects) == []
+    assert msg.After(TimerKind.FLASH, 4.0) in effects
 
 
 def test_books_that_balance_again_are_said_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -877,7 +881,7 @@ def test_books_that_balance_again_are_said_no_more(monkeypatch: pytest.MonkeyPat
     table.fire(TimerKind.FLASH)
     menu_at(table, Row.UNDO)
     effects = table.press(Press.LONG)
-    assert [log.level for log in of(m.Log, effects)] == ["info"]  # "undone", no audit line
+    assert [log.level for log in of(msg.Log, effects)] == ["info"]  # "undone", no audit line
     assert table.state.audit is None
 
 
@@ -888,7 +892,7 @@ def test_an_audit_due_after_the_game_was_put_away_does_nothing() -> None:
     menu_at(table, Row.NEW)
     table.press(Press.LONG)  # yes: put away, on to setup
     assert table.state.game is None
-    assert table.fire(TimerKind.AUDIT) == [] and table.state.mode is m.Mode.SETUP
+    assert table.fire(TimerKind.AUDIT) == [] and table.state.mode is Mode.SETUP
 
 
 def test_the_audit_due_after_a_result_runs_before_the_next_roll(
@@ -898,7 +902,7 @@ def test_the_audit_due_after_a_result_runs_before_the_next_roll(
     assert TimerKind.AUDIT in table.state.armed
     monkeypatch.setattr(Game, "audit", lambda self: "chips lost")
     effects = table.press()
-    assert m.Cancel(TimerKind.AUDIT) in effects and of(m.NeedFace, effects) == []
+    assert msg.Cancel(TimerKind.AUDIT) in effects and of(msg.NeedFace, effects) == []
     assert table.state.audit == "chips lost"
 
 
@@ -912,7 +916,7 @@ def to_row(table: Machine, row: Row) -> None:
         table.press()
 
 
-def menu_at(table: Machine, row: Row) -> list[m.Effect]:
+def menu_at(table: Machine, row: Row) -> list[msg.Effect]:
     to_row(table, row)
     return table.press(Press.LONG)
 
@@ -920,33 +924,33 @@ def menu_at(table: Machine, row: Row) -> list[m.Effect]:
 def test_the_menu_opens_at_its_first_row_and_a_short_press_goes_round() -> None:
     table = playing(MOVED)
     effects = table.press(Press.MENU)
-    assert table.state.mode is m.Mode.MENU and row_of(table) == 0
-    labels = m.menu_labels(table.state)
-    assert draws(effects) == [m.Draw(screens.menu_screen(table.w, labels, 0))]
+    assert table.state.mode is Mode.MENU and row_of(table) == 0
+    labels = menu_labels(table.state)
+    assert draws(effects) == [msg.Draw(screens.menu_screen(table.w, labels, 0))]
     rows = []
     for _ in range(len(MENU)):
         effects = table.press()
         rows.append(row_of(table))
-        assert draws(effects) == [m.Draw(screens.menu_screen(table.w, labels, row_of(table)))]
+        assert draws(effects) == [msg.Draw(screens.menu_screen(table.w, labels, row_of(table)))]
     assert rows == [*range(1, len(MENU)), 0]
     table.press()
     table.press(Press.MENU)  # the menu press again: back to the game
-    assert table.state.mode is m.Mode.PLAY
+    assert table.state.mode is Mode.PLAY
 
 
 def test_the_menu_on_the_title_stops_the_way_to_setup() -> None:
     table = started()
     effects = table.press(Press.MENU)
-    assert m.Cancel(TimerKind.BOOT) in effects and TimerKind.BOOT not in table.state.armed
+    assert msg.Cancel(TimerKind.BOOT) in effects and TimerKind.BOOT not in table.state.armed
 
 
 def test_menu_back_returns_to_the_game_and_without_one_to_setup() -> None:
     table = playing(MOVED)
     menu_at(table, Row.BACK)
-    assert table.state.mode is m.Mode.PLAY
+    assert table.state.mode is Mode.PLAY
     table = started()
     menu_at(table, Row.BACK)
-    assert table.state.mode is m.Mode.SETUP
+    assert table.state.mode is Mode.SETUP
 
 
 def test_menu_language_goes_round_the_languages_and_is_kept() -> None:
@@ -959,7 +963,7 @@ def test_menu_language_goes_round_the_languages_and_is_kept() -> None:
                                   **VOICE_OFF, "names": "{}", "owed": "",
                                   "phones": ""}]
         assert draws(effects)[-1].screen == screens.menu_screen(
-            table.w, m.menu_labels(table.state), MENU.index(Row.LANGUAGE))
+            table.w, menu_labels(table.state), MENU.index(Row.LANGUAGE))
         table.press(Press.MENU)
     assert seen == ["hr", "fi", "ja", "en"]
 
@@ -969,10 +973,10 @@ def test_menu_brightness_steps_down_then_back_to_the_brightest() -> None:
     levels = []
     for _ in range(4):
         effects = menu_at(table, Row.BRIGHTNESS)
-        (contrast,) = of(m.Contrast, effects)
+        (contrast,) = of(msg.Contrast, effects)
         levels.append(contrast.level)
         assert draws(effects)[-1].screen == screens.menu_screen(  # its new level shown
-            table.w, m.menu_labels(table.state), MENU.index(Row.BRIGHTNESS))
+            table.w, menu_labels(table.state), MENU.index(Row.BRIGHTNESS))
         assert kept(effects) == [{"language": "en", "contrast": str(contrast.level),
                                   **VOICE_OFF, "names": "{}", "owed": "",
                                   "phones": ""}]
@@ -983,34 +987,34 @@ def test_menu_brightness_steps_down_then_back_to_the_brightest() -> None:
 @pytest.mark.parametrize("contrast,step", [(255, 0), (200, 0), (128, 1), (100, 1), (48, 2),
                                            (30, 2), (8, 3), (1, 3)])
 def test_brightness_is_the_nearest_step(contrast: int, step: int) -> None:
-    assert m.brightness_step(contrast) == step
+    assert brightness_step(contrast) == step
 
 
 def test_the_menu_names_the_brightness_step() -> None:
     table = started()
-    labels = m.menu_labels(table.state)
+    labels = menu_labels(table.state)
     assert labels[MENU.index(Row.BRIGHTNESS)] == table.w("menu_brightness", level="4/4")
     state = dataclasses.replace(table.state,
                                 prefs=table.state.prefs.but(contrast=8, language="fi"))
-    assert m.menu_labels(state)[MENU.index(Row.BRIGHTNESS)] == m.words(state)(
+    assert menu_labels(state)[MENU.index(Row.BRIGHTNESS)] == words(state)(
         "menu_brightness", level="1/4")
-    assert m.menu_labels(state)[MENU.index(Row.LANGUAGE)] == m.words(state)(
+    assert menu_labels(state)[MENU.index(Row.LANGUAGE)] == words(state)(
         "menu_language", language="Suomi")
 
 
 def test_menu_standings_shows_them_and_any_press_returns_to_the_menu() -> None:
     table = playing(MOVED)
     effects = menu_at(table, Row.STANDINGS)
-    assert table.state.mode is m.Mode.INFO
-    assert draws(effects) == [m.Draw(screens.standings_screen(table.w, MOVED.state))]
+    assert table.state.mode is Mode.INFO
+    assert draws(effects) == [msg.Draw(screens.standings_screen(table.w, MOVED.state))]
     table.press()
-    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.STANDINGS
+    assert table.state.mode is Mode.MENU and MENU[row_of(table)] is Row.STANDINGS
 
 
 def test_menu_standings_without_a_game_stays_in_the_menu() -> None:
     table = started()
     assert draws(menu_at(table, Row.STANDINGS)) == []
-    assert table.state.mode is m.Mode.MENU
+    assert table.state.mode is Mode.MENU
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1024,50 +1028,50 @@ def test_menu_recall_asks_the_store_and_shows_what_it_gives() -> None:
     table = playing(MOVED)
     effects = menu_at(table, Row.RECALL)
     # A game in play with actions: its own last turns; the games put away in brief only.
-    assert of(m.NeedRecall, effects) == [m.NeedRecall(last=False)]
+    assert of(msg.NeedRecall, effects) == [msg.NeedRecall(last=False)]
     assert table.state.waiting is Waiting.RECALL  # the menu stays until the store answers
     finished = (Old(),)
-    effects = table(m.Recalled(finished))
-    assert draws(effects) == [m.Draw(screens.recall_screen(table.w, MOVED, finished))]
-    assert table(m.Recalled(finished)) == []  # not asked for: nothing
+    effects = table(msg.Recalled(finished))
+    assert draws(effects) == [msg.Draw(screens.recall_screen(table.w, MOVED, finished))]
+    assert table(msg.Recalled(finished)) == []  # not asked for: nothing
 
 
 def test_recall_without_a_game_in_play_shows_the_newest_put_away() -> None:
     table = started()
-    assert of(m.NeedRecall, menu_at(table, Row.RECALL)) == [m.NeedRecall(last=True)]
+    assert of(msg.NeedRecall, menu_at(table, Row.RECALL)) == [msg.NeedRecall(last=True)]
     finished = (Old("won", winner=1), Old())
-    effects = table(m.Recalled(finished, MOVED))
-    assert draws(effects) == [m.Draw(screens.recall_screen(table.w, MOVED, finished))]
+    effects = table(msg.Recalled(finished, MOVED))
+    assert draws(effects) == [msg.Draw(screens.recall_screen(table.w, MOVED, finished))]
     table = started(FRESH)
-    assert of(m.NeedRecall, menu_at(table, Row.RECALL)) == [m.NeedRecall(last=True)]
-    assert draws(table(m.Recalled(()))) == [m.Draw(screens.recall_screen(table.w, None, ()))]
+    assert of(msg.NeedRecall, menu_at(table, Row.RECALL)) == [msg.NeedRecall(last=True)]
+    assert draws(table(msg.Recalled(()))) == [msg.Draw(screens.recall_screen(table.w, None, ()))]
 
 
 def test_menu_new_game_asks_then_puts_this_one_away() -> None:
     table = playing(MOVED)
     effects = menu_at(table, Row.NEW)
-    assert of(m.PutAway, effects) == [] and draws(effects) == [m.Draw(abandon_screen(table))]
+    assert of(msg.PutAway, effects) == [] and draws(effects) == [msg.Draw(abandon_screen(table))]
     table.press()  # no: back to the menu, on the same row
-    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.NEW
+    assert table.state.mode is Mode.MENU and MENU[row_of(table)] is Row.NEW
     effects = table.press(Press.LONG)
-    assert table.state.mode is m.Mode.ABANDON
+    assert table.state.mode is Mode.ABANDON
     effects = table.press(Press.LONG)
-    assert of(m.PutAway, effects) == [m.PutAway(MOVED)]
-    assert table.state.mode is m.Mode.SETUP and table.state.game is None
+    assert of(msg.PutAway, effects) == [msg.PutAway(MOVED)]
+    assert table.state.mode is Mode.SETUP and table.state.game is None
     assert kept(effects) == []  # nothing kept changes (a face owed to it stays owed)
 
 
 def test_menu_bring_back_puts_the_last_game_put_away_back_in_play() -> None:
     table = started()
     effects = menu_at(table, Row.BRING_BACK)
-    assert of(m.BringBack, effects) == [m.BringBack()]
-    effects = table(m.Brought(MOVED))
-    assert table.state.game == MOVED and table.state.mode is m.Mode.PLAY
+    assert of(msg.BringBack, effects) == [msg.BringBack()]
+    effects = table(msg.Brought(MOVED))
+    assert table.state.game == MOVED and table.state.mode is Mode.PLAY
     assert kept(effects) == []
-    assert m.After(TimerKind.FLASH, 3.0) in effects
-    assert draws(effects)[-1] == m.Draw(screens.message_screen(table.w("notice"),
+    assert msg.After(TimerKind.FLASH, 3.0) in effects
+    assert draws(effects)[-1] == msg.Draw(screens.message_screen(table.w("notice"),
                                                                table.w("brought_back")))
-    assert table(m.Brought(FRESH)) == []  # not asked for: nothing
+    assert table(msg.Brought(FRESH)) == []  # not asked for: nothing
 
 
 @pytest.mark.parametrize("fault,key", [(None, "nothing_to_bring_back"), (Fault.DISK_FULL, "")])
@@ -1075,10 +1079,10 @@ def test_menu_bring_back_with_nothing_there_or_a_refusing_disk_says_so(fault: Fa
                                                                     key: str) -> None:
     table = playing(MOVED)
     menu_at(table, Row.BRING_BACK)
-    effects = table(m.Brought(None, fault))
+    effects = table(msg.Brought(None, fault))
     said = table.w(key) if key else table.w("save_failed", reason=table.w("fault_disk_full"))
-    assert draws(effects) == [m.Draw(screens.message_screen(table.w("notice"), said))]
-    assert m.After(TimerKind.FLASH, 3.0) in effects
+    assert draws(effects) == [msg.Draw(screens.message_screen(table.w("notice"), said))]
+    assert msg.After(TimerKind.FLASH, 3.0) in effects
     assert table.state.game == MOVED
 
 
@@ -1087,8 +1091,8 @@ def test_menu_about_says_the_version_the_folder_the_panel_and_missing_fonts() ->
                     fonts_missing=("fonts-noto-cjk",))
     effects = menu_at(table, Row.ABOUT)
     w = table.w
-    assert table.state.mode is m.Mode.INFO
-    assert draws(effects) == [m.Draw(Screen(
+    assert table.state.mode is Mode.INFO
+    assert draws(effects) == [msg.Draw(Screen(
         title=w("menu_about"),
         body=(w("about_version", version="1.2.3"),
               w("about_saves", path="/var/lib/robinson-table"), "ssd1306 i2c",
@@ -1101,16 +1105,17 @@ def test_undo_asks_first_and_a_long_press_takes_the_action_back() -> None:
     effects = menu_at(table, Row.UNDO)
     w = table.w
     what = screens.action_said(w, MOVED.events)
-    assert table.state.mode is m.Mode.UNDO and of(m.Save, effects) == []
-    assert draws(effects) == [m.Draw(Screen(title=w("undo_title"),
+    assert table.state.mode is Mode.UNDO and of(msg.Save, effects) == []
+    assert draws(effects) == [msg.Draw(Screen(title=w("undo_title"),
                                             body=(w("undo_what", what=what),),
                                             footer=w("keys_yes_no")))]
     effects = table.press(Press.LONG)
-    assert of(m.Save, effects) == [m.Save(MOVED.undo())]
-    assert m.Log("info", f"undone: {what}") in effects
-    assert table.state.game == MOVED.undo() and table.state.mode is m.Mode.PLAY
-    assert draws(effects)[-1] == m.Draw(screens.message_screen(w("notice"), w("undone", what=what)))
-    assert m.After(TimerKind.FLASH, 3.0) in effects
+    assert of(msg.Save, effects) == [msg.Save(MOVED.undo())]
+    assert msg.Log("info", f"undone: {what}") in effects
+    assert table.state.game == MOVED.undo() and table.state.mode is Mode.PLAY
+    undone = screens.message_screen(w("notice"), w("undone", what=what))
+    assert draws(effects)[-1] == msg.Draw(undone)
+    assert msg.After(TimerKind.FLASH, 3.0) in effects
 
 
 def test_a_press_over_a_message_over_the_undo_question_answers_nothing() -> None:
@@ -1121,13 +1126,13 @@ def test_a_press_over_a_message_over_the_undo_question_answers_nothing() -> None
     table.disk_ok = False
     table.press()  # rolls a 6; its save refused
     menu_at(table, Row.UNDO)
-    assert table.state.mode is m.Mode.UNDO
+    assert table.state.mode is Mode.UNDO
     table.fire(TimerKind.SAVE_FAILED)  # the retry's message, over the question
     assert table.state.panel.flash is not None and table.state.panel.flash.key == "save_failed"
     game = table.state.game
     effects = table.press(Press.LONG)
-    assert table.state.panel.flash is None and table.state.mode is m.Mode.UNDO  # the question again
-    assert table.state.game == game and of(m.Save, effects) == []
+    assert table.state.panel.flash is None and table.state.mode is Mode.UNDO  # the question again
+    assert table.state.game == game and of(msg.Save, effects) == []
 
 
 def test_a_roll_taken_back_comes_again_with_the_same_face() -> None:
@@ -1140,10 +1145,10 @@ def test_a_roll_taken_back_comes_again_with_the_same_face() -> None:
                               "owed": Owed().owe(MOVED, 6).as_string(), "phones": ""}]
     table.fire(TimerKind.FLASH)
     effects = table.press()
-    assert of(m.NeedFace, effects) == []  # the die is not asked: the 6 stands
+    assert of(msg.NeedFace, effects) == []  # the die is not asked: the 6 stands
     assert table.state.game == MOVED.play(Roll(6)) and table.state.prefs.owed == Owed()
     assert kept(effects)[-1]["owed"] == ""
-    assert of(m.NeedFace, table.press()) == [m.NeedFace()]  # the next roll is the die's
+    assert of(msg.NeedFace, table.press()) == [msg.NeedFace()]  # the next roll is the die's
 
 
 def test_rolls_taken_back_come_again_in_their_order() -> None:
@@ -1182,11 +1187,11 @@ def test_a_face_owed_to_a_choices_roll_stays_owed_over_a_restart() -> None:
     assert kept(effects) == [] or kept(effects)[-1] == prefs
     for press, rolled in ((Press.SHORT, True), (Press.LONG, False)):
         restarted = Machine(animate=False)
-        restarted(m.Start(game.undo().undo(), game.seats, prefs=tuple(prefs.items())))
+        restarted(msg.Start(game.undo().undo(), game.seats, prefs=tuple(prefs.items())))
         restarted.press()  # resume
         assert restarted.state.prefs.owed.face(game.undo()) == roll.face
         effects = restarted.press(press)
-        assert of(m.NeedFace, effects) == []
+        assert of(msg.NeedFace, effects) == []
         if rolled:  # the same choice: the same face
             assert CHOICES[game.undo().undo().state.pending][0] == choice
             assert restarted.state.game == game and restarted.state.prefs.owed == Owed()
@@ -1204,7 +1209,7 @@ def test_a_face_owed_to_a_choices_roll_stays_owed_over_a_restart() -> None:
 def test_faces_owed_are_kept_over_a_restart_for_their_position_only(
         saved: str, face: int | None) -> None:
     table = Machine()
-    table(m.Start(MOVED, (1, 2), prefs=(("owed", saved),)))
+    table(msg.Start(MOVED, (1, 2), prefs=(("owed", saved),)))
     assert table.state.prefs.owed.face(MOVED) == face
 
 
@@ -1212,25 +1217,26 @@ def test_undo_answered_no_goes_back_to_the_menu() -> None:
     table = playing(MOVED)
     menu_at(table, Row.UNDO)
     effects = table.press()
-    assert of(m.Save, effects) == [] and table.state.mode is m.Mode.MENU
+    assert of(msg.Save, effects) == [] and table.state.mode is Mode.MENU
     assert table.state.game == MOVED
 
 
 def test_a_game_handed_over_on_the_title_stays_in_play() -> None:
     table = started()  # the title, on its way to setup
-    effects = table(m.Begin(FRESH))
-    assert m.Cancel(TimerKind.BOOT) in effects and of(m.BeginGame, effects) == [m.BeginGame(FRESH)]
-    assert TimerKind.BOOT not in table.state.armed and table.state.mode is m.Mode.PLAY
+    effects = table(msg.Begin(FRESH))
+    assert msg.Cancel(TimerKind.BOOT) in effects
+    assert of(msg.BeginGame, effects) == [msg.BeginGame(FRESH)]
+    assert TimerKind.BOOT not in table.state.armed and table.state.mode is Mode.PLAY
 
 
 def test_undo_with_nothing_done_says_so() -> None:
     table = started()
-    table(m.Begin(FRESH))
+    table(msg.Begin(FRESH))
     effects = menu_at(table, Row.UNDO)
-    assert table.state.mode is m.Mode.MENU
-    assert draws(effects) == [m.Draw(screens.message_screen(table.w("notice"),
+    assert table.state.mode is Mode.MENU
+    assert draws(effects) == [msg.Draw(screens.message_screen(table.w("notice"),
                                                             table.w("nothing_to_undo")))]
-    assert m.After(TimerKind.FLASH, 2.0) in effects
+    assert msg.After(TimerKind.FLASH, 2.0) in effects
 
 
 # -- words ------------------------------------------------------------------------
@@ -1238,9 +1244,9 @@ def test_undo_with_nothing_done_says_so() -> None:
 
 def test_the_seats_names_come_from_the_config() -> None:
     table = Machine(config=Config(seat_names=("Ana", "", "Ivo")))
-    w = m.words(table.state)
+    w = words(table.state)
     assert (w.name(1), w.name(3)) == ("Ana", "Ivo")
-    assert w.name(2) == m.words(Machine().state).name(2)
+    assert w.name(2) == words(Machine().state).name(2)
 
 
 # -- found unguarded by mutation testing of the old table (issue 26) -------------------
@@ -1250,10 +1256,10 @@ def test_back_after_a_new_game_stays_in_setup_never_resumes_the_game_put_away() 
     table = playing(MOVED)
     menu_at(table, Row.NEW)
     table.press(Press.LONG)  # yes: put it away
-    assert table.state.mode is m.Mode.SETUP
+    assert table.state.mode is Mode.SETUP
     effects = menu_at(table, Row.BACK)
-    assert table.state.mode is m.Mode.SETUP and table.state.game is None
-    assert not of(m.Save, effects) and not of(m.BeginGame, effects)
+    assert table.state.mode is Mode.SETUP and table.state.game is None
+    assert not of(msg.Save, effects) and not of(msg.BeginGame, effects)
     table.press(Press.LONG)  # the new game begins: nothing of the old one in it
     assert table.state.game is not None and table.state.game.actions == ()
 
@@ -1270,7 +1276,7 @@ def test_two_to_eight_seats_start_and_the_starter_shown_is_the_one_used(
         if presses < len(seats):
             table.press()
     effects = table.press(Press.LONG)
-    assert of(m.BeginGame, effects) == [m.BeginGame(Game(seats, seats[0], CONFIG.rules))]
+    assert of(msg.BeginGame, effects) == [msg.BeginGame(Game(seats, seats[0], CONFIG.rules))]
 
 
 @pytest.mark.parametrize("choice", ["short", "long"])
@@ -1279,20 +1285,20 @@ def test_a_decision_is_saved_before_it_is_shown(choice: str) -> None:
     game = pending(Pending.AGAIN)
     table = playing(game, faces=[3], animate=False)  # "again" rolls at once
     effects = table.press(Press.LONG if choice == "long" else Press.SHORT)
-    saves = [n for n, e in enumerate(effects) if isinstance(e, m.Save)]
-    shown = [n for n, e in enumerate(effects) if isinstance(e, m.Draw)]
+    saves = [n for n, e in enumerate(effects) if isinstance(e, msg.Save)]
+    shown = [n for n, e in enumerate(effects) if isinstance(e, msg.Draw)]
     assert saves and shown and saves[0] < shown[0]
-    assert of(m.Save, effects)[0].game.actions[len(game.actions)] in CHOICES[Pending.AGAIN]
+    assert of(msg.Save, effects)[0].game.actions[len(game.actions)] in CHOICES[Pending.AGAIN]
 
 
 def test_menu_back_from_setup_stays_in_setup() -> None:
     """Issue 26: Menu -> Back during setup crashed the old table."""
     table = started(seats=(1, 2, 3))
     table.fire(TimerKind.BOOT)
-    assert table.state.mode is m.Mode.SETUP
+    assert table.state.mode is Mode.SETUP
     before = table.screen
     menu_at(table, Row.BACK)
-    assert table.state.mode is m.Mode.SETUP and table.screen == before
+    assert table.state.mode is Mode.SETUP and table.screen == before
 
 
 def test_a_game_at_the_most_a_save_holds_takes_no_more_actions() -> None:
@@ -1309,7 +1315,7 @@ def test_a_game_at_the_most_a_save_holds_takes_no_more_actions() -> None:
         table.press(Press.LONG)  # the decider's own screen first
     effects = table.press(Press.LONG)  # "stay" once more
     assert table.state.game == long
-    assert draws(effects)[-1] == m.Draw(screens.message_screen(
+    assert draws(effects)[-1] == msg.Draw(screens.message_screen(
         table.w("notice"), table.w("too_long", limit=f"{MAX_ACTIONS:,}")))
     table = playing(long.undo(), faces=[3])
     if table.state.ask_next:
@@ -1320,15 +1326,15 @@ def test_a_game_at_the_most_a_save_holds_takes_no_more_actions() -> None:
 
 def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
     table = Machine(faces=[3])
-    effects = table(m.Start(MOVED, MOVED.seats, fault=Fault.DISK_FULL))
+    effects = table(msg.Start(MOVED, MOVED.seats, fault=Fault.DISK_FULL))
     said = table.w("save_failed", reason=table.w("fault_disk_full"))
     assert said in " ".join(draws(effects)[-1].screen.body)
     table.press()
-    assert table.state.mode is m.Mode.PLAY and table.state.game == MOVED
+    assert table.state.mode is Mode.PLAY and table.state.game == MOVED
     assert table.screen.badge == table.w("unsaved_badge")  # from the first screen on
     table.disk_ok = False
     effects = table.press()  # refused as at start: said on the title, not again
-    assert table.state.writes.unsaved and not [e for e in effects if isinstance(e, m.Log)]
+    assert table.state.writes.unsaved and not [e for e in effects if isinstance(e, msg.Log)]
     assert TimerKind.RETRY in table.state.armed and TimerKind.SAVE_FAILED not in table.state.armed
 
 
@@ -1338,7 +1344,7 @@ def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
 def _in_every_mode() -> Iterable[tuple[str, Machine]]:
     """A table brought into each mode (and under a message), by presses alone."""
     stuck = Machine()
-    stuck(m.Start(MOVED, (1, 2), stuck=True))
+    stuck(msg.Start(MOVED, (1, 2), stuck=True))
     yield "stuck", stuck
     yield "title", started(MOVED)
     setup = started()
@@ -1359,28 +1365,28 @@ def _in_every_mode() -> Iterable[tuple[str, Machine]]:
         table = playing(MOVED)
         menu_at(table, row)
         if row is Row.RECALL:
-            table(m.Recalled((Old(),)))
+            table(msg.Recalled((Old(),)))
         yield f"menu: {row.name}", table
     flashed = playing(MOVED)
-    flashed(m.SeatsChanged(3, True, (1, 2, 3)))
+    flashed(msg.SeatsChanged(3, True, (1, 2, 3)))
     yield "a message over play", flashed
     off = playing(MOVED)
-    off(m.Stop())
+    off(msg.Stop())
     yield "off", off
 
 
 def test_settings_from_outside_set_the_brightness_hush_a_voice_turned_off_and_are_kept() -> None:
     table = playing(MOVED, voice=True)
     prefs = table.state.prefs
-    assert table(m.Prefer(prefs)) == []  # nothing new: nothing done, nothing kept again
-    effects = table(m.Prefer(prefs.but(contrast=48)))
-    assert of(m.Contrast, effects) == [m.Contrast(48)] and of(m.Hush, effects) == []
+    assert table(msg.Prefer(prefs)) == []  # nothing new: nothing done, nothing kept again
+    effects = table(msg.Prefer(prefs.but(contrast=48)))
+    assert of(msg.Contrast, effects) == [msg.Contrast(48)] and of(msg.Hush, effects) == []
     assert kept(effects)[-1]["contrast"] == "48"
-    effects = table(m.Prefer(table.state.prefs.but(story=True)))  # the voice stays on
-    assert of(m.Hush, effects) == [] and of(m.Contrast, effects) == []
-    effects = table(m.Prefer(table.state.prefs.but(voice=False)))
-    assert of(m.Hush, effects) == [m.Hush()] and kept(effects)[-1]["voice"] == "off"
-    assert of(m.Hush, table(m.Prefer(table.state.prefs.but(voice=True)))) == []
+    effects = table(msg.Prefer(table.state.prefs.but(story=True)))  # the voice stays on
+    assert of(msg.Hush, effects) == [] and of(msg.Contrast, effects) == []
+    effects = table(msg.Prefer(table.state.prefs.but(voice=False)))
+    assert of(msg.Hush, effects) == [msg.Hush()] and kept(effects)[-1]["voice"] == "off"
+    assert of(msg.Hush, table(msg.Prefer(table.state.prefs.but(voice=True)))) == []
 
 
 def test_names_and_language_changed_from_outside_redraw_every_mode_at_once() -> None:
@@ -1388,9 +1394,9 @@ def test_names_and_language_changed_from_outside_redraw_every_mode_at_once() -> 
     for mode, table in _in_every_mode():
         before = table.screen
         prefs = table.state.prefs.but(language="fi", names=((1, "Aino"), (2, "Eetu")))
-        effects = table(m.Prefer(prefs))
+        effects = table(msg.Prefer(prefs))
         assert table.w.lang == "fi" and table.w.name(1) == "Aino", mode
-        assert draws(effects) == [m.Draw(table.screen, table.state.panel.page)], mode
+        assert draws(effects) == [msg.Draw(table.screen, table.state.panel.page)], mode
         assert table.screen != before, mode
         assert kept(effects)[-1]["language"] == "fi", mode
         compared += 1
@@ -1400,8 +1406,8 @@ def test_names_and_language_changed_from_outside_redraw_every_mode_at_once() -> 
 # -- the voice: each moment says its sentence, after its screen --------------------------
 
 
-def said(effects: list[m.Effect]) -> list[str]:
-    return [e.text for e in of(m.Say, effects)]
+def said(effects: list[msg.Effect]) -> list[str]:
+    return [e.text for e in of(msg.Say, effects)]
 
 
 @pytest.mark.parametrize("seats", [(1, 2), (1, 2, 3, 4, 5, 6, 7, 8)])
@@ -1414,7 +1420,7 @@ def test_setup_says_who_plays_and_who_starts_and_again_for_each_new_starter(
     assert said(effects) == [Spoken("en").setup(seats, seats[0], True)]
     effects = table.press()  # the next seat starts: said, and its light
     assert said(effects) == [Spoken("en").setup(seats, seats[1], True)]
-    assert m.Light(seats[1], seats) in effects
+    assert msg.Light(seats[1], seats) in effects
     effects = table.press(Press.LONG)
     assert said(effects) == [Spoken("en").begun(Game(seats, seats[1], CONFIG.rules))]
 
@@ -1424,8 +1430,8 @@ def test_a_result_is_said_after_the_die_hushed_what_was_being_said() -> None:
 
     table = playing(MOVED, voice=True, faces=[5])
     effects = table.press()
-    assert of(m.Hush, effects) == [m.Hush()] and said(effects) == []
-    while table.state.mode is m.Mode.ANIMATE:
+    assert of(msg.Hush, effects) == [msg.Hush()] and said(effects) == []
+    while table.state.mode is Mode.ANIMATE:
         effects += table.fire(TimerKind.FRAME if TimerKind.FRAME in table.state.armed
                               else TimerKind.REVEAL)
     game = MOVED.play(Roll(5))
@@ -1439,12 +1445,12 @@ def test_the_menus_voice_row_hushes_when_turned_off_and_says_so_when_turned_on()
     table = playing(MOVED, voice=True)
     effects = menu_at(table, Row.VOICE)
     assert table.state.prefs.voice is False
-    assert of(m.Hush, effects) == [m.Hush()] and said(effects) == []
+    assert of(msg.Hush, effects) == [msg.Hush()] and said(effects) == []
     assert kept(effects)[-1]["voice"] == "off"
     table.press(Press.MENU)
     effects = menu_at(table, Row.VOICE)
     assert table.state.prefs.voice is True
-    assert of(m.Hush, effects) == [] and said(effects) == [Spoken("en").switched("voice_on")]
+    assert of(msg.Hush, effects) == [] and said(effects) == [Spoken("en").switched("voice_on")]
     assert kept(effects)[-1]["voice"] == "on"
 
 
@@ -1470,7 +1476,7 @@ def test_a_game_brought_back_and_an_undo_are_said() -> None:
 
     table = started(voice=True)
     menu_at(table, Row.BRING_BACK)
-    assert said(table(m.Brought(MOVED))) == [Spoken("en").resumed(MOVED)]
+    assert said(table(msg.Brought(MOVED))) == [Spoken("en").resumed(MOVED)]
     table.fire(TimerKind.FLASH)
     menu_at(table, Row.UNDO)
     effects = table.press(Press.LONG)
@@ -1534,7 +1540,7 @@ def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
         table = playing(MOVED)
         menu_at(table, Row.RECALL)
         turned(table)
-        table(m.Recalled(()))
+        table(msg.Recalled(()))
         return table
 
     def undo() -> Machine:
@@ -1552,8 +1558,8 @@ def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
         (name, 0, 0) for name in ("setup", "roll", "turn", "frame", "standings", "recall",
                                   "undo")]
     assert [mode for _, mode, _, _ in opened] == [
-        m.Mode.SETUP, m.Mode.ANIMATE, m.Mode.PLAY, m.Mode.ANIMATE, m.Mode.INFO, m.Mode.INFO,
-        m.Mode.UNDO]
+        Mode.SETUP, Mode.ANIMATE, Mode.PLAY, Mode.ANIMATE, Mode.INFO, Mode.INFO,
+        Mode.UNDO]
 
 
 def test_a_face_owed_follows_its_position_through_a_new_game_and_a_bring_back() -> None:
@@ -1570,21 +1576,21 @@ def test_a_face_owed_follows_its_position_through_a_new_game_and_a_bring_back() 
         if way == "new":
             menu_at(table, Row.NEW)  # the question: a long press puts this game away
             effects = table.press(Press.LONG)
-            assert table.state.mode is m.Mode.SETUP and of(m.PutAway, effects), way
+            assert table.state.mode is Mode.SETUP and of(msg.PutAway, effects), way
         else:
             menu_at(table, Row.BRING_BACK)
-            table(m.Brought(FRESH.play(Roll(2))))
-            assert table.state.mode is m.Mode.PLAY
+            table(msg.Brought(FRESH.play(Roll(2))))
+            assert table.state.mode is Mode.PLAY
             table.fire(TimerKind.FLASH)
             effects = table.press()  # another position: the die's own throw
-            assert of(m.NeedFace, effects) == [m.NeedFace()], way
+            assert of(msg.NeedFace, effects) == [msg.NeedFace()], way
         assert table.state.prefs.owed == Owed().owe(MOVED, 4), way
         table.fire(TimerKind.FLASH)
         menu_at(table, Row.BRING_BACK)
-        table(m.Brought(MOVED))
+        table(msg.Brought(MOVED))
         table.fire(TimerKind.FLASH)
         effects = table.press()
-        assert of(m.NeedFace, effects) == [] and table.state.game == MOVED.play(Roll(4)), way
+        assert of(msg.NeedFace, effects) == [] and table.state.game == MOVED.play(Roll(4)), way
         assert table.state.prefs.owed == Owed(), way
 
 
@@ -1592,13 +1598,13 @@ def test_a_refused_write_without_a_kind_is_logged_as_an_io_error() -> None:
     table = playing(MOVED, animate=False, faces=[3])
     table.disk_ok, table.refusal = False, None
     effects = table.press()
-    assert m.Log("error", "cannot save the game: I/O error") in effects
+    assert msg.Log("error", "cannot save the game: I/O error") in effects
 
 
 def test_an_answer_to_no_write_changes_nothing() -> None:
     table = playing(MOVED)
     before = table.state
-    assert table(m.Wrote(False, Fault.DISK_FULL)) == [] and table.state == before
+    assert table(msg.Wrote(False, Fault.DISK_FULL)) == [] and table.state == before
 
 
 def test_about_opens_without_a_game_the_standings_do_not() -> None:
@@ -1606,7 +1612,7 @@ def test_about_opens_without_a_game_the_standings_do_not() -> None:
     table.fire(TimerKind.BOOT)
     assert table.state.game is None
     menu_at(table, Row.ABOUT)
-    assert table.state.mode is m.Mode.INFO
+    assert table.state.mode is Mode.INFO
 
 
 def test_a_message_stops_the_pages_turning_under_it_and_they_turn_again_after() -> None:
@@ -1633,7 +1639,7 @@ def test_a_choice_without_a_roll_is_shown_lit_and_said_as_a_result() -> None:
     effects = table.press(Press.LONG)
     after = game.play(Choice.PASS)
     assert table.state.game == after
-    assert m.Light(after.state.to_move, after.seats) in effects
+    assert msg.Light(after.state.to_move, after.seats) in effects
     assert said(effects) == [Spoken("en").result(after)]
 
 
@@ -1650,15 +1656,15 @@ def test_a_decision_asks_for_its_odds_once_and_shows_them_when_they_come(kind: P
     game = pending(kind)
     table = started(game, game.seats, config=ODDS_ON)
     effects = table.press()  # the game taken up: its decision on the screen
-    assert of(m.NeedOdds, effects) == [m.NeedOdds(game)]
+    assert of(msg.NeedOdds, effects) == [msg.NeedOdds(game)]
     before = table.screen
-    assert of(m.NeedOdds, table(m.TimerFired(TimerKind.DIM))) == []  # asked once only
-    effects = table(m.Odds(game, (41, 38)))
+    assert of(msg.NeedOdds, table(msg.TimerFired(TimerKind.DIM))) == []  # asked once only
+    effects = table(msg.Odds(game, (41, 38)))
     short, long = CHOICES[kind]
     footer = table.w("keys_choice_odds", short=table.w.option(kind, short), a=41,
                      long=table.w.option(kind, long), b=38)
     assert table.screen == dataclasses.replace(before, footer=footer)
-    assert draws(effects) == [m.Draw(table.screen)] and of(m.Say, effects) == []
+    assert draws(effects) == [msg.Draw(table.screen)] and of(msg.Say, effects) == []
 
 
 def test_odds_for_a_game_moved_on_are_dropped_and_the_voice_says_the_odds() -> None:
@@ -1666,10 +1672,10 @@ def test_odds_for_a_game_moved_on_are_dropped_and_the_voice_says_the_odds() -> N
     table = started(game, game.seats, config=ODDS_ON, faces=[3])
     table.press()
     table.state = dataclasses.replace(table.state, prefs=table.state.prefs.but(voice=True))
-    effects = table(m.Odds(game.play(Choice.STAY), (50, 50)))  # another game's: dropped
-    assert table.state.odds is None and draws(effects) == [] and of(m.Say, effects) == []
-    effects = table(m.Odds(game, (7, 93)))
-    assert of(m.Say, effects) == [m.Say(Spoken("en").odds(game.state, (7, 93)), "en",
+    effects = table(msg.Odds(game.play(Choice.STAY), (50, 50)))  # another game's: dropped
+    assert table.state.odds is None and draws(effects) == [] and of(msg.Say, effects) == []
+    effects = table(msg.Odds(game, (7, 93)))
+    assert of(msg.Say, effects) == [msg.Say(Spoken("en").odds(game.state, (7, 93)), "en",
                                          after=True)]  # never over the result
     table.press()  # roll from the tree: the odds go with the decision
     assert "%" not in table.screen.footer
@@ -1678,14 +1684,14 @@ def test_odds_for_a_game_moved_on_are_dropped_and_the_voice_says_the_odds() -> N
 def test_no_odds_are_asked_for_while_they_are_off_and_the_menu_switches_them() -> None:
     game = pending(Pending.TREE)
     table = started(game, game.seats)
-    assert of(m.NeedOdds, table.press()) == []
+    assert of(msg.NeedOdds, table.press()) == []
     effects = menu_at(table, Row.ODDS)
     assert table.state.prefs.odds and kept(effects)[-1]["odds"] == "on"
     effects = table.press(Press.MENU) + menu_at(table, Row.BACK)
-    assert of(m.NeedOdds, effects) == [m.NeedOdds(game)]
+    assert of(msg.NeedOdds, effects) == [msg.NeedOdds(game)]
     effects = menu_at(table, Row.ODDS)
     assert not table.state.prefs.odds and kept(effects)[-1]["odds"] == "off"
-    effects = table(m.Odds(game, (41, 38)))
+    effects = table(msg.Odds(game, (41, 38)))
     assert table.state.odds is None
 
 
@@ -1694,15 +1700,15 @@ def test_the_menus_repeat_shows_the_last_result_from_page_one_and_says_it_again(
 
     table = playing(MOVED, voice=True)
     effects = menu_at(table, Row.REPEAT)
-    assert table.state.mode is m.Mode.PLAY and table.state.panel.page == 0
-    assert draws(effects) == [m.Draw(screens.result_screen(table.w, MOVED))]
-    assert of(m.Say, effects) == [m.Say(Spoken("en").result(MOVED), "en")]
+    assert table.state.mode is Mode.PLAY and table.state.panel.page == 0
+    assert draws(effects) == [msg.Draw(screens.result_screen(table.w, MOVED))]
+    assert of(msg.Say, effects) == [msg.Say(Spoken("en").result(MOVED), "en")]
     quiet = playing(MOVED)  # the voice off: shown again, not said
     effects = menu_at(quiet, Row.REPEAT)
-    assert draws(effects) == [m.Draw(screens.result_screen(quiet.w, MOVED))]
-    assert of(m.Say, effects) == []
+    assert draws(effects) == [msg.Draw(screens.result_screen(quiet.w, MOVED))]
+    assert of(msg.Say, effects) == []
     fresh = started(FRESH)  # nothing played yet: nothing to repeat, the menu stays
-    assert draws(menu_at(fresh, Row.REPEAT)) == [] and fresh.state.mode is m.Mode.MENU
+    assert draws(menu_at(fresh, Row.REPEAT)) == [] and fresh.state.mode is Mode.MENU
 
 
 def test_the_voices_volume_and_speed_step_round_in_the_menu_and_are_kept() -> None:
@@ -1712,25 +1718,25 @@ def test_the_voices_volume_and_speed_step_round_in_the_menu_and_are_kept() -> No
     for row, seen in ((Row.VOLUME, volumes), (Row.SPEED, speeds)):
         for _ in range(3):
             effects = menu_at(table, row)
-            (voicing,) = of(m.Voicing, effects)
+            (voicing,) = of(msg.Voicing, effects)
             prefs = table.state.prefs
-            assert voicing == m.Voicing(prefs.volume, prefs.speed)
+            assert voicing == msg.Voicing(prefs.volume, prefs.speed)
             seen.append(prefs.volume if row is Row.VOLUME else prefs.speed)
             assert kept(effects)[-1]["volume"] == str(prefs.volume)
             assert kept(effects)[-1]["speed"] == str(prefs.speed)
-            assert of(m.Say, effects)  # heard as it now sounds
+            assert of(msg.Say, effects)  # heard as it now sounds
             assert draws(effects)[-1].screen == screens.menu_screen(
-                table.w, m.menu_labels(table.state), MENU.index(row))
+                table.w, menu_labels(table.state), MENU.index(row))
             table.press(Press.MENU)
     assert volumes == [70, 40, 100] and speeds == [200, 140, 170]
     # Kept, and in force at the next start: the speaker is told before anything is said.
     again = Machine()
-    effects = again(m.Start(MOVED, MOVED.seats,
+    effects = again(msg.Start(MOVED, MOVED.seats,
                             prefs=tuple(Prefs(volume=40, speed=200).as_strings().items())))
-    assert of(m.Voicing, effects) == [m.Voicing(40, 200)]
+    assert of(msg.Voicing, effects) == [msg.Voicing(40, 200)]
     assert again.state.prefs.volume == 40 and again.state.prefs.speed == 200
-    assert of(m.Voicing, Machine()(m.Start(MOVED, MOVED.seats))) == []  # the config's own
-    labels = m.menu_labels(again.state)
+    assert of(msg.Voicing, Machine()(msg.Start(MOVED, MOVED.seats))) == []  # the config's own
+    labels = menu_labels(again.state)
     assert labels[MENU.index(Row.VOLUME)] == again.w("menu_volume", level="40 %")
     assert labels[MENU.index(Row.SPEED)] == again.w("menu_speed", level=again.w("speed_fast"))
 
@@ -1749,29 +1755,29 @@ PHONE_A, PHONE_B, PHONE_C = "a" * 64, "b" * 64, "c" * 64
 
 def test_a_phone_pairs_with_the_code_on_the_panel_once_and_only_while_it_shows() -> None:
     table = playing(MOVED)
-    effects = table(m.PairAsked())  # no page has said where it is: nothing to pair with
-    assert of(m.NeedCode, effects) == [] and table.state.panel.flash is not None
+    effects = table(msg.PairAsked())  # no page has said where it is: nothing to pair with
+    assert of(msg.NeedCode, effects) == [] and table.state.panel.flash is not None
     assert table.state.panel.flash.key == "no_web"
     table.press()  # ends the message, and only that
-    table(m.Address("http://robinson.local/"))
-    effects = table(m.PairAsked())
-    assert of(m.NeedCode, effects) == [m.NeedCode()] and table.state.waiting is Waiting.CODE
-    effects = table(m.Code("123456", "tok3n"))
-    assert table.state.pairing == m.Code("123456", "tok3n")
-    assert m.After(TimerKind.PAIR, m.PAIR_FOR) in effects
-    assert "123 456" in "".join(m.view(table.state).body)  # on the panel, as typed
-    table(m.Paired("654321", PHONE_A))  # not the code shown
+    table(msg.Address("http://robinson.local/"))
+    effects = table(msg.PairAsked())
+    assert of(msg.NeedCode, effects) == [msg.NeedCode()] and table.state.waiting is Waiting.CODE
+    effects = table(msg.Code("123456", "tok3n"))
+    assert table.state.pairing == msg.Code("123456", "tok3n")
+    assert msg.After(TimerKind.PAIR, m.PAIR_FOR) in effects
+    assert "123 456" in "".join(view(table.state).body)  # on the panel, as typed
+    table(msg.Paired("654321", PHONE_A))  # not the code shown
     assert table.state.prefs.digests == () and table.state.pairing is not None
-    effects = table(m.Paired("123456", PHONE_A))
+    effects = table(msg.Paired("123456", PHONE_A))
     assert table.state.prefs.digests == (PHONE_A,) and table.state.pairing is None
     assert kept(effects)[-1]["phones"] == f"{PHONE_A}:0:0:"  # saved with the settings
-    table(m.Paired("123456", PHONE_B))  # used up
+    table(msg.Paired("123456", PHONE_B))  # used up
     assert table.state.prefs.digests == (PHONE_A,)
-    table(m.PairAsked())
-    table(m.Code("777777", "other"))
+    table(msg.PairAsked())
+    table(msg.Code("777777", "other"))
     table.fire(TimerKind.PAIR)  # two minutes on: gone, and no use
     assert table.state.pairing is None
-    table(m.Paired("777777", PHONE_B))
+    table(msg.Paired("777777", PHONE_B))
     assert table.state.prefs.digests == (PHONE_A,)
 
 
@@ -1784,23 +1790,23 @@ def test_a_phone_unused_for_30_days_is_forgotten_and_one_phone_may_be_forgotten(
 
     assert PHONE_DAYS == 30  # the README's figure
     table = playing(MOVED)
-    table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("111111", "t1"))
-    effects = table(m.Paired("111111", PHONE_A, "Chrome/Android", 20000))
+    table(msg.Address("http://robinson.local/"), msg.PairAsked(), msg.Code("111111", "t1"))
+    effects = table(msg.Paired("111111", PHONE_A, "Chrome/Android", 20000))
     assert table.state.prefs.phones == (Phone(PHONE_A, "Chrome/Android", 20000, 20000),)
     assert kept(effects)[-1]["phones"] == f"{PHONE_A}:20000:20000:Chrome/Android"
     table.press()  # the "paired" message away
-    table(m.PairAsked(), m.Code("222222", "t2"), m.Paired("222222", PHONE_B, "Safari/iPhone",
+    table(msg.PairAsked(), msg.Code("222222", "t2"), msg.Paired("222222", PHONE_B, "Safari/iPhone",
                                                           20010))
-    table(m.PhoneUsed(PHONE_B, 20030))  # A unused for 30 days: kept
+    table(msg.PhoneUsed(PHONE_B, 20030))  # A unused for 30 days: kept
     assert table.state.prefs.digests == (PHONE_A, PHONE_B)
-    effects = table(m.PhoneUsed(PHONE_B, 20031))  # 31: forgotten, and saved so
+    effects = table(msg.PhoneUsed(PHONE_B, 20031))  # 31: forgotten, and saved so
     assert table.state.prefs.phones == (Phone(PHONE_B, "Safari/iPhone", 20010, 20031),)
     assert kept(effects)[-1]["phones"] == f"{PHONE_B}:20010:20031:Safari/iPhone"
-    assert kept(table(m.PhoneUsed(PHONE_B, 20020))) == []  # a clock behind: nothing
+    assert kept(table(msg.PhoneUsed(PHONE_B, 20020))) == []  # a clock behind: nothing
     assert table.state.prefs.phones[0].used == 20031  # saved, no use made older
-    assert kept(table(m.PhoneUsed(PHONE_A, 20032))) == []  # a phone forgotten stays so
+    assert kept(table(msg.PhoneUsed(PHONE_A, 20032))) == []  # a phone forgotten stays so
     assert table.state.prefs.digests == (PHONE_B,)
-    effects = table(m.ForgetPhone(PHONE_B))
+    effects = table(msg.ForgetPhone(PHONE_B))
     assert table.state.prefs.phones == () and kept(effects)[-1]["phones"] == ""
 
 
@@ -1808,18 +1814,18 @@ def test_the_owner_code_pairs_the_first_phone_only() -> None:
     """The first boot's owner code, with no code on the panel (the panel may be dark):
     it pairs a phone while none is paired, once; then it is spent (the shell deletes it)."""
     table = playing(MOVED, owner="0123456789")
-    table(m.Paired("0123456788", PHONE_A))  # not it
+    table(msg.Paired("0123456788", PHONE_A))  # not it
     assert table.state.prefs.digests == ()
-    effects = table(m.Paired("0123456789", PHONE_A))
+    effects = table(msg.Paired("0123456789", PHONE_A))
     assert table.state.prefs.digests == (PHONE_A,) and table.state.fixed.owner == ""
-    assert of(m.OwnerCodeUsed, effects) == [m.OwnerCodeUsed()]
+    assert of(msg.OwnerCodeUsed, effects) == [msg.OwnerCodeUsed()]
     assert kept(effects)[-1]["phones"] == f"{PHONE_A}:0:0:"
-    table(m.Paired("0123456789", PHONE_B))  # spent
+    table(msg.Paired("0123456789", PHONE_B))  # spent
     assert table.state.prefs.digests == (PHONE_A,)
     later = Machine(owner="0123456789")  # a phone paired already, kept
-    later(m.Start(MOVED, MOVED.seats, prefs=(("phones", PHONE_A),)))
+    later(msg.Start(MOVED, MOVED.seats, prefs=(("phones", PHONE_A),)))
     assert later.state.prefs.digests == (PHONE_A,)
-    assert of(m.OwnerCodeUsed, later(m.Paired("0123456789", PHONE_B))) == []
+    assert of(msg.OwnerCodeUsed, later(msg.Paired("0123456789", PHONE_B))) == []
     assert later.state.prefs.digests == (PHONE_A,)
 
 
@@ -1828,29 +1834,29 @@ def test_a_press_while_a_phones_code_shows_takes_it_away_and_rolls() -> None:
     again, covered the game and ate every press): a press takes it away and does what it
     would have done. A code the panel's own menu asked for is only taken away."""
     table = playing(MOVED, faces=[6])
-    table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"))
+    table(msg.Address("http://robinson.local/"), msg.PairAsked(), msg.Code("123456", "t"))
     assert table.state.pairing is not None
     effects = table.press()
-    assert table.state.pairing is None and len(of(m.NeedFace, effects)) == 1  # it rolled
+    assert table.state.pairing is None and len(of(msg.NeedFace, effects)) == 1  # it rolled
     table = playing(MOVED)
-    table(m.Address("http://robinson.local/"))
+    table(msg.Address("http://robinson.local/"))
     menu_at(table, Row.PHONE)
     table.press(Press.LONG)
-    table(m.Code("123456", "t"))
-    assert table.state.pairing is not None and table.state.mode is m.Mode.MENU
+    table(msg.Code("123456", "t"))
+    assert table.state.pairing is not None and table.state.mode is Mode.MENU
     row = table.state.now
     effects = table.press()
-    assert table.state.pairing is None and table.state.now == row and not of(m.NeedFace,
+    assert table.state.pairing is None and table.state.now == row and not of(msg.NeedFace,
                                                                               effects)
 
 
 def three_phones() -> Machine:
     """A game in play with phones A, B and C paired, in that order, on days 20000-20002."""
     table = playing(MOVED)
-    table(m.Address("http://robinson.local/"))
+    table(msg.Address("http://robinson.local/"))
     for day, (phone, kind) in enumerate(((PHONE_A, "Chrome/Android"), (PHONE_B, "Safari/iPhone"),
                                          (PHONE_C, ""))):
-        table(m.PairAsked(), m.Code("123456", "t"), m.Paired("t", phone, kind, 20000 + day))
+        table(msg.PairAsked(), msg.Code("123456", "t"), msg.Paired("t", phone, kind, 20000 + day))
         table.press()  # the "paired" message away (a press that only ends it)
     assert table.state.prefs.digests == (PHONE_A, PHONE_B, PHONE_C)
     return table
@@ -1858,8 +1864,8 @@ def three_phones() -> Machine:
 
 def listed(table: Machine) -> tuple[list[str], int]:
     """The phones list as the panel shows it: its rows (the cursor's marked) and cursor."""
-    assert table.state.mode is m.Mode.PHONES, table.state.now
-    screen = m.view(table.state)
+    assert table.state.mode is Mode.PHONES, table.state.now
+    screen = view(table.state)
     return list(screen.body), screen.cursor
 
 
@@ -1871,11 +1877,11 @@ def test_the_menu_lists_the_phones_newest_first_and_forgets_the_one_chosen() -> 
     forgets nothing more."""
     table = three_phones()
     to_row(table, Row.PHONES)
-    assert m.menu_labels(table.state)[MENU.index(Row.PHONES)] == "Phones paired: 3"
+    assert menu_labels(table.state)[MENU.index(Row.PHONES)] == "Phones paired: 3"
     table.press(Press.LONG)
     assert listed(table) == (["▶ Phone", "  iPhone Safari",
                               "  Android Chrome"], 0)
-    assert m.view(table.state).footer == table.w("phones_keys")
+    assert view(table.state).footer == table.w("phones_keys")
     table.press()  # down to B
     effects = table.press(Press.LONG)
     assert table.state.prefs.digests == (PHONE_A, PHONE_C)
@@ -1888,19 +1894,19 @@ def test_the_menu_lists_the_phones_newest_first_and_forgets_the_one_chosen() -> 
     table.press()
     table.press()  # Back
     assert listed(table)[0][-1] == "▶ Back to the menu"
-    assert m.view(table.state).footer == table.w("menu_keys")
+    assert view(table.state).footer == table.w("menu_keys")
     table.press(Press.LONG)
-    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.PHONES
+    assert table.state.mode is Mode.MENU and MENU[row_of(table)] is Row.PHONES
     assert table.state.prefs.digests == (PHONE_A, PHONE_C)
     table.press(Press.LONG)  # the list again: the last phone forgotten, back to the menu
     table.press(Press.LONG)
     table.press()
     table.press(Press.LONG)
     assert table.state.prefs.digests == ()
-    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.PHONES
-    assert m.menu_labels(table.state)[MENU.index(Row.PHONES)] == "Phones paired: 0"
+    assert table.state.mode is Mode.MENU and MENU[row_of(table)] is Row.PHONES
+    assert menu_labels(table.state)[MENU.index(Row.PHONES)] == "Phones paired: 0"
     table.press(Press.LONG)  # the message away; in the menu the press acts too: none to list
-    assert table.state.mode is m.Mode.MENU and table.state.panel.flash == Notice.of("phones_none")
+    assert table.state.mode is Mode.MENU and table.state.panel.flash == Notice.of("phones_none")
 
 
 def test_the_first_row_forgets_the_newest_phone_and_forget_all_every_phone() -> None:
@@ -1916,7 +1922,7 @@ def test_the_first_row_forgets_the_newest_phone_and_forget_all_every_phone() -> 
     effects = table.press(Press.LONG)
     assert table.state.prefs.digests == () and kept(effects)[-1]["phones"] == ""
     assert table.state.panel.flash == Notice.of("phones_forgotten")
-    assert table.state.mode is m.Mode.MENU and MENU[row_of(table)] is Row.PHONES
+    assert table.state.mode is Mode.MENU and MENU[row_of(table)] is Row.PHONES
 
 
 def test_a_phone_forgotten_from_the_page_while_the_list_shows_moves_the_cursor_up() -> None:
@@ -1927,10 +1933,10 @@ def test_a_phone_forgotten_from_the_page_while_the_list_shows_moves_the_cursor_u
     table.press(Press.LONG)
     for _ in range(4):
         table.press()  # Back, the last row
-    table(m.ForgetPhone(PHONE_A), m.ForgetPhone(PHONE_B))
+    table(msg.ForgetPhone(PHONE_A), msg.ForgetPhone(PHONE_B))
     assert listed(table) == (["  Phone", "  Forget all", "▶ Back to the menu"], 2)
     table.press(Press.LONG)
-    assert table.state.mode is m.Mode.MENU and table.state.prefs.digests == (PHONE_C,)
+    assert table.state.mode is Mode.MENU and table.state.prefs.digests == (PHONE_C,)
 
 
 def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() -> None:
@@ -1946,10 +1952,10 @@ def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() ->
         assert table.state.panel.seen == 0 and table.state.panel.page == 0
         if cover == "trial":
             config = firmware.config.changed(CONFIG, {"display.display": "sh1106"})
-            table(m.Rewire((("display.display", "sh1106"),), config))
+            table(msg.Rewire((("display.display", "sh1106"),), config))
             assert table.state.trial is not None
         else:
-            table(m.Address("http://robinson.local/"), m.PairAsked(), m.Code("123456", "t"))
+            table(msg.Address("http://robinson.local/"), msg.PairAsked(), msg.Code("123456", "t"))
             assert table.state.pairing is not None
         table.fire(TimerKind.PAGE)  # the result's page 2 comes, under the cover
         assert table.state.panel.page == 1 and table.state.panel.seen == 0, cover

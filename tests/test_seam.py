@@ -302,8 +302,9 @@ class _Served:
     def __init__(self) -> None:
         from firmware.config import Config
         from firmware.table import machine as m
+        from firmware.table.state import Fixed
 
-        self.state = m.initial(m.Fixed(Config(), lambda screen: (1, 0)))
+        self.state = m.initial(Fixed(Config(), lambda screen: (1, 0)))
         self.taken: list[object] = []
 
     def take(self, event: object) -> None:

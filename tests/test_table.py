@@ -421,7 +421,7 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
     from firmware.runtime.loop import ManualClock
     from firmware.saves.store import Store
     from firmware.table.buttons import Press
-    from firmware.table.machine import Pressed
+    from firmware.table.messages import Pressed
     from firmware.table.table import Run, Table
 
     from .rig import FONTS, ScriptedDie

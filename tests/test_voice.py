@@ -18,8 +18,9 @@ from firmware.display import screens
 from firmware.runtime.speaker import Speaker, Utterance
 from firmware.speech.said import Spoken
 from firmware.table import machine as m
+from firmware.table import messages as msg
 from firmware.table.menu import MENU, Row
-from firmware.table.state import Menu
+from firmware.table.state import Fixed, Menu
 from firmware.table.table import Mode
 from tests.host_packages import ensure
 
@@ -307,15 +308,15 @@ def test_the_machine_says_nothing_with_the_voice_off() -> None:
     from firmware.config import Config
     from robinson_core import Game, Roll
 
-    state = m.initial(m.Fixed(Config(), measure=lambda screen: (1, 0)))
-    state, effects = m.step(state, m.Start(game=Game((1, 2)).play(Roll(3)), seats=(1, 2)))
-    state, more = m.step(state, m.Pressed(m.Press.SHORT))  # resume
+    state = m.initial(Fixed(Config(), measure=lambda screen: (1, 0)))
+    state, effects = m.step(state, msg.Start(game=Game((1, 2)).play(Roll(3)), seats=(1, 2)))
+    state, more = m.step(state, msg.Pressed(msg.Press.SHORT))  # resume
     for face in (3, 4, 5):
-        state, step = m.step(state, m.Pressed(m.Press.SHORT))
+        state, step = m.step(state, msg.Pressed(msg.Press.SHORT))
         more += step
-        state, step = m.step(state, m.Face(face))
+        state, step = m.step(state, msg.Face(face))
         more += step
-    said_effects = [e for e in effects + more if isinstance(e, m.Say | m.Hush)]
+    said_effects = [e for e in effects + more if isinstance(e, msg.Say | msg.Hush)]
     assert said_effects == [] and screens is not None
 
 

@@ -6,7 +6,7 @@ import time
 
 from firmware.emulate.hands import TAP, Hands
 from firmware.runtime.loop import Loop
-from firmware.table.machine import Mode
+from firmware.table.state import Mode
 from firmware.table.table import Table
 from robinson_core import Status
 

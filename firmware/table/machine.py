@@ -30,7 +30,6 @@ from firmware.saves.faults import Fault
 from firmware.speech.said import Spoken
 from firmware.table.menu import MENU, PhoneRow, Row, phone_cursor
 from firmware.table.messages import (
-    WRITES,
     Address,
     After,
     Begin,
@@ -121,83 +120,12 @@ from firmware.table.state import (
     Trial,
     Waiting,
 )
-from firmware.table.view import brightness_step, menu_labels, next_brightness, view, words
+from firmware.table.view import next_brightness, view, words
 from firmware.table.writes import queued, taken
 from robinson_core import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Choice, Game, Pending, Roll, Status
 from robinson_core import events as ev
 from robinson_core.game import MAX_ACTIONS
 from robinson_core.texts import LANGUAGES
-
-__all__ = [  # the messages and the state, with the step that takes them
-    "WRITES",
-    "Address",
-    "After",
-    "Begin",
-    "BeginGame",
-    "Blank",
-    "BringBack",
-    "Brought",
-    "Cancel",
-    "CancelAll",
-    "Chime",
-    "Code",
-    "Contrast",
-    "Dim",
-    "Down",
-    "Draw",
-    "Effect",
-    "Face",
-    "Fixed",
-    "ForgetPhone",
-    "Held",
-    "Hush",
-    "Input",
-    "KeepAsked",
-    "KeepHardware",
-    "Light",
-    "Log",
-    "Mode",
-    "NeedCode",
-    "NeedFace",
-    "NeedOdds",
-    "NeedRecall",
-    "Odds",
-    "OwnerCodeUsed",
-    "PairAsked",
-    "Paired",
-    "PhoneUsed",
-    "Prefer",
-    "Press",
-    "Pressed",
-    "PutAway",
-    "Recalled",
-    "Repeat",
-    "Restart",
-    "Rewire",
-    "Save",
-    "SavePrefs",
-    "Saver",
-    "Say",
-    "SeatsChanged",
-    "Shift",
-    "Start",
-    "Stop",
-    "TableState",
-    "TimerFired",
-    "TimerKind",
-    "Unstuck",
-    "UsePanel",
-    "Voicing",
-    "Wake",
-    "Wrote",
-    "brightness_step",
-    "initial",
-    "menu_labels",
-    "run",
-    "step",
-    "view",
-    "words",
-]
 
 FRAME = 0.08  # seconds per animation frame
 ROLLING_CHOICES = (Choice.ROLL, Choice.AGAIN)  # decisions whose answer is to roll

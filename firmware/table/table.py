@@ -29,12 +29,14 @@ from firmware.saves.folder import volatile
 from firmware.saves.store import Store
 from firmware.table import hardware
 from firmware.table import machine as m
+from firmware.table import messages as msg
 from firmware.table.buttons import Press, RollButton, SeatSwitches
 from firmware.table.die import Die
-from firmware.table.machine import Mode
 from firmware.table.owner import OWNER_CODE, owner_code
 from firmware.table.pace import Pace
 from firmware.table.parts import Devices, Run, Told
+from firmware.table.state import Fixed, Mode, TableState
+from firmware.table.view import view, words
 from firmware.table.weigh import Weigher
 from robinson_core import Action, Game
 
@@ -66,22 +68,22 @@ class Table:
         self.fonts = fonts or Fonts()
         self.layout = config.display.layout  # the panel's size class
         self.run, self.told = run, told
-        self.timers: Timers[m.TimerKind] = Timers(self.loop)
+        self.timers: Timers[msg.TimerKind] = Timers(self.loop)
         self.ready = Pace()  # whether a press would be taken now (the emulator's pacing)
         t = config.timings
         self.button = RollButton(devices.button, self.loop, debounce=t.debounce,
                                  long_press=t.long_press, menu_press=t.menu_press,
-                                 on_press=lambda kind: self.take(m.Pressed(kind)),
-                                 on_hold=self._holding, on_down=lambda: self.take(m.Down()))
+                                 on_press=lambda kind: self.take(msg.Pressed(kind)),
+                                 on_hold=self._holding, on_down=lambda: self.take(msg.Down()))
         self.seats = SeatSwitches(devices.seats, self.loop, t.debounce, self._seat_changed)
-        fixed = m.Fixed(config, self._measure, lang=run.lang, animate=run.animate,
+        fixed = Fixed(config, self._measure, lang=run.lang, animate=run.animate,
                         badge=run.badge, seeded=self.die.seeded, version=__version__,
                         saves=str(store.directory), fonts_missing=tuple(self.fonts.missing),
                         voice=run.voice_on, owner=owner_code(store.directory))
         self.state = m.initial(fixed)
-        self._inputs: collections.deque[m.Input] = collections.deque()
+        self._inputs: collections.deque[msg.Input] = collections.deque()
         self._weigher: Weigher | None = None  # made at the first decision weighed
-        self.on_state: Callable[[m.TableState], None] | None = None  # the seam's publish
+        self.on_state: Callable[[TableState], None] | None = None  # the seam's publish
 
     def _measure(self, screen: Screen) -> tuple[int, int]:
         return _measure(screen, self.fonts, self.layout)
@@ -105,7 +107,7 @@ class Table:
 
     @property
     def screen(self) -> Screen:
-        return m.view(self.state)
+        return view(self.state)
 
     @property
     def page(self) -> int:
@@ -113,7 +115,7 @@ class Table:
 
     @property
     def words(self) -> Words:
-        return m.words(self.state)
+        return words(self.state)
 
     # -- inputs ---------------------------------------------------------------------
 
@@ -129,7 +131,7 @@ class Table:
             log.warning("the saved games in %s are on %s: a reboot empties it (raspi-config's "
                         "overlay file system?); turn the overlay off, or give --state-dir a "
                         "folder on the SD card", self.store.directory, kind)
-        self.take(m.Start(loaded.game, self.seats.occupied(), loaded.problem or "",
+        self.take(msg.Start(loaded.game, self.seats.occupied(), loaded.problem or "",
                           self.button.stuck, prefs, self.panel.contrast,
                           loaded.fault.kind if loaded.fault else None, kind or "",
                           self.run.settings))
@@ -144,21 +146,21 @@ class Table:
 
     def stop(self) -> None:
         """Leave the panel showing 'switched off' (the game is already on disk)."""
-        self.take(m.Stop())
+        self.take(msg.Stop())
         if self._weigher is not None:
             self._weigher.close()
 
     def begin(self, game: Game) -> None:
         """Play ``game`` from here (saved at once)."""
-        self.take(m.Begin(game))
+        self.take(msg.Begin(game))
 
     def _holding(self, kind: Press | None) -> None:
-        self.take(m.Unstuck() if kind is None else m.Held(kind))
+        self.take(msg.Unstuck() if kind is None else msg.Held(kind))
 
     def _seat_changed(self, seat: int, on: bool) -> None:
-        self.take(m.SeatsChanged(seat, on, self.seats.occupied()))
+        self.take(msg.SeatsChanged(seat, on, self.seats.occupied()))
 
-    def take(self, event: m.Input) -> None:
+    def take(self, event: msg.Input) -> None:
         """One input: the machine's steps for it and its answers, each step's effects run
         in order. An input that comes while effects run waits for them."""
         self._inputs.append(event)
@@ -167,7 +169,7 @@ class Table:
         before, pressed = self.state, False
         try:
             while self._inputs:
-                pressed |= isinstance(self._inputs[0], m.Pressed)
+                pressed |= isinstance(self._inputs[0], msg.Pressed)
                 for _, state, _ in m.run(self.state, self._inputs[0], self._run):
                     self.state = state
                 self._inputs.popleft()
@@ -179,112 +181,112 @@ class Table:
 
     # -- effects ----------------------------------------------------------------------
 
-    def _run(self, effect: m.Effect) -> m.Input | None:
+    def _run(self, effect: msg.Effect) -> msg.Input | None:
         """Run one effect; the input that answers it, if it has one."""
         match effect:
-            case m.Draw(screen, page):
+            case msg.Draw(screen, page):
                 self.panel.show(drawn(screen, self.fonts, page, self.layout), first=(
                     picture_box(screen, self.fonts, page, self.layout)  # the tumbling die
                     if screen.picture is not None and not screen.body else None))
                 if self.told.on_page is not None:
                     self.told.on_page(screen, page)
-            case m.Save(game):
+            case msg.Save(game):
                 return self._write(self.store.save, game)
-            case m.BeginGame(game):
+            case msg.BeginGame(game):
                 return self._write(self.store.begin, game)
-            case m.PutAway(game, then):
+            case msg.PutAway(game, then):
                 return self._write(self.store.put_away, game, then)
-            case m.NeedFace():
-                return m.Face(self.die.roll())
-            case m.NeedOdds(game):
+            case msg.NeedFace():
+                return msg.Face(self.die.roll())
+            case msg.NeedOdds(game):
                 if self._weigher is None:
                     self._weigher = Weigher(self._weighed, seed=1 if self.die.seeded else None)
                 self._weigher.ask(game)
-            case m.NeedCode():
-                return m.Code(f"{secrets.randbelow(10 ** 6):06d}", secrets.token_urlsafe(12))
-            case m.NeedRecall(last):
+            case msg.NeedCode():
+                return msg.Code(f"{secrets.randbelow(10 ** 6):06d}", secrets.token_urlsafe(12))
+            case msg.NeedRecall(last):
                 return self._recall(last)
-            case m.BringBack():
+            case msg.BringBack():
                 try:
-                    return m.Brought(self.store.bring_back())
+                    return msg.Brought(self.store.bring_back())
                 except OSError as error:
-                    return m.Brought(None, kind_of(error))
-            case m.Chime(tune):
+                    return msg.Brought(None, kind_of(error))
+            case msg.Chime(tune):
                 self.outputs.chime(tune)
-            case m.Say(text, lang, after):
+            case msg.Say(text, lang, after):
                 record, voice = self.told.record, self.told.voice
                 if voice is not None:
                     voice.say(Utterance(text, lang, record(lang, text) if record else None),
                               after=after)
-            case m.Voicing(volume, speed):
+            case msg.Voicing(volume, speed):
                 if self.told.voice is not None:
                     self.told.voice.voicing(volume, speed)
-            case m.Hush():
+            case msg.Hush():
                 if self.told.voice is not None:
                     self.told.voice.hush()
-            case m.Light(seat, seats):
+            case msg.Light(seat, seats):
                 self.outputs.light(seat, seats)
-            case m.After(kind, seconds):
+            case msg.After(kind, seconds):
                 self.timers.after(kind, seconds, functools.partial(self._fired, kind))
-            case m.Cancel(kind):
+            case msg.Cancel(kind):
                 self.timers.cancel(kind)
-            case m.CancelAll():
+            case msg.CancelAll():
                 self.timers.cancel_all()
                 self.outputs.hush()
-            case m.Dim():
+            case msg.Dim():
                 self.panel.dim(True)
-            case m.Blank():
+            case msg.Blank():
                 self.panel.sleep()
-            case m.Wake():
+            case msg.Wake():
                 self.panel.wake()
-            case m.Shift():
+            case msg.Shift():
                 self.panel.next_shift()
-            case m.Contrast(level):
+            case msg.Contrast(level):
                 self.panel.set_contrast(level)
-            case m.SavePrefs(prefs):
+            case msg.SavePrefs(prefs):
                 try:
                     self.store.save_prefs(prefs.as_strings())
                 except OSError as error:
                     log.error("cannot save preferences: %s", error)
-            case m.UsePanel(display):
+            case msg.UsePanel(display):
                 self.layout = display.layout
                 self.panel.use(self.panel_for(display))
-            case m.KeepHardware(changes):
+            case msg.KeepHardware(changes):
                 try:
                     hardware.keep(self.store.directory, dict(changes))
                     log.info("a phone's hardware settings kept: %s", ", ".join(
                         f"{key} = {value}" for key, value in changes))
                 except OSError as error:
                     log.error("cannot keep the phone's hardware settings: %s", error)
-            case m.Restart():
+            case msg.Restart():
                 if self.run.restart is not None:
                     self.run.restart()
-            case m.OwnerCodeUsed():
+            case msg.OwnerCodeUsed():
                 (self.store.directory / OWNER_CODE).unlink(missing_ok=True)
                 log.info("the first phone paired with the owner code: it pairs no other")
-            case m.Log(level, text):
+            case msg.Log(level, text):
                 getattr(log, level)("%s", text)
         return None
 
     def _weighed(self, game: Game, win: tuple[int, int]) -> None:
         """The odds, from the weigher's thread: taken on the loop's."""
-        self.loop.post(lambda: self.take(m.Odds(game, win)))
+        self.loop.post(lambda: self.take(msg.Odds(game, win)))
 
-    def _fired(self, kind: m.TimerKind) -> None:
-        self.take(m.TimerFired(kind))
+    def _fired(self, kind: msg.TimerKind) -> None:
+        self.take(msg.TimerFired(kind))
 
-    def _recall(self, last: bool) -> m.Recalled:
+    def _recall(self, last: bool) -> msg.Recalled:
         """The games put away, from their summaries; the newest replayed only where its
         last turns are to be shown (no game in play)."""
         games = self.store.recent(10)
         newest = self.store.finished(1) if last and games else []
         whole = newest[0].game if newest and newest[0].number == games[0].number else None
-        return m.Recalled(tuple(games), whole)
+        return msg.Recalled(tuple(games), whole)
 
-    def _write(self, change: Callable[..., None], *games: Game | None) -> m.Wrote:
+    def _write(self, change: Callable[..., None], *games: Game | None) -> msg.Wrote:
         """A change to the saved games; the machine hears whether the disk took it."""
         try:
             change(*games)
         except OSError as error:
-            return m.Wrote(False, kind_of(error))
-        return m.Wrote(True)
+            return msg.Wrote(False, kind_of(error))
+        return msg.Wrote(True)

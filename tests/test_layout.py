@@ -17,6 +17,11 @@ PACKAGES = ("robinson_core", "firmware")
 
 # Who may not import whom (by module-name prefix): the engine knows nothing of the app;
 # the table and the display never reach for the emulator or the tools.
+MACHINE_AWAY = ("firmware.saves.store", "firmware.saves.rows", "firmware.saves.folder",
+                "firmware.saves.salvage", "firmware.saves.ledger", "firmware.saves.restore",
+                "firmware.saves.spare", "firmware.saves.opening", "firmware.table.table")
+"""What the machine and its rooms never reach: the disk's rooms (a fault's kind only), the shell."""
+
 FORBIDDEN = {
     "robinson_core": ("firmware",),
     "firmware.runtime": ("firmware.table", "firmware.saves", "firmware.display",
@@ -53,11 +58,15 @@ FORBIDDEN = {
     "firmware.saves": ("firmware.table", "firmware.seam", "firmware.web", "firmware.display",
                        "firmware.speech", "firmware.runtime", "firmware.devices",
                        "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
-    # The machine and what it is made of never reach the disk's rooms (a fault's kind only).
-    "firmware.table.machine": ("firmware.saves.store", "firmware.saves.rows",
-                               "firmware.saves.folder", "firmware.saves.salvage",
-                               "firmware.saves.ledger", "firmware.saves.restore",
-                               "firmware.saves.spare", "firmware.table.table"),
+    # The machine and what it is made of never reach the disk's rooms (a fault's kind only);
+    # its rooms stand under it, one over another: moment, phones, play, menus, machine.
+    "firmware.table.moment": MACHINE_AWAY + ("firmware.table.phones", "firmware.table.play",
+                                             "firmware.table.menus", "firmware.table.machine"),
+    "firmware.table.phones": MACHINE_AWAY + ("firmware.table.play", "firmware.table.menus",
+                                             "firmware.table.machine"),
+    "firmware.table.play": MACHINE_AWAY + ("firmware.table.menus", "firmware.table.machine"),
+    "firmware.table.menus": MACHINE_AWAY + ("firmware.table.machine",),
+    "firmware.table.machine": MACHINE_AWAY,
     "firmware.table.view": ("firmware.table.machine", "firmware.saves.store",
                             "firmware.table.table"),
     "firmware.table.state": ("firmware.table.view", "firmware.table.machine",
@@ -91,6 +100,10 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.names": PURE | {"json"},
     "firmware.table.menu": PURE,
     "firmware.table.writes": PURE,
+    "firmware.table.moment": PURE,  # the machine's rooms: a step in the making, and what
+    "firmware.table.play": PURE,  # a press does at play, in the menus, with phones
+    "firmware.table.menus": PURE,
+    "firmware.table.phones": PURE,
     "firmware.runtime.tunes": PURE,
     "firmware.table.buttons": PURE,
     "firmware.table.die": PURE | {"random", "secrets"},
@@ -175,6 +188,9 @@ OUTSIDE: dict[str, frozenset[str]] = {
 LOADS_NONE = {
     "firmware.table.machine": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
     "firmware.table.view": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
+    "firmware.table.play": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
+    "firmware.table.menus": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
+    "firmware.table.phones": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
     "firmware.config": ("PIL", "gpiozero", "luma", "lgpio"),
     "firmware.seam.intents": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio"),
     "firmware.web.pages": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "starlette"),

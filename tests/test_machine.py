@@ -28,9 +28,12 @@ from firmware.display.render import essential_page, page_count
 from firmware.display.screen import Screen
 from firmware.saves.faults import Fault
 from firmware.table import machine as m
+from firmware.table import menus, phones
 from firmware.table import messages as msg
+from firmware.table import play as play_room
 from firmware.table.buttons import Press
 from firmware.table.menu import MENU, Row
+from firmware.table.moment import Moment as Step
 from firmware.table.prefs import Owed
 from firmware.table.state import Fixed, Mode, TableState
 from firmware.table.view import view, words
@@ -589,57 +592,62 @@ def test_the_properties_compared_thousands_of_cases() -> None:
 # -- self-checks: a broken machine is caught -------------------------------------------
 
 
+ROOMS: tuple[Any, ...] = (Step, m, play_room, menus, phones)
+"""Where a step's part lives: the moment's own methods, then each room's functions."""
+
+
 @contextmanager
 def broken(name: str, replacement: Callable[..., Any]) -> Iterator[None]:
-    original = getattr(m._Moment, name)
-    setattr(m._Moment, name, replacement)
+    home = next(room for room in ROOMS if hasattr(room, name))
+    original = getattr(home, name)
+    setattr(home, name, replacement)
     try:
         yield
     finally:
-        setattr(m._Moment, name, original)
+        setattr(home, name, original)
 
 
-def _show_then_save(self: m._Moment, game: Game) -> None:
+def _show_then_save(self: Step, game: Game) -> None:
     self.set(game=game)
-    self.show_result()
+    play_room.show_result(self)
     self.draw_now()
     self.do(msg.Save(game))
 
 
-def _undo_without_asking(self: m._Moment) -> None:
+def _undo_without_asking(self: Step) -> None:
     game = self.state.game
     if game is not None and game.actions:
-        self.commit(game.undo())
-    self.resume()
+        play_room.commit(self, game.undo())
+    play_room.resume(self)
 
 
-def _reveal_keeping_the_tumble(self: m._Moment) -> None:
+def _reveal_keeping_the_tumble(self: Step) -> None:
     self.set(armed=self.state.armed | {msg.TimerKind.REVEAL})
     BROKEN_REVEAL(self)
 
 
-def _unflash_leaving_its_timer(self: m._Moment) -> None:
+def _unflash_leaving_its_timer(self: Step) -> None:
     self.on_panel(flash=None, page=0)
     self.paging = True
 
 
-def _wrote_saying_it_at_once(self: m._Moment, ok: bool, reason: Fault | None) -> None:
+def _wrote_saying_it_at_once(self: Step, ok: bool, reason: Fault | None) -> None:
     if not ok:  # as before issue 37: the note went out over the tumbling die
         self.set(writes=dataclasses.replace(self.state.writes, unsaid=reason))
         self.after(msg.TimerKind.SAVE_FAILED, 0.0)
 
 
-BROKEN_REVEAL = m._Moment.reveal
-BROKEN_ABANDON = m._Moment.abandon
+BROKEN_REVEAL = play_room.reveal
+BROKEN_ABANDON = play_room.abandon
 
 
-def _abandon_forgetting_the_owed(self: m._Moment) -> None:
+def _abandon_forgetting_the_owed(self: Step) -> None:
     """As before issue 38: a game put away took the faces owed to it along."""
     self.set(prefs=self.state.prefs.but(owed=Owed()))
     BROKEN_ABANDON(self)
 
 
-def _paired_by_any_code(self: m._Moment, proof: str, phone: str, kind: str = "",
+def _paired_by_any_code(self: Step, proof: str, phone: str, kind: str = "",
                         day: int = 0) -> None:
     """Any six digits pair a phone (the code on the panel not compared)."""
     if self.state.pairing is not None:
@@ -647,7 +655,7 @@ def _paired_by_any_code(self: m._Moment, proof: str, phone: str, kind: str = "",
     BROKEN_PAIRED(self, proof, phone, kind, day)
 
 
-BROKEN_PAIRED = m._Moment.paired
+BROKEN_PAIRED = phones.paired
 
 
 PHONE_HUNTS = {"paired", "unpair"}
@@ -655,7 +663,7 @@ PHONE_HUNTS = {"paired", "unpair"}
 draw in twenty would find them only by luck within HUNT examples."""
 
 
-def _unpair_leaving_its_timer(self: m._Moment) -> None:
+def _unpair_leaving_its_timer(self: Step) -> None:
     self.set(pairing=None)
     self.on_panel(page=0)
 

@@ -26,6 +26,7 @@ from firmware.table import machine as m
 from firmware.table import messages as msg
 from firmware.table.menu import MENU, Row
 from firmware.table.messages import Press, TimerKind
+from firmware.table.moment import FRAME
 from firmware.table.prefs import Owed, Prefs
 from firmware.table.state import Animate, Fixed, Menu, Mode, Notice, Saver, Waiting
 from firmware.table.view import TUMBLE, brightness_step, menu_labels, view, words
@@ -524,13 +525,13 @@ def test_a_roll_tumbles_saves_then_reveals() -> None:
     rolled = MOVED.play(Roll(4))
     frame = screens.rolling_screen(table.w, MOVER, TUMBLE[0], 0)
     assert effects == [msg.NeedFace(), msg.Draw(frame), msg.Chime(Tune.ROLL), msg.Save(rolled),
-                       msg.After(TimerKind.FRAME, m.FRAME)]
+                       msg.After(TimerKind.FRAME, FRAME)]
     assert table.state.mode is Mode.ANIMATE and table.state.game == rolled
     frames = 1
     while TimerKind.FRAME in table.state.armed:
         assert len(draws(table.fire(TimerKind.FRAME))) == 1
         frames += 1
-    assert frames == round(T.animation / m.FRAME) == 10
+    assert frames == round(T.animation / FRAME) == 10
     assert TimerKind.REVEAL in table.state.armed
     effects = table.fire(TimerKind.REVEAL)
     assert table.state.mode is Mode.PLAY
@@ -565,9 +566,9 @@ def test_how_long_the_die_tumbles(timings: Timings, animate: bool, frames: int) 
         assert table.state.mode is Mode.PLAY and draws(effects)[-1].screen == \
             screens.result_screen(table.w, MOVED.play(Roll(2)))
     elif frames == 1:
-        assert msg.After(TimerKind.REVEAL, m.FRAME) in effects
+        assert msg.After(TimerKind.REVEAL, FRAME) in effects
     else:
-        assert msg.After(TimerKind.FRAME, m.FRAME) in effects
+        assert msg.After(TimerKind.FRAME, FRAME) in effects
 
 
 def test_presses_while_the_die_tumbles_never_roll_again() -> None:

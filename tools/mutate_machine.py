@@ -97,6 +97,11 @@ TARGETS = {
         "firmware.table.machine", MACHINE_STAGES,
         enums=("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status",
                "Choice", "Showing", "Question", "Waiting", "Fault")),
+    **{room: Target(  # the machine's rooms: judged as the machine is
+        f"firmware.table.{room}", MACHINE_STAGES,
+        enums=("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status",
+               "Choice", "Showing", "Question", "Waiting", "Fault"))
+       for room in ("moment", "play", "menus", "phones", "writes")},
     "view": Target(  # the screen from the state: judged as the machine is
         "firmware.table.view", MACHINE_STAGES,
         enums=("Press", "Row", "Showing", "Question"),

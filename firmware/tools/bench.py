@@ -32,7 +32,7 @@ from firmware.emulate.bus import PanelBus
 from firmware.runtime.loop import ManualClock, advance
 from firmware.saves.store import Store
 from firmware.table.die import SeededDie
-from firmware.table.machine import FRAME
+from firmware.table.moment import FRAME
 from firmware.table.prefs import PREF_KEYS
 from firmware.table.table import Mode, Table
 from robinson_core import Game, HouseRules, Pending, Roll, Status

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from firmware.runtime.loop import Loop
 from firmware.seam.intents import wanted
-from firmware.seam.shown import Pages, published
+from firmware.seam.shown import Pages, published, reads
 from firmware.seam.wire import (
     CLIENTS_MOST,
     INTENT_MOST,
@@ -39,8 +39,7 @@ from firmware.seam.wire import (
     socket_path,
 )
 from firmware.table.messages import Address, Input, Paired
-from firmware.table.state import Mode, TableState
-from firmware.table.view import view
+from firmware.table.state import TableState
 
 log = logging.getLogger("robinson.seam")
 
@@ -143,10 +142,7 @@ class Seam:
             if not self._clients:
                 self._last = None
                 return
-        animate = state.mode is Mode.ANIMATE
-        key = (state.mode, state.now.roller if animate else view(state),  # type: ignore[union-attr]
-               state.panel.page, id(state.game), state.prefs, state.seats, state.pairing,
-               bool(state.writes.unsaved))
+        key = reads(state)
         if key == self._last:
             return
         self._last = key

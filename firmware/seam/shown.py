@@ -25,7 +25,7 @@ from firmware.display.screen import Screen
 from firmware.display.screens import result_screen
 from firmware.seam.intents import level
 from firmware.seam.wire import Message
-from firmware.table.state import Mode, TableState
+from firmware.table.state import Animate, Mode, TableState
 from firmware.table.view import view, words
 from robinson_core import MAX_PLAYERS, SEATS, Game
 from robinson_core.state import Status
@@ -40,6 +40,16 @@ def game_shown(state: TableState) -> Game | None:
     if game is not None and state.mode is Mode.ANIMATE and game.actions:
         return game.undo()
     return game
+
+
+def reads(state: TableState) -> tuple[object, ...]:
+    """What of ``state`` ``published`` reads (tests/test_seam.py holds it to this): the seam
+    publishes anew only when this changed. While the die tumbles, who rolls is shown, not
+    which frame."""
+    now = state.now.roller if isinstance(state.now, Animate) else state.now
+    return (now, state.fixed, state.game, state.prefs, state.seats, state.first,
+            state.panel.flash, state.panel.hint, state.panel.page, state.writes, state.odds,
+            state.pairing, state.address, state.trial)
 
 
 def published(state: TableState, pages: Pages) -> Message:

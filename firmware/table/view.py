@@ -84,9 +84,37 @@ def menu_labels(state: TableState) -> list[str]:
                   phones=len(prefs.phones))
 
 
+BUILT_KEPT = 4
+"""Views kept, with what of the state each was built from: a step compares the view
+before it with the view after, the shell and the seam read the same state's view; each
+is built once. A state that differs only where the view does not look (a timer armed,
+a page turned, a write on its way) has the same view."""
+_built: list[tuple[tuple[object, ...], Screen]] = []
+
+
+def read(state: TableState) -> tuple[object, ...]:
+    """What of ``state`` the view reads (tests/test_view.py holds ``build`` to it); most
+    fields are the very values of the state before, so comparing them is quick."""
+    return (state.fixed, state.now, state.game, state.prefs, state.seats, state.first,
+            state.panel.flash, state.panel.hint, state.writes, state.odds, state.pairing,
+            state.address, state.trial)
+
+
 def view(state: TableState) -> Screen:
     """The screen the table shows now: a message over the mode's screen while it lasts;
     while the button is held, the mode's screen with what letting go will do."""
+    key = read(state)
+    for kept, screen in reversed(_built):
+        if kept == key:
+            return screen
+    screen = build(state)
+    _built.append((key, screen))
+    del _built[:-BUILT_KEPT]
+    return screen
+
+
+def build(state: TableState) -> Screen:
+    """The view of ``state``, built (``view`` keeps the last few)."""
     w = words(state)
     if state.trial is not None:  # over everything: the panel must be seen to be kept
         display = state.trial.config.display

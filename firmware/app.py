@@ -26,8 +26,10 @@ from firmware.runtime.soundcards import AUTO
 from firmware.runtime.speaker import Speaker
 from firmware.saves.faults import Fault, StateDirectoryError
 from firmware.saves.folder import state_dir
+from firmware.saves.rows import KEEP_FINISHED
 from firmware.saves.store import Store
 from firmware.seam.server import Seam
+from firmware.seam.wire import Message
 from firmware.startup import (
     Stops,
     config_and_mode,
@@ -160,7 +162,8 @@ def _run_table(args: argparse.Namespace, folder: Path | None, stops: Stops) -> i
         store.close()
         raise
     seam = Seam(store.directory, loop, table, functools.partial(
-        shown, fonts=fonts, layout=config.display.layout))
+        shown, fonts=fonts, layout=config.display.layout),
+        functools.partial(put_away, store.directory))
     if seam.open():
         table.on_state = seam.publish
     notifier = Notifier()
@@ -200,6 +203,21 @@ UNSAVED = 1
 """The exit status of a session that stopped with actions it could not save (the disk
 full, read-only, not ours): never 0, so systemd lists the unit as failed and a script
 that ran it knows."""
+
+
+def put_away(directory: Path) -> list[Message]:
+    """The games put away, newest first, as the seam tells the page (read-only, in the
+    seam's thread, beside the table's own connection)."""
+    store = Store(directory, read_only=True, pref_keys=PREF_KEYS)
+    try:
+        games = store.recent(KEEP_FINISHED)  # every one the table keeps
+    except OSError:
+        return []
+    finally:
+        store.close()
+    return [{"number": game.number, "ended": str(game.ended), "winner": game.winner,
+             "finished_at": game.finished_at.isoformat() if game.finished_at else None}
+            for game in games]
 
 
 def unsaved_at_stop(state: TableState, store: Store) -> str:

@@ -30,12 +30,14 @@ FORBIDDEN = {
     "firmware.table": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
                        "firmware.cli", "firmware.seam", "firmware.web"),
     # The seam: the table's end reads the machine's state, never the disk's rooms; the
-    # page is another process: it reaches the table only through the seam's wire, reads
-    # the store read-only, and never holds the machine or re-derives its rules.
+    # page is another process: it reaches the table only through the seam's wire (the
+    # games put away too: it reads no saves), and never holds the machine or re-derives
+    # its rules.
     "firmware.seam": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
                       "firmware.cli", "firmware.web", "firmware.saves",
                       "firmware.table.table"),
-    "firmware.web": ("firmware.table.machine", "firmware.table.table", "firmware.table.view",
+    "firmware.web": ("firmware.saves", "firmware.table.machine", "firmware.table.table",
+                     "firmware.table.view",
                      "firmware.seam.server", "firmware.seam.shown", "firmware.seam.intents",
                      "firmware.devices", "firmware.emulate", "firmware.tools", "firmware.app",
                      "firmware.cli", "firmware.display.render", "firmware.runtime"),

@@ -53,6 +53,10 @@ class Served(Protocol):
     def take(self, event: Input) -> None: ...
 
 
+History = Callable[[], list[Message]]
+"""The games put away, newest first, each as the page is told it (``firmware.app``)."""
+
+
 @dataclass(eq=False)
 class _Client:
     sock: socket.socket
@@ -67,9 +71,11 @@ class Seam:
     """The table's seam at ``directory/table.sock``: ``open``, then ``publish`` from the
     loop's thread after every step; ``close`` at the end."""
 
-    def __init__(self, directory: Path, loop: Loop, table: Served, pages: Pages) -> None:
+    def __init__(self, directory: Path, loop: Loop, table: Served, pages: Pages,
+                 history: History = lambda: []) -> None:
         self.path = socket_path(directory)
         self.loop, self.table, self.pages = loop, table, pages
+        self.history = history
         self._listener: socket.socket | None = None
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -195,6 +201,14 @@ class Seam:
             client.answers.append(encode(answer))
         self._wake()
 
+    def _history(self, client: _Client, ident: object) -> None:
+        """The games put away, newest first, for the client that asked (seam's thread:
+        ``history`` reads them read-only, beside the table)."""
+        answer: Message = {"kind": "answer", "id": ident if isinstance(ident, int) else None,
+                           "ok": True, "games": self.history()}
+        with self._lock:
+            client.answers.append(encode(answer))
+
     def _gone(self, client: _Client) -> None:
         """A client left (loop's thread): the page's address goes with the page."""
         if client.told_address:
@@ -263,6 +277,9 @@ class Seam:
             if message is None:
                 self._drop(client)  # not the seam's language: nothing more is read from it
                 return
+            if message.get("query") == "history":  # read here: the table's loop goes on
+                self._history(client, message.get("id"))
+                continue
             self.loop.post(_bound(self._intend, client, message))
         if len(client.inbox) > INTENT_MOST:
             self._drop(client)

@@ -33,10 +33,8 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from firmware.config import Config
-from firmware.saves.store import Store
 from firmware.seam.wire import INTENT_MOST
-from firmware.table import names as kept_names
-from firmware.table.prefs import PHONE_DAYS, PREF_KEYS, Phone
+from firmware.table.prefs import PHONE_DAYS, Phone
 from firmware.web import pages
 from firmware.web.hosts import is_own, own_names
 from firmware.web.live import Live
@@ -182,11 +180,12 @@ def build(companion: Companion) -> Starlette:
 
     async def history(request: Request) -> Response:
         lang = companion.lang()
-        games, kept = await asyncio.to_thread(_history, companion.directory)
+        games = await live.history()
         default = seat_names(lang)
-        names = {str(s): (live.public().get("names") or {}).get(str(s)) or kept.get(s)
+        names = {str(s): (live.public().get("names") or {}).get(str(s))
                  or companion.config.seat_name(s) or default(s) for s in SEATS}
-        return html(pages.history_page(games, names, lang))
+        return html(pages.history_page(live.put_away if games is None else games, names,
+                                       lang, off=games is None))
 
     async def rules(request: Request) -> Response:
         game = (live.view or {}).get("game") or {}
@@ -400,19 +399,6 @@ async def _json(request: Request) -> dict[str, Any] | Response:
     if not isinstance(value, dict):
         return JSONResponse({"said": "not a JSON object"}, 400)
     return value
-
-
-def _history(directory: Path) -> tuple[list[Any], dict[int, str]]:
-    """The games put away (newest first) and the names kept, read-only."""
-    store = Store(directory, read_only=True, pref_keys=PREF_KEYS)
-    try:
-        games = store.recent(100)
-        kept, _ = kept_names.from_pref(store.prefs().get(kept_names.PREF, ""))
-    except OSError:
-        return [], {}
-    finally:
-        store.close()
-    return games, dict(kept)
 
 
 class Hardened:

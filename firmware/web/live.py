@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import itertools
 import logging
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,32 @@ RETRY = (0.1, 0.25, 0.5, 1.0)  # seconds between tries to reach a stopped table
 ANSWER_WITHIN = 5.0
 
 
+@dataclass(frozen=True)
+class PastGame:
+    """A game put away, as the table told it over the seam."""
+
+    number: int
+    ended: str  # "won", "abandoned"...
+    finished_at: datetime.datetime | None
+    winner: int | None
+
+    @classmethod
+    def of(cls, told: object) -> PastGame | None:
+        """The game ``told`` says, or None if it is not one."""
+        if not isinstance(told, dict):
+            return None
+        number, ended, when, winner = (told.get(key) for key in
+                                       ("number", "ended", "finished_at", "winner"))
+        if not isinstance(number, int) or not isinstance(ended, str) or not (
+                winner is None or isinstance(winner, int)):
+            return None
+        try:
+            at = datetime.datetime.fromisoformat(when) if isinstance(when, str) else None
+        except ValueError:
+            at = None
+        return cls(number, ended, at, winner)
+
+
 class Live:
     """The seam's client, for the page: run ``follow`` as a task."""
 
@@ -43,6 +71,7 @@ class Live:
         self._next = asyncio.Event()  # set, and put in a new one's place, at every change
         self._writer: asyncio.StreamWriter | None = None
         self._answers: dict[int, asyncio.Future[Message]] = {}
+        self.put_away: list[PastGame] = []  # the games put away, as last told
         self._ids = itertools.count(1)
 
     @property
@@ -81,6 +110,24 @@ class Live:
 
     async def ask(self, intent: str, **values: Any) -> str | None:
         """Send an intent; None once the table took it, else why not (one line)."""
+        answer = await self._asked({"intent": intent, **values})
+        if isinstance(answer, str):
+            return answer
+        return None if answer.get("ok") else str(answer.get("why") or "refused")
+
+    async def history(self) -> list[PastGame] | None:
+        """The games put away, newest first, as the table tells them (None: it is off,
+        or did not answer); the last ones told are kept for when it is off."""
+        answer = await self._asked({"query": "history"})
+        if isinstance(answer, str):
+            return None
+        told = answer.get("games")
+        self.put_away = [game for game in map(PastGame.of, told if isinstance(told, list)
+                                               else []) if game is not None]
+        return self.put_away
+
+    async def _asked(self, message: Message) -> Message | str:
+        """``message`` sent with an id of its own: the table's answer, or why none came."""
         writer = self._writer
         if writer is None:
             return "the table is not running"
@@ -88,14 +135,13 @@ class Live:
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._answers[ident] = future
         try:
-            writer.write(encode({"intent": intent, "id": ident, **values}))
+            writer.write(encode({**message, "id": ident}))
             await writer.drain()
-            answer = await asyncio.wait_for(future, ANSWER_WITHIN)
+            return await asyncio.wait_for(future, ANSWER_WITHIN)
         except (OSError, TimeoutError):
             return "the table did not answer"
         finally:
             self._answers.pop(ident, None)
-        return None if answer.get("ok") else str(answer.get("why") or "refused")
 
     async def follow(self) -> None:
         """Connect, read views until the table goes, and again, for ever."""

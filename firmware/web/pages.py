@@ -146,14 +146,20 @@ def now_page(view: dict[str, Any], lang: str, csrf: str) -> str:
                     csrf=csrf, live=True)
 
 
-def history_page(games: Sequence[Any], names: dict[str, str], lang: str) -> str:
+def history_page(games: Sequence[Any], names: dict[str, str], lang: str,
+                 off: bool = False) -> str:
+    """The games put away, newest first, and the wins; ``off``: the table is off, and
+    these are the games it last told (or none)."""
     wins: dict[int, int] = {}
     for game in games:
         if game.winner is not None:
             wins[game.winner] = wins.get(game.winner, 0) + 1
     body = [f"<h1>{e(say(lang, 'history'))}</h1>"]
+    if off:
+        body.append(f'<p role="status">{e(say(lang, "stopped"))}</p>')
     if not games:
-        body.append(f"<p>{e(say(lang, 'no_history'))}</p>")
+        if not off:
+            body.append(f"<p>{e(say(lang, 'no_history'))}</p>")
     else:
         body.append(f"<h2>{e(say(lang, 'wins'))}</h2>{chart(wins, names)}")
         rows = []

@@ -11,7 +11,7 @@ import json
 import random
 from pathlib import Path
 
-from firmware.cli import replay_game
+from firmware.commands.game import replay_game
 from firmware.tools.summary import summary
 from robinson_core import CHOICES, Action, Choice, Game, HouseRules, Pending, Roll, apply
 from robinson_core import events as ev

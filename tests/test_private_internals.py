@@ -1,17 +1,14 @@
-"""What the table leans on inside luma and argparse that they do not publish, pinned:
+"""What the table leans on inside luma that it does not publish, pinned:
 an upgrade that moves any of it fails here, by name, not somewhere downstream.
 
 - ``luma.core.device`` registers an exit hook per device through its module's
   ``atexit`` (``devices._without_exit_hooks`` swaps that name while building).
 - The SH1106/SH1107 keep their column offset in ``_page_address_offset``, the SSD1306
   family in ``_colstart`` (``partial.PageWriter`` addresses the same columns).
-- argparse's ``_negative_number_matcher`` decides what looks like a negative number
-  (``cli._Parser`` widens it so ``--seats -1,2`` is refused by --seats, not as an option).
 """
 
 from __future__ import annotations
 
-import argparse
 import atexit
 
 import luma.core
@@ -44,10 +41,6 @@ def test_the_column_offsets_are_where_the_page_writer_reads_them() -> None:
     small = luma.oled.device.ssd1306(noop(), width=64, height=32)
     assert (wide._colstart, small._colstart) == (0, 32)
     assert PageWriter(small).column_offset == 32
-
-
-def test_argparse_still_has_the_negative_number_matcher_we_widen() -> None:
-    assert hasattr(argparse.ArgumentParser(), "_negative_number_matcher")
 
 
 def test_the_versions_these_were_read_from() -> None:

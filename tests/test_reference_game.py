@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli import replay_game
+from firmware.commands.game import replay_game
 from firmware.tools.summary import replay_args, summary
 from robinson_core import Game
 from robinson_core.narrate import account

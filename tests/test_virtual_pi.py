@@ -201,7 +201,8 @@ def test_presses_through_gpio_sim_play_the_game_the_panel_shows(vpi: vm.Run,
 
 
 def _game(state: dict[str, Any]) -> Game:
-    from firmware.cli import build_parser, replay_game
+    from firmware.cli import build_parser
+    from firmware.commands.game import replay_game
 
     args = build_parser().parse_args(["replay", *state["replay_args"]])
     return replay_game(args.seats, args.first, args.rule, args.script or "")

@@ -30,6 +30,9 @@ from firmware.saves.rows import KEEP_FINISHED
 from firmware.saves.store import Store
 from firmware.seam.server import Seam
 from firmware.seam.wire import Message
+from firmware.shell.die import Die, SeededDie
+from firmware.shell.parts import Run, Told
+from firmware.shell.table import Table
 from firmware.startup import (
     Stops,
     config_and_mode,
@@ -38,10 +41,8 @@ from firmware.startup import (
     rigging,
     start_logging,
 )
-from firmware.table.die import Die, SeededDie
 from firmware.table.prefs import PREF_KEYS
 from firmware.table.state import TableState
-from firmware.table.table import Run, Table, Told
 
 
 def drivers(rig: Rigging, table: Table, demo: bool) -> list[threading.Thread]:

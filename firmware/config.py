@@ -356,7 +356,7 @@ def parse(raw: dict[str, Any], source: str = "config") -> Config:
 PHONE_KEYS = ("display.display", "display.width", "display.height", "display.i2c_address",
               "display.rotate", "display.contrast", "voice.i2s_amplifier", "pins.button",
               "pins.seats", "pins.use_leds", "pins.leds", "pins.use_buzzer", "pins.buzzer")
-"""What a paired phone may set (``firmware.table.hardware`` keeps it in the state folder):
+"""What a paired phone may set (``firmware.saves.hardware`` keeps it in the state folder):
 the panel on the bus it is wired to, the amplifier, the pins. The bus itself, its SPI
 lines, the voice's device and the rest stay the file's."""
 PHONE_FILE = "hardware.toml"

@@ -18,7 +18,7 @@ from pathlib import Path
 from firmware.display import screens
 from firmware.saves.faults import Fault
 from firmware.saves.store import Store
-from firmware.table.table import Mode
+from firmware.table.state import Mode
 
 from .rig import Rig
 

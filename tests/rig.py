@@ -16,10 +16,11 @@ from firmware.emulate.bus import Bus
 from firmware.emulate.rig import emulate
 from firmware.runtime.loop import ManualClock, advance
 from firmware.saves.store import Store
-from firmware.table.die import Die
-from firmware.table.parts import Run, Told, Voice
+from firmware.shell.die import Die
+from firmware.shell.parts import Run, Told, Voice
+from firmware.shell.table import Table
 from firmware.table.prefs import PREF_KEYS
-from firmware.table.table import Mode, Table
+from firmware.table.state import Mode
 from robinson_core import Game
 
 FONTS = Fonts()

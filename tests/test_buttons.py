@@ -9,7 +9,7 @@ from gpiozero import Button, DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
 from firmware.runtime.loop import Loop, ManualClock, advance
-from firmware.table.buttons import Press, RollButton, SeatSwitches
+from firmware.shell.buttons import Press, RollButton, SeatSwitches
 
 DEBOUNCE, LONG, MENU = 0.02, 1.0, 3.0
 

@@ -155,7 +155,7 @@ def test_a_piped_press_waits_until_the_table_has_taken_the_last() -> None:
     import threading
 
     from firmware.emulate.keyboard import read_keys
-    from firmware.table.pace import Pace
+    from firmware.shell.pace import Pace
 
     pace = Pace()
     pace.took(pressed=False, animating=False)  # the table is idle: ready

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from firmware.table.die import Die
+from firmware.shell.die import Die
 from firmware.tools.fairness import check, chi_square_sf, face_counts, runs, serial_correlation
 
 ROLLS = 600_000

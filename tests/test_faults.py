@@ -11,7 +11,7 @@ import pytest
 
 from firmware.display import screens
 from firmware.saves.store import Store
-from firmware.table.table import Mode
+from firmware.table.state import Mode
 from robinson_core import Game, Roll
 
 from .rig import Rig

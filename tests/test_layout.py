@@ -19,46 +19,50 @@ PACKAGES = ("robinson_core", "firmware")
 # the table and the display never reach for the emulator or the tools.
 MACHINE_AWAY = ("firmware.saves.store", "firmware.saves.rows", "firmware.saves.folder",
                 "firmware.saves.salvage", "firmware.saves.ledger", "firmware.saves.restore",
-                "firmware.saves.spare", "firmware.saves.opening", "firmware.table.table")
+                "firmware.saves.spare", "firmware.saves.opening", "firmware.shell.table")
 """What the machine and its rooms never reach: the disk's rooms (a fault's kind only), the shell."""
 
 FORBIDDEN = {
     "robinson_core": ("firmware",),
-    "firmware.runtime": ("firmware.table", "firmware.saves", "firmware.display",
-                         "firmware.devices", "firmware.emulate", "firmware.tools", "firmware.app",
-                         "firmware.cli"),
-    "firmware.table": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
-                       "firmware.cli", "firmware.seam", "firmware.web"),
-    # The seam: the table's end reads the machine's state, never the disk's rooms; the
-    # page is another process: it reaches the table only through the seam's wire (the
-    # games put away too: it reads no saves), and never holds the machine or re-derives
-    # its rules.
-    "firmware.seam": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
-                      "firmware.cli", "firmware.web", "firmware.saves",
-                      "firmware.table.table"),
-    "firmware.web": ("firmware.saves", "firmware.table.machine", "firmware.table.table",
-                     "firmware.table.view",
-                     "firmware.seam.server", "firmware.seam.shown", "firmware.seam.intents",
-                     "firmware.devices", "firmware.emulate", "firmware.tools", "firmware.app",
-                     "firmware.cli", "firmware.display.render", "firmware.runtime"),
-    "firmware.display": ("firmware.emulate", "firmware.tools", "firmware.table",
-                         "firmware.saves", "firmware.devices", "firmware.config", "firmware.app",
-                         "firmware.cli"),
-    "firmware.config": ("firmware.table", "firmware.saves", "firmware.devices",
-                        "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
-    "firmware.devices": ("firmware.table", "firmware.saves", "firmware.emulate",
+    "firmware.runtime": ("firmware.table", "firmware.shell", "firmware.saves",
+                         "firmware.display", "firmware.devices", "firmware.emulate",
                          "firmware.tools", "firmware.app", "firmware.cli"),
+    "firmware.table": ("firmware.shell", "firmware.emulate", "firmware.tools",
+                       "firmware.devices", "firmware.app", "firmware.cli", "firmware.seam",
+                       "firmware.web"),
+    # The shell runs the machine on real things; it never reaches for what runs it.
+    "firmware.shell": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
+                       "firmware.cli", "firmware.commands", "firmware.seam", "firmware.web"),
+    # The seam: the table's end reads the machine's state, never the disk's rooms nor the
+    # shell; the page is another process: it reaches the table only through the seam's
+    # wire (the games put away too: it reads no saves), and never holds the machine or
+    # re-derives its rules.
+    "firmware.seam": ("firmware.emulate", "firmware.tools", "firmware.devices", "firmware.app",
+                      "firmware.cli", "firmware.web", "firmware.saves", "firmware.shell"),
+    "firmware.web": ("firmware.saves", "firmware.shell", "firmware.table.machine",
+                     "firmware.table.view", "firmware.seam.server", "firmware.seam.shown",
+                     "firmware.seam.intents", "firmware.devices", "firmware.emulate",
+                     "firmware.tools", "firmware.app", "firmware.cli", "firmware.display.render",
+                     "firmware.runtime"),
+    "firmware.display": ("firmware.emulate", "firmware.tools", "firmware.table",
+                         "firmware.shell", "firmware.saves", "firmware.devices",
+                         "firmware.config", "firmware.app", "firmware.cli"),
+    "firmware.config": ("firmware.table", "firmware.shell", "firmware.saves", "firmware.devices",
+                        "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
+    "firmware.devices": ("firmware.table", "firmware.shell", "firmware.saves",
+                         "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.emulate": ("firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.tools": ("firmware.cli", "firmware.app"),
     "firmware.app": ("firmware.cli", "firmware.tools", "firmware.commands"),
     "firmware.commands": ("firmware.cli",),
     "firmware.startup": ("firmware.cli", "firmware.tools", "firmware.app"),
-    "firmware.boot_settings": ("firmware.table", "firmware.saves", "firmware.devices",
-                               "firmware.emulate", "firmware.tools", "firmware.app",
-                               "firmware.cli"),
+    "firmware.boot_settings": ("firmware.table", "firmware.shell", "firmware.saves",
+                               "firmware.devices", "firmware.emulate", "firmware.tools",
+                               "firmware.app", "firmware.cli"),
     # The saves stand below the table: they know nothing of it (it hands in its
     # preferences' keys). Their rooms stand one over another (SAVES, below).
-    "firmware.saves": ("firmware.table", "firmware.seam", "firmware.web", "firmware.display",
+    "firmware.saves": ("firmware.table", "firmware.shell", "firmware.seam", "firmware.web",
+                       "firmware.display",
                        "firmware.speech", "firmware.runtime", "firmware.devices",
                        "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
     # The machine and what it is made of never reach the disk's rooms (a fault's kind only);
@@ -71,17 +75,17 @@ FORBIDDEN = {
     "firmware.table.menus": MACHINE_AWAY + ("firmware.table.machine",),
     "firmware.table.machine": MACHINE_AWAY,
     "firmware.table.view": ("firmware.table.machine", "firmware.saves.store",
-                            "firmware.table.table"),
+                            "firmware.shell.table"),
     "firmware.table.state": ("firmware.table.view", "firmware.table.machine",
-                             "firmware.saves.store", "firmware.table.table"),
-    "firmware.speech": ("firmware.table", "firmware.saves", "firmware.display",
+                             "firmware.saves.store", "firmware.shell.table"),
+    "firmware.speech": ("firmware.table", "firmware.shell", "firmware.saves", "firmware.display",
                         "firmware.devices", "firmware.emulate", "firmware.tools", "firmware.app",
                         "firmware.cli", "firmware.runtime", "firmware.config"),
 }
 
 # The saves' rooms, each over the ones before it: none reaches for one after it.
-SAVES = ("faults", "rows", "folder", "ledger", "salvage", "spare", "opening", "store",
-         "restore")
+SAVES = ("owner", "hardware", "faults", "rows", "folder", "ledger", "salvage", "spare",
+         "opening", "store", "restore")
 FORBIDDEN |= {f"firmware.saves.{room}": tuple(f"firmware.saves.{above}"
                                              for above in SAVES[at + 1:])
               for at, room in enumerate(SAVES[:-1])}
@@ -99,7 +103,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.state": PURE,  # its state, mode by mode
     "firmware.table.view": PURE,  # the screen, from the state
     "firmware.table.prefs": PURE,  # the settings kept, and which is in force
-    "firmware.table.parts": PURE,  # what the shell is given
+    "firmware.shell.parts": PURE,  # what the shell is given
     "firmware.table.names": PURE | {"json"},
     "firmware.table.menu": PURE,
     "firmware.table.writes": PURE,
@@ -108,8 +112,8 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.menus": PURE,
     "firmware.table.phones": PURE,
     "firmware.runtime.tunes": PURE,
-    "firmware.table.buttons": PURE,
-    "firmware.table.die": PURE | {"random", "secrets"},
+    "firmware.shell.buttons": PURE,
+    "firmware.shell.die": PURE | {"random", "secrets"},
     "firmware.runtime.loop": PURE | {"heapq", "queue", "time"},
     "firmware.runtime.outputs": PURE | {"logging", "threading"},  # the notes' own thread
     # The voice's edge: the synthesizer and the player are processes, pumped by a thread.
@@ -118,8 +122,9 @@ OUTSIDE: dict[str, frozenset[str]] = {
                                         "time"},  # tempfile: a recording's errors, on disk
     "firmware.runtime.soundcards": PURE | {"pathlib"},  # the machine's cards, by name
     "firmware.speech": PURE | {"importlib", "unicodedata"},  # a language's texts, by its code
-    "firmware.table.table": PURE | {"logging", "secrets"},  # secrets: pairing
-    "firmware.table.weigh": PURE | {"logging", "threading"},  # the odds' worker thread
+    "firmware.shell.table": PURE | {"logging", "secrets"},  # secrets: pairing
+    "firmware.shell.weigh": PURE | {"logging", "threading"},  # the odds' worker thread
+    "firmware.shell.disk": PURE | {"logging"},
     # The store's rooms: the public face, the rows, the folder, the salvage, the fault kinds.
     "firmware.saves.store": PURE | {"contextlib", "datetime", "errno", "os", "pathlib",
                                     "sqlite3"},
@@ -132,9 +137,9 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.saves.spare": PURE | {"contextlib", "os", "pathlib", "sqlite3"},
     "firmware.saves.opening": PURE | {"contextlib", "errno", "os", "pathlib", "sqlite3"},
     "firmware.saves.faults": PURE | {"errno"},  # kinds only: the machine names them
-    "firmware.table.owner": PURE | {"pathlib"},  # the first boot's owner code, read once
-    "firmware.table.hardware": PURE | {"json", "os", "pathlib"},  # a phone's, as TOML
-    "firmware.table.pace": PURE | {"threading"},  # read by the keyboard's and demo's threads
+    "firmware.saves.owner": PURE | {"pathlib"},  # the first boot's owner code, read once
+    "firmware.saves.hardware": PURE | {"json", "os", "pathlib"},  # a phone's, as TOML
+    "firmware.shell.pace": PURE | {"threading"},  # read by the keyboard's and demo's threads
     "firmware.config": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: a file, not a FIFO
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked
     "firmware.display": PURE | {"PIL", "budoux", "contextlib", "datetime", "logging", "pathlib",
@@ -328,13 +333,13 @@ def test_the_rule_catches_a_forbidden_import_and_a_cycle() -> None:
     edges["firmware.config"] = edges["firmware.config"] | {"firmware.display.panels",
                                                             "firmware.saves.store"}
     edges["firmware.tools.wiring"] = edges["firmware.tools.wiring"] | {"firmware.cli"}
-    edges["firmware.devices"] = edges["firmware.devices"] | {"firmware.table.table"}
+    edges["firmware.devices"] = edges["firmware.devices"] | {"firmware.shell.table"}
     edges["firmware.tools.selftest"] = edges["firmware.tools.selftest"] | {"firmware.app"}
     edges["firmware.runtime.outputs"] = edges["firmware.runtime.outputs"] | {
         "firmware.table.machine"}
     assert sorted(forbidden_imports(edges)) == [
         "firmware.config imports firmware.saves.store",
-        "firmware.devices imports firmware.table.table",
+        "firmware.devices imports firmware.shell.table",
         "firmware.display.render imports firmware.emulate.bus",
         "firmware.display.words.en imports firmware.devices",
         "firmware.runtime.outputs imports firmware.table.machine",

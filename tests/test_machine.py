@@ -27,11 +27,11 @@ from firmware.display.layout import CLASSIC, Layout
 from firmware.display.render import essential_page, page_count
 from firmware.display.screen import Screen
 from firmware.saves.faults import Fault
+from firmware.shell.buttons import Press
 from firmware.table import machine as m
 from firmware.table import menus, phones
 from firmware.table import messages as msg
 from firmware.table import play as play_room
-from firmware.table.buttons import Press
 from firmware.table.menu import MENU, Row
 from firmware.table.moment import Moment as Step
 from firmware.table.prefs import Owed

@@ -18,12 +18,11 @@ from firmware.boot_settings import amplifier_to_switch, settle
 from firmware.config import PHONE_FILE, PHONE_KEYS, Config, changed, layered, load
 from firmware.emulate.bus import PageMemory, PanelBus
 from firmware.errors import ConfigError
+from firmware.saves.hardware import keep, kept
 from firmware.seam.intents import wanted
-from firmware.table.hardware import keep, kept
 from firmware.table.messages import KeepAsked, Rewire
 from firmware.table.prefs import Prefs
-from firmware.table.state import TRIAL_FOR
-from firmware.table.table import Mode
+from firmware.table.state import TRIAL_FOR, Mode
 from firmware.web.words import WORDS
 
 from .companion import Table, Web, ask, change, paired, seam_view, wait_for

@@ -10,8 +10,8 @@ import threading
 from pathlib import Path
 
 from firmware.saves.rows import KEEP_FINISHED
-from firmware.table.die import SeededDie
-from firmware.table.table import Mode
+from firmware.shell.die import SeededDie
+from firmware.table.state import Mode
 from robinson_core import Status
 
 from .rig import Rig

@@ -14,7 +14,7 @@ from firmware.config import Config, TableOptions
 from firmware.display import screens
 from firmware.display.words import Words
 from firmware.table.menu import MENU, Row
-from firmware.table.table import Mode
+from firmware.table.state import Mode
 from robinson_core import Action, Choice, Game, Pending, Roll
 
 from .rig import Rig
@@ -420,9 +420,10 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
     from firmware.emulate.rig import emulate
     from firmware.runtime.loop import ManualClock
     from firmware.saves.store import Store
-    from firmware.table.buttons import Press
+    from firmware.shell.buttons import Press
+    from firmware.shell.parts import Run
+    from firmware.shell.table import Table
     from firmware.table.messages import Pressed
-    from firmware.table.table import Run, Table
 
     from .rig import FONTS, ScriptedDie
 

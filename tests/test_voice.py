@@ -20,8 +20,7 @@ from firmware.speech.said import Spoken
 from firmware.table import machine as m
 from firmware.table import messages as msg
 from firmware.table.menu import MENU, Row
-from firmware.table.state import Fixed, Menu
-from firmware.table.table import Mode
+from firmware.table.state import Fixed, Menu, Mode
 from tests.host_packages import ensure
 
 from .rig import Rig

@@ -80,7 +80,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_odds(args: argparse.Namespace) -> int:
-    from firmware.table.die import rollouts
+    from firmware.shell.die import rollouts
     from robinson_core import CHOICES
     from robinson_core.actions import DECISION_SQUARE
     from robinson_core.kernel import odds

@@ -6,8 +6,8 @@ import time
 
 from firmware.emulate.hands import TAP, Hands
 from firmware.runtime.loop import Loop
+from firmware.shell.table import Table
 from firmware.table.state import Mode
-from firmware.table.table import Table
 from robinson_core import Status
 
 

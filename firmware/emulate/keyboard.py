@@ -22,7 +22,7 @@ def keys_help(seats: int) -> str:
 
 
 class Ready(Protocol):
-    """Whether the app would take a press now (firmware.table.pace.Pace)."""
+    """Whether the app would take a press now (firmware.shell.pace.Pace)."""
 
     def wait(self, timeout: float | None = None) -> bool: ...
 

@@ -4,7 +4,7 @@ What a press means in each mode, when the game is saved, which page shows, what 
 timer does when it fires: all decided here, from values, with no device, disk,
 clock or die. The state says which screen and its data; ``firmware.table.view``
 draws it, and a step ends with one ``Draw`` when the view changed (after any
-``Save``). The shell (``firmware.table.table``) turns gpiozero's callbacks into
+``Save``). The shell (``firmware.shell.table``) turns gpiozero's callbacks into
 inputs, runs the effects in order and feeds the answers back (the die's face,
 whether a write reached the disk, the finished games for Recall).
 

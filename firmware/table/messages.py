@@ -414,7 +414,7 @@ class UsePanel:
 @dataclass(frozen=True)
 class KeepHardware:
     """Keep a phone's hardware settings in the state folder (laid over the config at
-    every start: ``firmware.table.hardware``)."""
+    every start: ``firmware.saves.hardware``)."""
 
     changes: tuple[tuple[str, object], ...]
 

@@ -31,10 +31,11 @@ from firmware.display.panels import Interface
 from firmware.emulate.bus import PanelBus
 from firmware.runtime.loop import ManualClock, advance
 from firmware.saves.store import Store
-from firmware.table.die import SeededDie
+from firmware.shell.die import SeededDie
+from firmware.shell.table import Table
 from firmware.table.moment import FRAME
 from firmware.table.prefs import PREF_KEYS
-from firmware.table.table import Mode, Table
+from firmware.table.state import Mode
 from robinson_core import Game, HouseRules, Pending, Roll, Status
 
 BITS_PER_BYTE = 9  # 8 data bits and the ACK on I2C
@@ -357,7 +358,7 @@ def odds_figures(bench: Bench) -> None:
     """(m) a decision's odds as the table weighs them: ROLLOUTS games an option, from a
     decision early in a game of four (the longest to play out), CPU (the table's worker
     thread does the same)."""
-    from firmware.table.die import rollouts
+    from firmware.shell.die import rollouts
     from robinson_core.kernel import ROLLOUTS, odds
 
     game = Game((1, 2, 3, 4))

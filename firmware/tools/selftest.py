@@ -21,8 +21,8 @@ from firmware.runtime.outputs import Led
 from firmware.runtime.tunes import BUZZER_MID
 from firmware.saves.faults import StateDirectoryError, TableRunning
 from firmware.saves.store import Store
-from firmware.table.buttons import Debounced
-from firmware.table.die import Die
+from firmware.shell.buttons import Debounced
+from firmware.shell.die import Die
 from firmware.table.prefs import PREF_KEYS
 from firmware.tools.fairness import Verdict, check
 
@@ -144,6 +144,7 @@ def run_selftest(args: argparse.Namespace) -> int:
     from firmware.emulate.keyboard import AlwaysReady
     from firmware.errors import ConfigError
     from firmware.saves.folder import state_dir
+    from firmware.shell.die import SeededDie
     from firmware.startup import (
         config_and_mode,
         keyboard,
@@ -152,7 +153,6 @@ def run_selftest(args: argparse.Namespace) -> int:
         rigging,
         start_logging,
     )
-    from firmware.table.die import SeededDie
 
     config, emulated = config_and_mode(args.config, args.hardware, emulate=args.emulate)
     if args.seed is not None and not (emulated and args.dice):

@@ -24,26 +24,22 @@ from firmware.display.screens import message_screen
 from firmware.display.words import Words
 from firmware.runtime.loop import Timers
 from firmware.runtime.speaker import Utterance
-from firmware.saves.faults import Fault, kind_of
-from firmware.saves.folder import volatile
+from firmware.saves.faults import Fault
+from firmware.saves.owner import owner_code
 from firmware.saves.store import Store
-from firmware.table import hardware
+from firmware.shell.buttons import Press, RollButton, SeatSwitches
+from firmware.shell.die import Die
+from firmware.shell.disk import Disk
+from firmware.shell.pace import Pace
+from firmware.shell.parts import Devices, Run, Told
+from firmware.shell.weigh import Weigher
 from firmware.table import machine as m
 from firmware.table import messages as msg
-from firmware.table.buttons import Press, RollButton, SeatSwitches
-from firmware.table.die import Die
-from firmware.table.owner import OWNER_CODE, owner_code
-from firmware.table.pace import Pace
-from firmware.table.parts import Devices, Run, Told
 from firmware.table.state import Fixed, Mode, TableState
 from firmware.table.view import view, words
-from firmware.table.weigh import Weigher
 from robinson_core import Action, Game
 
 log = logging.getLogger("robinson.table")
-
-__all__ = ["Devices", "Mode", "Run", "Table", "Told"]  # the parts, for those who make one
-
 
 PLAIN, NOBODY = Run(), Told()  # a run as a test makes it: animated, nothing but the panel
 
@@ -63,6 +59,7 @@ class Table:
                  fonts: Fonts | None = None, run: Run = PLAIN, told: Told = NOBODY) -> None:
         self.config = config = devices.config
         self.loop, self.store, self.panel = devices.loop, store, devices.panel
+        self.disk = Disk(store)
         self.outputs, self.panel_for = devices.outputs, devices.panel_for
         self.die = die or Die()
         self.fonts = fonts or Fonts()
@@ -120,20 +117,10 @@ class Table:
     # -- inputs ---------------------------------------------------------------------
 
     def start(self) -> None:
-        loaded = self.store.load()  # raises StateDirectoryError if nothing can be read
-        if loaded.fault is not None:
-            log.error("saved games: %s", loaded.fault)
-        prefs = tuple(self.store.prefs().items())
-        mounts, kind = self.run.mounts, None
-        if mounts is not None and (text := mounts()) is not None:
-            kind = volatile(self.store.directory, text)
-        if kind:
-            log.warning("the saved games in %s are on %s: a reboot empties it (raspi-config's "
-                        "overlay file system?); turn the overlay off, or give --state-dir a "
-                        "folder on the SD card", self.store.directory, kind)
+        loaded, prefs, kind = self.disk.open(self.run.mounts)
         self.take(msg.Start(loaded.game, self.seats.occupied(), loaded.problem or "",
                           self.button.stuck, prefs, self.panel.contrast,
-                          loaded.fault.kind if loaded.fault else None, kind or "",
+                          loaded.fault.kind if loaded.fault else None, kind,
                           self.run.settings))
 
     def show_fault(self, fault: Fault) -> None:
@@ -190,12 +177,10 @@ class Table:
                     if screen.picture is not None and not screen.body else None))
                 if self.told.on_page is not None:
                     self.told.on_page(screen, page)
-            case msg.Save(game):
-                return self._write(self.store.save, game)
-            case msg.BeginGame(game):
-                return self._write(self.store.begin, game)
-            case msg.PutAway(game, then):
-                return self._write(self.store.put_away, game, then)
+            case (msg.Save() | msg.BeginGame() | msg.PutAway() | msg.NeedRecall()
+                  | msg.BringBack() | msg.SavePrefs() | msg.KeepHardware()
+                  | msg.OwnerCodeUsed()):
+                return self.disk.run(effect)
             case msg.NeedFace():
                 return msg.Face(self.die.roll())
             case msg.NeedOdds(game):
@@ -204,13 +189,6 @@ class Table:
                 self._weigher.ask(game)
             case msg.NeedCode():
                 return msg.Code(f"{secrets.randbelow(10 ** 6):06d}", secrets.token_urlsafe(12))
-            case msg.NeedRecall(last):
-                return self._recall(last)
-            case msg.BringBack():
-                try:
-                    return msg.Brought(self.store.bring_back())
-                except OSError as error:
-                    return msg.Brought(None, kind_of(error))
             case msg.Chime(tune):
                 self.outputs.chime(tune)
             case msg.Say(text, lang, after):
@@ -243,27 +221,12 @@ class Table:
                 self.panel.next_shift()
             case msg.Contrast(level):
                 self.panel.set_contrast(level)
-            case msg.SavePrefs(prefs):
-                try:
-                    self.store.save_prefs(prefs.as_strings())
-                except OSError as error:
-                    log.error("cannot save preferences: %s", error)
             case msg.UsePanel(display):
                 self.layout = display.layout
                 self.panel.use(self.panel_for(display))
-            case msg.KeepHardware(changes):
-                try:
-                    hardware.keep(self.store.directory, dict(changes))
-                    log.info("a phone's hardware settings kept: %s", ", ".join(
-                        f"{key} = {value}" for key, value in changes))
-                except OSError as error:
-                    log.error("cannot keep the phone's hardware settings: %s", error)
             case msg.Restart():
                 if self.run.restart is not None:
                     self.run.restart()
-            case msg.OwnerCodeUsed():
-                (self.store.directory / OWNER_CODE).unlink(missing_ok=True)
-                log.info("the first phone paired with the owner code: it pairs no other")
             case msg.Log(level, text):
                 getattr(log, level)("%s", text)
         return None
@@ -274,19 +237,3 @@ class Table:
 
     def _fired(self, kind: msg.TimerKind) -> None:
         self.take(msg.TimerFired(kind))
-
-    def _recall(self, last: bool) -> msg.Recalled:
-        """The games put away, from their summaries; the newest replayed only where its
-        last turns are to be shown (no game in play)."""
-        games = self.store.recent(10)
-        newest = self.store.finished(1) if last and games else []
-        whole = newest[0].game if newest and newest[0].number == games[0].number else None
-        return msg.Recalled(tuple(games), whole)
-
-    def _write(self, change: Callable[..., None], *games: Game | None) -> msg.Wrote:
-        """A change to the saved games; the machine hears whether the disk took it."""
-        try:
-            change(*games)
-        except OSError as error:
-            return msg.Wrote(False, kind_of(error))
-        return msg.Wrote(True)

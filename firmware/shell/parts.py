@@ -1,5 +1,5 @@
 """What the table's shell is given: the devices it drives, how this run plays, and who
-else is told what the panel shows (``firmware.table.table.Table``)."""
+else is told what the panel shows (``firmware.shell.table.Table``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from firmware.display.screen import Screen
 from firmware.runtime.loop import Loop
 from firmware.runtime.outputs import Outputs
 from firmware.runtime.speaker import Record, Utterance
-from firmware.table.buttons import Input
+from firmware.shell.buttons import Input
 
 
 class Devices(Protocol):

@@ -15,7 +15,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from firmware.table.die import rollouts
+from firmware.shell.die import rollouts
 from robinson_core import Game
 from robinson_core.kernel import ROLLOUTS, odds
 

@@ -175,3 +175,11 @@ def test_damaged_kept_names_are_left_out_and_said(kept: str, why: str) -> None:
     assert logged[0].text.startswith("kept names: ") and why in logged[0].text, logged
     assert table.w.name(1) == "Player 1"
     assert table.w.name(2) == ("Ben" if "Ben" in kept else "Player 2")
+
+
+def test_names_given_are_laid_over_the_kept_ones_an_empty_one_the_default_again() -> None:
+    """One home for naming seats (names.merged): robinson names and a phone's form."""
+    kept = ((1, "Ana"), (2, "Ben"))
+    assert names.merged(kept, {2: "", 3: "Cy"}) == ((1, "Ana"), (3, "Cy"))
+    assert names.merged(kept, {3: "Cy"}, clear=True) == ((3, "Cy"),)
+    assert names.merged(kept, {}) == kept

@@ -458,3 +458,18 @@ def test_a_client_that_asked_gets_the_state_after_its_intent_before_the_answer(
     private = last_view["private"]
     assert isinstance(private, dict)
     assert [p["digest"] for p in private["phones"]] == [phone], private
+
+
+def test_every_intent_the_seam_names_is_one_it_takes_and_the_page_sends_only_those() -> None:
+    """One home for the list of intents (wire.INTENTS): the seam takes each, its refusal
+    of another names them all, and the page's settings are among them."""
+    from firmware.seam.intents import wanted
+    from firmware.seam.wire import INTENTS, SETTINGS
+    from firmware.table.prefs import Prefs
+
+    taken = [intent for intent in INTENTS
+             if not str(wanted({"intent": intent}, Prefs())).startswith("no such intent")]
+    assert taken == list(INTENTS) and len(INTENTS) == 13
+    refused = str(wanted({"intent": "shutdown"}, Prefs()))
+    assert refused.startswith("no such intent") and all(i in refused for i in INTENTS)
+    assert set(SETTINGS) <= set(INTENTS) and len(SETTINGS) == 9

@@ -44,9 +44,7 @@ def run_names(args: argparse.Namespace) -> int:
         kept, wrong = names.from_pref(store.prefs().get(names.PREF, ""))
         for why in wrong:
             say(f"robinson names: left out: {why}")
-        now = {} if args.clear else dict(kept)
-        now.update(given)
-        now = {seat: name for seat, name in now.items() if name}
+        now = dict(names.merged(kept, given, args.clear))
         if changing:
             store.save_prefs({names.PREF: names.to_pref(tuple(now.items()))})
     except OSError as error:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from firmware.config import PHONE_KEYS, Config, changed, flat, hardware_table
 from firmware.errors import ConfigError
-from firmware.seam.wire import Message
+from firmware.seam.wire import INTENTS, Message
 from firmware.table import names as kept_names
 from firmware.table.messages import (
     Address,
@@ -91,8 +91,7 @@ def wanted(message: Message, prefs: Prefs, config: Config | None = None) -> Inpu
                     or not value.isprintable():
                 return f"address is the page's http:// address, not {_said(value)}"
             return Address(value)
-    return f"no such intent: {_said(message.get('intent'))} (names, language, voice, " \
-           "story, brightness, repeat, pair, paired, used, forget, address, hardware, keep)"
+    return f"no such intent: {_said(message.get('intent'))} ({', '.join(INTENTS)})"
 
 
 def _hardware(given: object, config: Config) -> Input | str:
@@ -129,6 +128,7 @@ def _names(given: object, prefs: Prefs, was: object = None) -> Input | str:
     if was is not None and not isinstance(was, dict):
         return "was is an object from seat to name, as the form was shown it"
     now = dict(prefs.names)
+    naming: dict[int, str] = {}
     for key, name in given.items():
         seat = int(key) if isinstance(key, str) and key.isdigit() and len(key) < 3 else 0
         if seat not in SEATS:
@@ -141,8 +141,8 @@ def _names(given: object, prefs: Prefs, was: object = None) -> Input | str:
             named = quote(now[seat], 40) if now.get(seat) else "its own name again"
             return (f"seat {seat} was named {named} on another phone since this page was "
                     "opened: reload the page, then change it")
-        now[seat] = name
-    return Prefer(prefs.but(names=tuple(sorted((s, n) for s, n in now.items() if n))))
+        naming[seat] = name
+    return Prefer(prefs.but(names=kept_names.merged(prefs.names, naming)))
 
 
 def _day(value: object) -> bool:

@@ -28,6 +28,13 @@ VIEW_MOST = 1 << 20
 """The longest line the table sends (a client reads no further)."""
 CLIENTS_MOST = 8
 """Connections at once: one more is closed at once (the companion page needs one)."""
+INTENTS = ("names", "language", "voice", "story", "brightness", "repeat", "pair", "paired",
+           "used", "forget", "address", "hardware", "keep")
+"""Every intent a client may send (``firmware.seam.intents.wanted`` takes each)."""
+SETTINGS = ("names", "language", "voice", "story", "brightness", "repeat", "hardware",
+            "keep", "forget")
+"""The intents a paired phone sends from the page as they are (``/api/<intent>``); the
+page sends the others itself (a pairing, a phone's use, its address)."""
 PATH_MOST = 107  # sun_path's room on Linux, less its terminating NUL
 
 Message = dict[str, Any]

@@ -33,6 +33,15 @@ def problem(seat: int, name: str) -> str:
     return ""
 
 
+def merged(kept: Names, given: dict[int, str], clear: bool = False) -> Names:
+    """The names once ``given`` is laid over ``kept`` (over none, with ``clear``): an
+    empty name gives its seat the default again. ``robinson names`` and a phone's form
+    both name seats by this."""
+    now = {} if clear else dict(kept)
+    now.update(given)
+    return tuple(sorted((seat, name) for seat, name in now.items() if name))
+
+
 def from_pref(text: str) -> tuple[Names, list[str]]:
     """The names kept in the pref, and what was wrong with any left out."""
     if not text:

@@ -33,7 +33,7 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from firmware.config import Config
-from firmware.seam.wire import INTENT_MOST
+from firmware.seam.wire import INTENT_MOST, SETTINGS
 from firmware.table.prefs import PHONE_DAYS, Phone
 from firmware.web import pages
 from firmware.web.hosts import is_own, own_names
@@ -51,8 +51,7 @@ from firmware.web.pairing import (
     phone_kind,
 )
 from firmware.web.words import say
-from robinson_core import SEATS, HouseRules
-from robinson_core.narrate import seat_names
+from robinson_core import HouseRules
 
 STATIC = Path(__file__).with_name("static")
 HEARTBEAT = 15.0  # seconds between SSE comments on a quiet table (proxies, phones asleep)
@@ -63,8 +62,6 @@ hold a connection for ever (``firmware.web.guard``)."""
 HEADERS_MOST = 8 * 1024  # bytes of a request's headers (the page's own: a few hundred)
 FIRST_VIEW_WITHIN = 3.0  # seconds the page waits for the table's view as it starts
 ASK_EVERY = 3.0  # seconds between two codes asked for on the panel
-SETTINGS = ("names", "language", "voice", "story", "brightness", "repeat", "hardware", "keep",
-            "forget")
 HEADERS = {
     "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
                                "img-src 'self'; connect-src 'self'; form-action 'self'; "
@@ -180,12 +177,9 @@ def build(companion: Companion) -> Starlette:
 
     async def history(request: Request) -> Response:
         lang = companion.lang()
-        games = await live.history()
-        default = seat_names(lang)
-        names = {str(s): (live.public().get("names") or {}).get(str(s))
-                 or companion.config.seat_name(s) or default(s) for s in SEATS}
-        return html(pages.history_page(live.put_away if games is None else games, names,
-                                       lang, off=games is None))
+        games = await live.history()  # the names as the table last told them: its own
+        return html(pages.history_page(live.put_away if games is None else games,
+                                       live.names, lang, off=games is None))
 
     async def rules(request: Request) -> Response:
         game = (live.view or {}).get("game") or {}

@@ -72,6 +72,7 @@ class Live:
         self._writer: asyncio.StreamWriter | None = None
         self._answers: dict[int, asyncio.Future[Message]] = {}
         self.put_away: list[PastGame] = []  # the games put away, as last told
+        self.names: dict[str, str] = {}  # each seat's name, as the table last showed it
         self._ids = itertools.count(1)
 
     @property
@@ -199,5 +200,7 @@ class Live:
                     future.set_result(message)
             elif message.get("kind") == "view":
                 self.view = message
+                if isinstance(told := message.get("names"), dict):
+                    self.names = {str(seat): str(name) for seat, name in told.items()}
                 self._bump()
 

@@ -153,8 +153,7 @@ def _mode(state: TableState, w: Words) -> Screen:
             config = fixed.config
             return screens.setup_screen(w, state.seats, state.first, config.rules, badge,
                                         wired=len(config.pins.seats))
-        case Play(showing):
-            assert game is not None
+        case Play(showing) if game is not None:
             if showing is Showing.TURN:
                 screen = screens.turn_screen(w, game.state, badge)
             else:
@@ -170,14 +169,15 @@ def _mode(state: TableState, w: Words) -> Screen:
             row = phone_cursor(row, len(state.prefs.phones))
             keys = "phones_keys" if row < len(state.prefs.phones) else "menu_keys"
             return screens.menu_screen(w, rows, row, keys)
-        case Asking(question):
-            if question is Question.UNDO:
-                assert game is not None
-                return screens.undo_screen(w, game)
+        case Asking(Question.UNDO) if game is not None:
+            return screens.undo_screen(w, game)
+        case Asking(Question.ABANDON):
             return screens.abandon_screen(w)
-        case Info(row, finished, last=last):
+        case Info(row, finished, last=last) if row is not Row.STANDINGS or game is not None:
             return _info(state, w, row, finished, last)
-    raise AssertionError(state.now)  # pragma: no cover (mypy: every mode is matched)
+    # A mode about a game with no game (play, the undo question, the standings): not a
+    # state the machine makes, and the title is what it would be; the view is total.
+    return screens.title_screen(w, False, [], badge, False)
 
 
 def _with_odds(state: TableState, w: Words, screen: Screen) -> Screen:
@@ -195,8 +195,7 @@ def _with_odds(state: TableState, w: Words, screen: Screen) -> Screen:
 def _info(state: TableState, w: Words, row: Row,
           finished: tuple[screens.PastGame, ...], last: Game | None) -> Screen:
     fixed, game = state.fixed, state.game
-    if row is Row.STANDINGS:
-        assert game is not None
+    if row is Row.STANDINGS and game is not None:
         return screens.standings_screen(w, game.state)
     if row is Row.RECALL:
         recalled = game if game is not None and game.actions else last
@@ -213,7 +212,8 @@ def _hint(state: TableState, w: Words) -> str:
     if state.panel.hint is Press.MENU:
         return w("let_go_menu")
     game = state.game
-    assert game is not None  # a long press's hint is only for a game in play
+    if game is None:  # a long press's hint is only for a game in play
+        return ""
     pending = game.state.pending
     if pending not in CHOICES:  # a roll is next: a long press shows the standings
         return w("let_go_standings")

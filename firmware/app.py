@@ -18,7 +18,7 @@ from pathlib import Path
 from firmware.config import PHONE_FILE, layered
 from firmware.devices import Rigging, on_raspberry_pi
 from firmware.display.fonts import Fonts
-from firmware.display.render import shown
+from firmware.display.paging import shown
 from firmware.errors import ConfigError, HardwareError
 from firmware.notify import Notifier
 from firmware.runtime.loop import Loop

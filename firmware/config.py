@@ -14,8 +14,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from firmware.display.breaks import wide
-from firmware.display.layout import Layout
+from firmware.display.layout import NAME_LETTERS, Layout, name_fits
 from firmware.display.panels import PANELS, Interface, PanelKind
 from firmware.errors import ConfigError
 from firmware.header import USABLE
@@ -30,7 +29,6 @@ I2C_PINS = {SDA: "I2C SDA", SCL: "I2C SCL"}
 SPI_PINS = {CE1: "SPI CE1", CE0: "SPI CE0", MISO: "SPI MISO", MOSI: "SPI MOSI", SCLK: "SPI SCLK"}
 SPI1_PINS = {19: "SPI1 MISO", 20: "SPI1 MOSI", 21: "SPI1 SCLK"}  # the auxiliary SPI
 SPI1_CE = {0: 18, 1: 17, 2: 16}  # its chip selects (dtoverlay=spi1-3cs): the one in use
-NAME_LETTERS = 12  # the longest seat name, in letters (Japanese: 9 characters, as wide)
 DISPLAYS = tuple(PANELS)
 SPI_SPEEDS_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)  # as luma takes
 HARDWARE = ("auto", "pi", "emulate")
@@ -38,12 +36,6 @@ HARDWARE = ("auto", "pi", "emulate")
 SEARCH_PATH = ("/etc/robinson-table/config.toml",)
 SYSTEM_STATE_DIR = Path("/var/lib/robinson-table")  # the saves on a Pi (the unit's
 # StateDirectory=), and a phone's hardware settings (PHONE_FILE)
-
-
-def name_fits(name: str) -> bool:
-    """Whether ``name`` is short enough for every title and prompt: 12 letters, or 9
-    Japanese characters (8 pixels wide to a letter's 6), or a mix as wide."""
-    return sum(4 if wide(c) else 3 for c in name) <= NAME_LETTERS * 3
 
 
 @dataclass(frozen=True)
@@ -239,7 +231,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         if len(data) > MAX_CONFIG_BYTES:
             raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1000} KB: not a "
                               "config of this table")
-        deepest, longest = _shape(data)
+        deepest, longest = shape(data)
         if deepest > MAX_NESTING:
             raise ConfigError(f"{path}: arrays, tables or dotted keys nested more than "
                               f"{MAX_NESTING} deep: no setting takes that")
@@ -263,27 +255,17 @@ MAX_CONFIG_BYTES = 100_000  # the commented example is under 5 KB
 MAX_NESTING = 8  # [pins] seats = [...] is 2 deep
 
 
-def nesting(data: bytes) -> int:
-    """How deep TOML text nests, read before tomllib, whose parser recurses once a level
-    (5,000 levels: RecursionError; 12,000 dotted keys: 10 s and 600 MB): ``[`` and ``{``
-    outside strings and comments, and each dot of a key (``a.b.c = 1`` is 3 deep, as is
-    the header ``[a.b.c]``)."""
-    return _shape(data)[0]
-
-
-def longest_number(data: bytes) -> int:
-    """The longest number in TOML text, in characters (a hex, octal or binary integer of
-    thousands of digits passes tomllib and breaks any message that shows it)."""
-    return _shape(data)[1]
-
-
 MAX_NUMBER = 40  # characters: the longest setting, 1_000_000_000 in any base, is shorter
 
 _NUMBER = b"0123456789abcdefABCDEFxob_+-.:eEinfnaTZ"  # what a number, a date or a time holds
 
 
-def _shape(data: bytes) -> tuple[int, int]:
-    """(how deep it nests, its longest number), outside strings and comments."""
+def shape(data: bytes) -> tuple[int, int]:
+    """How deep TOML text nests and its longest number, in characters: read before
+    tomllib, whose parser recurses once a level (5,000 levels: RecursionError; 12,000
+    dotted keys: 10 s and 600 MB), and a number of thousands of digits passes it and
+    breaks any message that shows it. ``[`` and ``{`` outside strings and comments count,
+    and each dot of a key (``a.b.c = 1`` is 3 deep, as is the header ``[a.b.c]``)."""
     deepest = depth = dots = longest = run = 0
     opened: list[bytes] = []
     quote, i, key, header = b"", 0, True, False

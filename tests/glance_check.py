@@ -27,7 +27,7 @@ readable one by one:
   "pelaajan Ana": the name itself takes the case, "Ani", "Anan"): the seat's word
   comes only with its number.
 
-Written against the pages as text (``render.shown``) and the body's lines,
+Written against the pages as text (``paging.shown``) and the body's lines,
 not against how the render makes them, so it can judge any pager (the one
 before this one was judged by it too).
 """

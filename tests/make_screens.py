@@ -6,7 +6,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from firmware.display.render import pages, render
+from firmware.display.paging import pages
+from firmware.display.render import render
 from firmware.display.screen import Screen
 
 from .rig import FONTS

@@ -10,7 +10,8 @@ from PIL import Image
 
 from firmware.config import Config, Display
 from firmware.display.fonts import Fonts
-from firmware.display.render import essential_page, render
+from firmware.display.paging import essential_page
+from firmware.display.render import render
 from firmware.display.screen import Screen
 from firmware.emulate.bus import Bus
 from firmware.emulate.rig import emulate

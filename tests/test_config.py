@@ -24,8 +24,8 @@ from firmware.config import (
     Voice,
     display_option,
     load,
-    nesting,
     parse,
+    shape,
 )
 from firmware.display.panels import Interface
 from firmware.errors import ConfigError
@@ -458,8 +458,8 @@ def test_nesting_deeper_than_any_setting_is_refused_before_tomllib(tmp_path: Pat
         load(path)
     assert "nested more than 8 deep" in str(raised.value) and "\n" not in str(raised.value)
     # brackets in strings and comments are not nesting
-    assert nesting(b'a = "[[[[[[[[[[" # {{{{{{{{{{\nb = [[1], [2]]\n') == 2
-    assert nesting(b"a = '''\n[[[[[[[[[[\n'''\n") == 0
+    assert shape(b'a = "[[[[[[[[[[" # {{{{{{{{{{\nb = [[1], [2]]\n')[0] == 2
+    assert shape(b"a = '''\n[[[[[[[[[[\n'''\n")[0] == 0
 
 
 def test_a_long_refused_value_is_quoted_short(tmp_path: Path) -> None:

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware.config import name_fits
 from firmware.display import screens
 from firmware.display.breaks import NO_ROW_START, phrases
-from firmware.display.layout import CLASSIC, Layout, Size
-from firmware.display.render import (
+from firmware.display.layout import CLASSIC, Layout, Size, name_fits
+from firmware.display.paging import (
     body_rows,
     body_width,
     box,

@@ -24,7 +24,7 @@ from firmware.config import Config, Timings
 from firmware.display import screens
 from firmware.display.fonts import Fonts
 from firmware.display.layout import CLASSIC, Layout
-from firmware.display.render import essential_page, page_count
+from firmware.display.paging import essential_page, page_count
 from firmware.display.screen import Screen
 from firmware.saves.faults import Fault
 from firmware.shell.buttons import Press

@@ -384,7 +384,7 @@ def test_a_short_press_in_setup_shows_the_new_starter_on_the_page_it_draws() -> 
     press changes, is on the page the press draws (it was on page 2, and the panel
     seemed not to take the press), and the sheet's youngest is named."""
     from firmware.display.fonts import Fonts
-    from firmware.display.render import pages
+    from firmware.display.paging import pages
 
     names = '{"1": "Annabella", "2": "Benedikt", "3": "Cecilija", "4": "Dominika"}'
     table = Machine()

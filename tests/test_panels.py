@@ -17,8 +17,9 @@ from PIL import Image
 
 from firmware.config import Config, Display, display_option, parse
 from firmware.display.layout import Layout, Size
+from firmware.display.paging import fit
 from firmware.display.panels import PANELS
-from firmware.display.render import fit, render
+from firmware.display.render import render
 from firmware.display.screens import result_screen
 from firmware.display.words import Words
 from firmware.emulate.bus import SpiBus
@@ -175,7 +176,7 @@ def test_a_blank_tft_turns_its_backlight_off(tmp_path: Path) -> None:
 
 
 def test_on_a_strip_a_quick_press_shows_the_unread_money_first(tmp_path: Path) -> None:
-    from firmware.display.render import essential_page, page_count, shown
+    from firmware.display.paging import essential_page, page_count, shown
 
     rig = Rig(tmp_path, config=Config(display=display_option("ssd1306:128x32")),
               seats_on=(1, 2, 3), faces=[6, 3, 5, 4, 1, 2, 6, 6, 3, 4] * 20, animate=False)

@@ -12,7 +12,7 @@ import pytest
 from firmware.display import screens
 from firmware.display.fonts import Fonts
 from firmware.display.layout import CLASSIC
-from firmware.display.render import box, fit, pages
+from firmware.display.paging import box, fit, pages
 from firmware.display.words import Words
 from firmware.saves.rows import Ended, Summary
 from robinson_core import Game, HouseRules

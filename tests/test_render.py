@@ -6,7 +6,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from firmware.display.layout import CLASSIC
-from firmware.display.render import body_rows, pages, render, wrap
+from firmware.display.paging import body_rows, pages, wrap
+from firmware.display.render import render
 from firmware.display.screen import Picture, Screen
 
 from .rig import FONTS

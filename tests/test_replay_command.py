@@ -292,7 +292,7 @@ def test_pages_prints_every_result_page_by_page_as_drawn(
         capsys: pytest.CaptureFixture[str]) -> None:
     from firmware.display import screens
     from firmware.display.layout import CLASSIC
-    from firmware.display.render import shown
+    from firmware.display.paging import shown
     from firmware.display.words import Words
     from robinson_core import Game, parse_action
 

@@ -317,7 +317,7 @@ def seam_alone() -> Iterator[tuple[object, Path]]:
     import threading
 
     from firmware.display.fonts import Fonts
-    from firmware.display.render import shown
+    from firmware.display.paging import shown
     from firmware.runtime.loop import Loop
     from firmware.seam.server import Seam
 

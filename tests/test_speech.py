@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware.config import NAME_LETTERS, Voice
+from firmware.config import Voice
+from firmware.display.layout import NAME_LETTERS
 from firmware.runtime.speaker import BYTES_A_SECOND, WAV_HEADER, synthesizer
 from firmware.speech import said
 from firmware.speech.words import VOICES, spoken, story, table
@@ -242,7 +243,7 @@ def test_a_name_the_voice_cannot_say_is_said_as_the_seat(name: str, lang: str,
 
 
 def test_the_longest_names_fit_the_config() -> None:
-    from firmware.config import name_fits
+    from firmware.display.layout import name_fits
 
     assert all(name_fits(name) for name in LONGEST.values())
     assert all(len(name) == NAME_LETTERS for lang, name in LONGEST.items() if lang != "ja")

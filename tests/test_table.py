@@ -332,7 +332,8 @@ def test_a_seat_switch_during_a_game_changes_nothing(rigs: list[Rig], tmp_path: 
 def test_a_message_stays_up_over_a_paging_screen(rigs: list[Rig], tmp_path: Path) -> None:
     rig = playing(rigs, tmp_path, faces=[1], animate=False)
     rig.short()  # square 1: a result long enough to page
-    from firmware.display.render import pages, render
+    from firmware.display.paging import pages
+    from firmware.display.render import render
     assert len(pages(rig.table.screen, rig.table.fonts)) > 1
     rig.seat(5, True)
     message = screens.message_screen(words(rig)("notice"), words(rig)("seats_locked", seat=5))

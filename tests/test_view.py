@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from firmware.config import Config
 from firmware.display.fonts import Fonts
-from firmware.display.render import Page, shown
+from firmware.display.paging import Page, shown
 from firmware.display.screen import Screen
 from firmware.saves.faults import Fault
 from firmware.seam.shown import published, reads

@@ -14,6 +14,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from firmware.display.breaks import wide
+
 LINE = 12  # pixels per text row (the fonts are drawn to it)
 STRIP_LINE = 10  # on a strip: two rows under the title in 32 pixels (see Layout.line)
 
@@ -109,3 +111,12 @@ CLASSIC = Layout()
 def rows_fitting(height: int, line: int = LINE) -> int:
     """Text rows of ``line`` pixels in ``height`` pixels."""
     return (height - 2) // line
+
+
+NAME_LETTERS = 12  # the longest seat name, in letters (Japanese: 9 characters, as wide)
+
+
+def name_fits(name: str) -> bool:
+    """Whether ``name`` is short enough for every title and prompt: 12 letters, or 9
+    Japanese characters (8 pixels wide to a letter's 6), or a mix as wide."""
+    return sum(4 if wide(c) else 3 for c in name) <= NAME_LETTERS * 3

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from firmware.display.fonts import Fonts
 from firmware.display.layout import Layout
-from firmware.display.render import shown
+from firmware.display.paging import shown
 from firmware.display.screen import Screen
 
 

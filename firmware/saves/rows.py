@@ -344,10 +344,11 @@ def delete(db: sqlite3.Connection, row: int) -> None:
     db.execute("DELETE FROM meta WHERE key = ?", (SUMMARY + str(row),))
 
 
-def end(db: sqlite3.Connection, row: int, game: Game) -> None:
-    """Row ``row`` put away as ``game`` ended; only the newest KEEP_FINISHED are kept."""
+def end(db: sqlite3.Connection, row: int, game: Game, when: datetime.datetime) -> None:
+    """Row ``row`` put away as ``game`` ended, ``when`` (the clock's: a label only); only
+    the newest KEEP_FINISHED are kept."""
     db.execute("UPDATE game SET ended = ?, finished_at = ? WHERE id = ?",
-               (ending(game), now(), row))
+               (ending(game), when.isoformat(timespec="seconds"), row))
     db.execute("DELETE FROM action WHERE game IN (SELECT id FROM game WHERE ended IS NOT "
                "NULL AND id NOT IN (SELECT id FROM game WHERE ended IS NOT NULL "
                "ORDER BY id DESC LIMIT ?))", (KEEP_FINISHED,))
@@ -449,10 +450,6 @@ def matches(computed: str, stored: str) -> bool:
 
 def digest(game: Game) -> str:
     return hashlib.sha256(game.save().encode("utf-8")).hexdigest()
-
-
-def now() -> str:
-    return datetime.datetime.now().isoformat(timespec="seconds")
 
 
 def shown(value: object) -> str:

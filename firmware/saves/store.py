@@ -21,10 +21,11 @@ import format (``robinson export`` / ``robinson import``).
 from __future__ import annotations
 
 import contextlib
+import datetime
 import errno
 import os
 import sqlite3
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, overload
@@ -88,8 +89,10 @@ class Store:
     """
 
     def __init__(self, directory: Path, read_only: bool = False, *,
-                 pref_keys: Collection[str] = ()) -> None:
+                 pref_keys: Collection[str] = (),
+                 clock: Callable[[], datetime.datetime] = datetime.datetime.now) -> None:
         self.pref_keys = tuple(pref_keys)
+        self.clock = clock  # when a game is put away: a label only (a Pi has no clock)
         self.folder = Folder(directory)
         self.directory, self.database = self.folder.directory, self.folder.database
         self.damaged_dir = self.folder.damaged_dir
@@ -399,7 +402,7 @@ class Store:
     def _retire(self, db: sqlite3.Connection, current: tuple[int, Game] | None) -> None:
         """The row in play out of play: put away if it was begun, else deleted."""
         if current is not None and current[1].actions:
-            end(db, *current)
+            end(db, *current, self.clock())
         elif current is not None:
             delete(db, current[0])
 

@@ -19,8 +19,8 @@ from typing import Any
 
 from firmware import header
 from firmware.config import PHONE_KEYS, Config, flat, hardware_table, taken
+from firmware.display.paging import Page
 from firmware.display.panels import PANELS
-from firmware.display.render import Page
 from firmware.display.screen import Screen
 from firmware.display.screens import result_screen
 from firmware.seam.intents import level
@@ -31,7 +31,7 @@ from robinson_core import MAX_PLAYERS, SEATS, Game
 from robinson_core.state import Status
 
 Pages = Callable[[Screen], list[Page]]
-"""A screen's pages on this table's panel, as text (``firmware.display.render.shown``)."""
+"""A screen's pages on this table's panel, as text (``firmware.display.paging.shown``)."""
 
 
 def game_shown(state: TableState) -> Game | None:

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from firmware import __version__
 from firmware.display.fonts import Fonts
 from firmware.display.layout import Layout
-from firmware.display.render import drawn, essential_page, page_count, picture_box
+from firmware.display.paging import essential_page, page_count
+from firmware.display.render import drawn, picture_box
 from firmware.display.screen import Screen
 from firmware.display.screens import message_screen
 from firmware.display.words import Words

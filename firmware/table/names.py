@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from firmware.config import NAME_LETTERS, name_fits
+from firmware.display.layout import NAME_LETTERS, name_fits
 from robinson_core import SEATS
 from robinson_core.errors import quote
 

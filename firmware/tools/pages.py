@@ -14,7 +14,7 @@ from typing import Any
 from firmware.display import screens
 from firmware.display.fonts import Fonts
 from firmware.display.layout import Layout
-from firmware.display.render import Page, shown
+from firmware.display.paging import Page, shown
 from firmware.display.words import Words
 from robinson_core import Game, Roll
 from robinson_core import events as ev

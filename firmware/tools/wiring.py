@@ -11,13 +11,13 @@ from firmware.config import (
     I2C_PINS,
     I2S_PINS,
     MOSI,
-    NAME_LETTERS,
     SCL,
     SCLK,
     SDA,
     SPI_PINS,
     Config,
 )
+from firmware.display.layout import NAME_LETTERS
 from firmware.display.panels import PANELS, Interface
 from firmware.header import GROUND, PHYSICAL, USABLE
 

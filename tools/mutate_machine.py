@@ -88,7 +88,8 @@ class Target:
 
 
 MACHINE_STAGES = (
-    ("tests/test_machine_rules.py", "tests/test_names.py"),  # each rule: 3 s
+    ("tests/test_machine_rules.py", "tests/test_names.py", "tests/test_writes.py",
+     "tests/test_view.py"),  # each rule: 5 s
     ("tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
      "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"),  # 20 s
     ("tests/test_table.py", "tests/test_faults.py", "tests/test_glance.py"))  # the rig

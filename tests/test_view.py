@@ -20,29 +20,12 @@ from firmware.saves.faults import Fault
 from firmware.seam.shown import published, reads
 from firmware.table import machine as m
 from firmware.table import messages as msg
+from firmware.table import state as states
 from firmware.table import view as v
 from firmware.table.menu import MENU, Row
 from firmware.table.messages import Press, TimerKind
 from firmware.table.prefs import Prefs
-from firmware.table.state import (
-    Animate,
-    Asking,
-    Fixed,
-    Info,
-    Menu,
-    Mode,
-    Notice,
-    Off,
-    Panel,
-    Phones,
-    Play,
-    Question,
-    Setup,
-    Showing,
-    Stuck,
-    TableState,
-    Title,
-)
+from firmware.table.state import Fixed, Mode, Notice, Panel, TableState
 from firmware.table.writes import Writes
 from robinson_core import Game, Roll, play_script
 from robinson_core.texts import LANGUAGES
@@ -186,16 +169,16 @@ def _drawn(data: st.DataObject) -> None:
     seat = st.integers(1, 8)
     game = data.draw(st.sampled_from(GAMES))
     now = data.draw(st.one_of(
-        st.builds(Stuck, notes=st.lists(st.sampled_from(NOTICES), max_size=2).map(tuple)),
-        st.builds(Title, notes=st.lists(st.sampled_from(NOTICES), max_size=2).map(tuple)),
-        st.just(Setup()), st.just(Off()),
-        st.builds(Play, showing=st.sampled_from(Showing)),
-        st.builds(Animate, roller=seat, frame=st.integers(0, 40), frames=st.integers(1, 40)),
-        st.builds(Menu, row=st.integers(0, len(MENU) - 1)),
-        st.builds(Phones, row=st.integers(0, 12)),
-        st.builds(Asking, question=st.sampled_from(Question),
+        st.builds(states.Stuck, notes=st.lists(st.sampled_from(NOTICES), max_size=2).map(tuple)),
+        st.builds(states.Title, notes=st.lists(st.sampled_from(NOTICES), max_size=2).map(tuple)),
+        st.just(states.Setup()), st.just(states.Off()),
+        st.builds(states.Play, showing=st.sampled_from(states.Showing)),
+        st.builds(states.Animate, roller=seat, frame=st.integers(0, 40), frames=st.integers(1, 40)),
+        st.builds(states.Menu, row=st.integers(0, len(MENU) - 1)),
+        st.builds(states.Phones, row=st.integers(0, 12)),
+        st.builds(states.Asking, question=st.sampled_from(states.Question),
                   asked_from=st.sampled_from(Mode)),
-        st.builds(Info, row=st.sampled_from(Row), last=st.sampled_from(GAMES),
+        st.builds(states.Info, row=st.sampled_from(Row), last=st.sampled_from(GAMES),
                   from_play=st.booleans())))
     prefs = Prefs(language=data.draw(st.sampled_from(LANGUAGES)), odds=data.draw(st.booleans()),
                   names=data.draw(st.sampled_from(((), ((1, "Čedo"), (2, "Ana"))))))

@@ -34,32 +34,29 @@ def seats(text: str) -> tuple[int, ...]:
     return tuple(s for s in seats if s is not None)
 
 
-def seat(text: str) -> int:
+def _within(text: str, low: int, high: int, wanted: str) -> int:
+    """``text`` as a whole number from ``low`` to ``high``; else ``wanted`` (what it
+    should be), and what it is."""
     number = whole_number(text)
-    if number is None or number not in SEATS:
-        raise argparse.ArgumentTypeError(f"a seat is a number 1-{MAX_PLAYERS}, not {quote(text)}")
+    if number is None or not low <= number <= high:
+        raise argparse.ArgumentTypeError(f"{wanted}, not {quote(text)}")
     return number
+
+
+def seat(text: str) -> int:
+    return _within(text, SEATS.start, SEATS.stop - 1, f"a seat is a number 1-{MAX_PLAYERS}")
 
 
 def count(text: str) -> int:
-    number = whole_number(text)
-    if number is None or not 1 <= number <= 10_000_000:
-        raise argparse.ArgumentTypeError(f"a number of games from 1 to 10000000, not {quote(text)}")
-    return number
+    return _within(text, 1, 10_000_000, "a number of games from 1 to 10000000")
 
 
 def jobs(text: str) -> int:
-    number = whole_number(text)
-    if number is None or number > 256:
-        raise argparse.ArgumentTypeError(f"--jobs takes 0 (all cores) to 256, not {quote(text)}")
-    return number
+    return _within(text, 0, 256, "--jobs takes 0 (all cores) to 256")
 
 
 def rollouts(text: str) -> int:
-    number = whole_number(text)
-    if number is None or not 1 <= number <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"--rollouts takes 1 to 1000000, not {quote(text)}")
-    return number
+    return _within(text, 1, 1_000_000, "--rollouts takes 1 to 1000000")
 
 
 def seed(text: str) -> int:

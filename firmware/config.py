@@ -17,18 +17,21 @@ from typing import Any
 from firmware.display.layout import NAME_LETTERS, Layout, name_fits
 from firmware.display.panels import PANELS, Interface, PanelKind
 from firmware.errors import ConfigError
-from firmware.header import USABLE
+from firmware.header import (
+    CE0,
+    CE1,
+    I2C_PINS,
+    I2S_PINS,
+    SPI1_CE,
+    SPI1_PINS,
+    SPI_PINS,
+    USABLE,
+)
 from firmware.runtime.soundcards import AUTO
 from robinson_core import MAX_PLAYERS, HouseRules, RobinsonError
 from robinson_core.house_rules import ACCEPTED as RULE_NAMES
 from robinson_core.texts import LANGUAGES
 
-SDA, SCL = 2, 3  # the I2C bus the panel is on (BCM numbers)
-CE1, CE0, MISO, MOSI, SCLK = 7, 8, 9, 10, 11  # SPI
-I2C_PINS = {SDA: "I2C SDA", SCL: "I2C SCL"}
-SPI_PINS = {CE1: "SPI CE1", CE0: "SPI CE0", MISO: "SPI MISO", MOSI: "SPI MOSI", SCLK: "SPI SCLK"}
-SPI1_PINS = {19: "SPI1 MISO", 20: "SPI1 MOSI", 21: "SPI1 SCLK"}  # the auxiliary SPI
-SPI1_CE = {0: 18, 1: 17, 2: 16}  # its chip selects (dtoverlay=spi1-3cs): the one in use
 DISPLAYS = tuple(PANELS)
 SPI_SPEEDS_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)  # as luma takes
 HARDWARE = ("auto", "pi", "emulate")
@@ -127,15 +130,6 @@ class Timings:
     dim_after: float = 120.0
     blank_after: float = 900.0
     shift_every: float = 300.0
-
-
-I2S_PINS = {18: "I2S BCLK", 19: "I2S LRCLK", 20: "I2S DIN (unwired)", 21: "I2S DOUT"}
-"""The pins the I2S overlay takes, as one group (``i2s_pins <18 19 20 21>`` in the
-Pi 4's device tree, ``rp1_i2s0_18_21`` on the Pi 5): bit clock, word clock, the Pi's
-data in (a MAX98357A leaves it unwired, but the group holds it) and data out."""
-
-AMPLIFIER_PINS = (18, 19, 21)
-"""The I2S pins a MAX98357A is wired to (its BCLK, LRC and DIN)."""
 
 
 VOLUMES_ALLOWED = range(10, 101)  # espeak-ng's amplitude, the config's and the menu's kept

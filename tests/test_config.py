@@ -15,8 +15,6 @@ from typing import Any
 import pytest
 
 from firmware.config import (
-    CE0,
-    CE1,
     Config,
     Display,
     Pins,
@@ -29,6 +27,7 @@ from firmware.config import (
 )
 from firmware.display.panels import Interface
 from firmware.errors import ConfigError
+from firmware.header import CE0, CE1
 from robinson_core import HouseRules
 from robinson_core.house_rules import OLD_NAMES, DeadChips, ShareWith, Square4, Square32, Square33
 

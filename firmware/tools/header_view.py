@@ -11,9 +11,9 @@ import dataclasses
 from collections.abc import Callable
 from html import escape
 
-from firmware.config import I2S_PINS, Config
+from firmware.config import Config
 from firmware.display.panels import Interface
-from firmware.header import GROUND, PHYSICAL
+from firmware.header import GROUND, I2S_PINS, PHYSICAL
 from firmware.tools.wiring import Wire, i2s_moves, i2s_wires, wires
 
 POWER = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"}

@@ -5,21 +5,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from firmware.config import (
+from firmware.config import Config
+from firmware.display.layout import NAME_LETTERS
+from firmware.display.panels import PANELS, Interface
+from firmware.header import (
     AMPLIFIER_PINS,
     CE0,
+    GROUND,
     I2C_PINS,
     I2S_PINS,
     MOSI,
+    PHYSICAL,
     SCL,
     SCLK,
     SDA,
     SPI_PINS,
-    Config,
+    USABLE,
 )
-from firmware.display.layout import NAME_LETTERS
-from firmware.display.panels import PANELS, Interface
-from firmware.header import GROUND, PHYSICAL, USABLE
 
 LED_RESISTOR = "220 Ω (red, yellow) or 68 Ω (blue, white, bright green)"
 """About 5 mA at 3.3 V either way: 330 Ω leaves a blue or white LED under 1 mA."""

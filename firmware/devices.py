@@ -241,7 +241,7 @@ def _without_exit_hooks() -> Iterator[None]:
     answered; each would keep its device (and bus) for ever. Build without them.
 
     luma has no option for this, so its module's private ``atexit`` name is swapped for
-    the build (the table builds devices on one thread); tests/test_private_internals.py
+    the build (the table builds devices on one thread); tests/app/test_private_internals.py
     pins that luma still registers through that name."""
     module = luma.core.device
     module.atexit = types.SimpleNamespace(register=lambda hook: None)

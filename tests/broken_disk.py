@@ -79,7 +79,7 @@ def main(kind: str, folder: Path) -> int:
 def full_at_start(folder: Path) -> int:
     """The disk is full before the table starts: it plays the saved game, says it
     cannot save, sets nothing aside; once there is space, the next press is saved."""
-    from .test_store_faults import IN_PLAY, folder_with_games
+    from .saves.test_store_faults import IN_PLAY, folder_with_games
 
     state = folder_with_games(folder / "state")
     filler = _fill(folder / "filler")
@@ -112,7 +112,7 @@ def full_at_stop(folder: Path, freed: bool) -> int:
     """Two rolls the full disk refuses, then the stop: with the disk still full, the last
     frame says how many shown actions are not saved (and the journal); with space back
     just before the stop (``freed``), its last try saves them and the frame says saved."""
-    from .test_store_faults import IN_PLAY, folder_with_games
+    from .saves.test_store_faults import IN_PLAY, folder_with_games
 
     state = folder_with_games(folder / "state")
     rig = Rig(state, seats_on=(1, 2, 3), faces=[5, 6], animate=False)

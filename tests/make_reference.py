@@ -2,7 +2,7 @@
 
 The script was drawn once from a seeded generator, chosen because its game
 passes Friday's oath, a swap on 36, a death on 42 and a win with a share-out;
-what the engine makes of it is then pinned by tests/test_reference_game.py.
+what the engine makes of it is then pinned by tests/core/test_reference_game.py.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def seeded_kinds() -> list[tuple[int, Game]]:
     under each house rule that changes money: a kind is what the game waits for, the
     kinds of event, whether a payment fell short, how many paid, how many were paid,
     whether more than two payments were made."""
-    from tests.test_glance import MONEY_RULES, played
+    from tests.shell.test_glance import MONEY_RULES, played
 
     seeded, kinds = [], set()
     for seed in range(2 * len(MONEY_RULES)):

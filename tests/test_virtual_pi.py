@@ -49,7 +49,7 @@ CUTS = 200 if LONG else 8
 16 until the tier still took 8:34-8:49 warm, 12 until it took 8:21 (a cut costs the
 table's guest 8-9 s, the cuts' guest 18): a cut is one more draw of the same random
 timing on a real kernel's page cache; a kill at every write-side system call of each
-flow is the host's campaign (tests/test_kill_points.py)."""
+flow is the host's campaign (tests/saves/test_kill_points.py)."""
 WATCHDOG_SEC, RESTART_SEC = 10, 5
 # The long tier: the table's guest on arm64 too (ROBINSON_VPI_LONG=1 ./test.sh -k virtual_pi)
 TABLES = ["x86", *(["arm64"] if os.environ.get("ROBINSON_VPI_LONG") == "1" else [])]
@@ -747,7 +747,7 @@ def test_the_figures(vpi: vm.Run, cutting: vm.Run, panel: vm.PanelLog) -> None:
     # part while the die tumbles, as wire time at I2C's standard 100 kHz. The median of
     # the first parts: a fresh-clone run once saw, after a roll pressed twice by the
     # harness ("roll 8 (2)"), a 747-byte redraw come 12 ms before the die's 160 bytes;
-    # what drew it is not known (tests/test_table.py holds every press to 15 ms).
+    # what drew it is not known (tests/shell/test_table.py holds every press to 15 ms).
     assert statistics.median(firsts) * 9 / 100_000 <= 0.015, firsts
     assert max(longest) * 9 / 100_000 <= 0.080, longest
     first = panel.first_write or 0.0
@@ -910,7 +910,7 @@ def test_the_spoken_banker_is_heard_in_four_languages_under_the_unit(
     device "auto" found the amplifier's by its name, and the unit let the table open a
     card that was not there when it started."""
     from firmware.speech.said import Spoken
-    from tests.test_speech import bounds
+    from tests.display.test_speech import bounds
 
     heard, quiet_peak, run = voice
     at_start = run.facts["sound_at_table_start"]

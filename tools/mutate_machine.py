@@ -88,11 +88,12 @@ class Target:
 
 
 MACHINE_STAGES = (
-    ("tests/test_machine_rules.py", "tests/test_names.py", "tests/test_writes.py",
-     "tests/test_view.py"),  # each rule: 5 s
-    ("tests/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
-     "tests/test_machine.py::test_the_properties_compared_thousands_of_cases"),  # 20 s
-    ("tests/test_table.py", "tests/test_faults.py", "tests/test_glance.py"))  # the rig
+    ("tests/table/test_machine_rules.py", "tests/table/test_names.py", "tests/table/test_writes.py",
+     "tests/table/test_view.py"),  # each rule: 5 s
+    ("tests/table/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
+     "tests/table/test_machine.py::test_the_properties_compared_thousands_of_cases"),  # 20 s
+    ("tests/shell/test_table.py", "tests/shell/test_faults.py",
+     "tests/shell/test_glance.py"))  # the rig
 TARGETS = {
     "machine": Target(
         "firmware.table.machine", MACHINE_STAGES,
@@ -109,44 +110,47 @@ TARGETS = {
         caches=("_words",)),
     "config": Target(
         "firmware.config",
-        (("tests/test_config.py",),  # each setting and bound: 0.8 s
-         ("tests/test_bad_input.py", "tests/test_names.py", "tests/test_panels.py")),
+        (("tests/app/test_config.py",),  # each setting and bound: 0.8 s
+         ("tests/app/test_bad_input.py", "tests/table/test_names.py",
+          "tests/display/test_panels.py")),
         enums=("Interface",)),
 }
 STORE_STAGES = (  # the store's rooms: the fast tests first, the flip campaigns last
-    ("tests/test_rows.py", "tests/test_durable.py", "tests/test_store.py",
-     "tests/test_ledger.py", "-k", "not damage_to"),  # 11 s
-    ("tests/test_store_faults.py", "tests/test_names.py", "-k", "not one_bit_flips"),  # 13 s
-    ("tests/test_ledger.py", "tests/test_store_faults.py",
+    ("tests/saves/test_rows.py", "tests/saves/test_durable.py", "tests/saves/test_store.py",
+     "tests/saves/test_ledger.py", "-k", "not damage_to"),  # 11 s
+    ("tests/saves/test_store_faults.py", "tests/table/test_names.py",
+     "-k", "not one_bit_flips"),  # 13 s
+    ("tests/saves/test_ledger.py", "tests/saves/test_store_faults.py",
      "-k", "damage_to or one_bit_flips"))  # 12 s (a quarter of the cases: ROBINSON_MUTANT)
 for room in ("folder", "ledger", "rows", "salvage", "store", "spare"):
     TARGETS[room] = Target(f"firmware.saves.{room}", STORE_STAGES,
                            enums=("Ended",) if room in ("rows", "spare") else ())
 TARGETS["restore"] = Target(  # only robinson restore runs it
-    "firmware.saves.restore", (("tests/test_durable.py", "tests/test_ledger.py",
-                                "tests/test_store.py", "-k", "restore or put_back"),))
+    "firmware.saves.restore", (("tests/saves/test_durable.py", "tests/saves/test_ledger.py",
+                                "tests/saves/test_store.py", "-k", "restore or put_back"),))
 WEB_STAGES = (  # the page and the seam, in processes of their own: the fast files first
-    ("tests/test_seam.py",),  # the seam's bytes and intents, in this process: 6 s
-    ("tests/test_web.py", "tests/test_page_guard.py", "-k",  # the page, the table beside
+    ("tests/page/test_seam.py",),  # the seam's bytes and intents, in this process: 6 s
+    ("tests/page/test_web.py", "tests/page/test_page_guard.py", "-k",  # the page, the table beside
      "not every_page_attack"),  # it; not the press's time under attack (its ratio: noise
     # beside another runner)
-    ("tests/test_phone_hardware.py",))
+    ("tests/app/test_phone_hardware.py",))
 for module in ("firmware.web.pairing", "firmware.web.app", "firmware.seam.server",
                "firmware.seam.intents"):
     TARGETS[module.rpartition(".")[2]] = Target(module, WEB_STAGES, files=True)
 TARGETS["said"] = Target(  # what the voice says: its words read against what they should say
     "firmware.speech.said",
-    (("tests/test_speech.py", "-k", "pinned"),  # 2,120 sentences against spoken.txt: 1 s
-     ("tests/test_speech.py", "tests/test_cases.py"),  # 9 s
-     ("tests/test_machine_rules.py", "tests/test_recall.py"),
-     ("tests/test_voice.py",)),  # the real voice through the table's shell: 40 s
+    (("tests/display/test_speech.py", "-k", "pinned"),  # 2,120 sentences against spoken.txt: 1 s
+     ("tests/display/test_speech.py", "tests/core/test_cases.py"),  # 9 s
+     ("tests/table/test_machine_rules.py", "tests/table/test_recall.py"),
+     ("tests/shell/test_voice.py",)),  # the real voice through the table's shell: 40 s
     enums=("Pending", "Status", "Choice"))
 TARGETS["screens"] = Target(  # the screens the panel shows
     "firmware.display.screens",
-    (("tests/test_screens_reference.py", "-k", "pinned"),  # 1,920 screens against shown.txt
-     ("tests/test_screens_reference.py", "tests/test_recall.py", "tests/test_cases.py"),  # 4 s
-     ("tests/test_machine_rules.py", "tests/test_glance.py"),  # 30 s
-     ("tests/test_table.py", "tests/test_faults.py")),
+    (("tests/display/test_screens_reference.py", "-k", "pinned"),  # 1,920 screens against shown.txt
+     ("tests/display/test_screens_reference.py", "tests/table/test_recall.py",
+      "tests/core/test_cases.py"),  # 4 s
+     ("tests/table/test_machine_rules.py", "tests/shell/test_glance.py"),  # 30 s
+     ("tests/shell/test_table.py", "tests/shell/test_faults.py")),
     enums=("Pending", "Status", "Choice", "Size"))
 TARGET = TARGETS["machine"]  # main() sets the one asked for
 TURN_COMPARE = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt,

@@ -96,7 +96,7 @@ class PageWriter:
         self.device = device
         self.sh110x = isinstance(device, luma.oled.device.sh1106 | luma.oled.device.sh1107)
         # luma does not publish where the visible columns start: its drivers keep it in
-        # these (tests/test_private_internals.py pins them).
+        # these (tests/app/test_private_internals.py pins them).
         self.column_offset = (getattr(device, "_page_address_offset", 0) if self.sh110x
                               else getattr(device, "_colstart", 0))
         self.width = device.width

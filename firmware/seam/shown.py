@@ -43,7 +43,7 @@ def game_shown(state: TableState) -> Game | None:
 
 
 def reads(state: TableState) -> tuple[object, ...]:
-    """What of ``state`` ``published`` reads (tests/test_seam.py holds it to this): the seam
+    """What of ``state`` ``published`` reads (tests/page/test_seam.py holds it to this): the seam
     publishes anew only when this changed. While the die tumbles, who rolls is shown, not
     which frame."""
     now = state.now.roller if isinstance(state.now, Animate) else state.now

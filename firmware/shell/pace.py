@@ -6,7 +6,7 @@ Set after each input the table takes, unless it animates or a press announced wi
 ``expect_press`` has not been taken yet. Without the announcement a press's release,
 still on its way through the debounce under load, found the flag set from before the
 press, and the next press went down at once: two presses ran together, and a roll a
-script typed was lost (tests/test_one_table.py, once in a loaded run).
+script typed was lost (tests/shell/test_one_table.py, once in a loaded run).
 
 >>> pace = Pace()
 >>> pace.took(pressed=False, animating=False); pace.is_set()

@@ -93,7 +93,7 @@ _built: list[tuple[tuple[object, ...], Screen]] = []
 
 
 def read(state: TableState) -> tuple[object, ...]:
-    """What of ``state`` the view reads (tests/test_view.py holds ``build`` to it); most
+    """What of ``state`` the view reads (tests/table/test_view.py holds ``build`` to it); most
     fields are the very values of the state before, so comparing them is quick."""
     return (state.fixed, state.now, state.game, state.prefs, state.seats, state.first,
             state.panel.flash, state.panel.hint, state.writes, state.odds, state.pairing,

@@ -43,7 +43,7 @@ def kernel_batch(seats: tuple[int, ...], first: int, rules: HouseRules, games: i
 def play_batch(seats: tuple[int, ...], first: int, rules: HouseRules, games: int,
                seed: tuple[int, int], coin: bool = False) -> Tally:
     """The same games through the table's own ``Play`` and its events: the law the
-    kernel is compared against (tests/test_sim.py), figure for figure."""
+    kernel is compared against (tests/core/test_sim.py), figure for figure."""
     random = _die(seed)
     start = new_game(seats, first, rules)
     order = seats[seats.index(first):] + seats[:seats.index(first)]

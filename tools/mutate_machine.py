@@ -94,13 +94,14 @@ MACHINE_STAGES = (
      "tests/table/test_machine.py::test_the_properties_compared_thousands_of_cases"),  # 20 s
     ("tests/shell/test_table.py", "tests/shell/test_faults.py",
      "tests/shell/test_glance.py"))  # the rig
+PHONE_STAGE = (("tests/app/test_phone_hardware.py", "tests/page/test_seam.py"),)  # phones
 TARGETS = {
     "machine": Target(
         "firmware.table.machine", MACHINE_STAGES,
         enums=("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status",
                "Choice", "Showing", "Question", "Waiting", "Fault")),
-    **{room: Target(  # the machine's rooms: judged as the machine is
-        f"firmware.table.{room}", MACHINE_STAGES,
+    **{room: Target(  # the machine's rooms: judged as the machine is (phones: and by a
+        f"firmware.table.{room}", MACHINE_STAGES + (PHONE_STAGE if room == "phones" else ()),
         enums=("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status",
                "Choice", "Showing", "Question", "Waiting", "Fault"))
        for room in ("moment", "play", "menus", "phones", "writes")},

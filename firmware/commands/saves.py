@@ -165,7 +165,7 @@ def run_restore(args: argparse.Namespace) -> int:
     from firmware.devices import on_raspberry_pi
     from firmware.saves.restore import restore
 
-    done = restore(state_dir(args.state_dir, on_raspberry_pi()), Path(args.file))
+    done = restore(state_dir(args.state_dir, on_raspberry_pi()), Path(args.file), PREF_KEYS)
     count = f"{done.finished} finished game" + ("" if done.finished == 1 else "s")
     game = (f"the game in play (seats {','.join(map(str, done.game.seats))}, "
             f"{len(done.game.actions)} action{'' if len(done.game.actions) == 1 else 's'})"

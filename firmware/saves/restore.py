@@ -13,6 +13,7 @@ import contextlib
 import os
 import shutil
 import sqlite3
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,11 +74,12 @@ def check_copy(copy: Path) -> None:
             db.close()
 
 
-def restore(directory: Path, copy: Path) -> Restored:
+def restore(directory: Path, copy: Path, pref_keys: Collection[str] = ()) -> Restored:
     """Make ``copy`` the saves of ``directory``; raises SaveError (the copy is not a whole
-    database of ours), TableRunning, or StateDirectoryError, changing nothing then."""
+    database of ours), TableRunning, or StateDirectoryError, changing nothing then.
+    ``pref_keys``: the preferences the table knows (kept if opening must salvage)."""
     check_copy(copy)
-    store = Store(directory)
+    store = Store(directory, pref_keys=pref_keys)
     store.lock()  # not beside a running table
     try:
         folder = store.folder

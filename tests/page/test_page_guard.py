@@ -185,14 +185,14 @@ def test_a_live_stream_ends_after_its_time_and_the_browser_opens_it_again(
     monkeypatch.setattr(web_app, "HEARTBEAT", 0.2)
     (tmp_path / "state").mkdir(mode=0o700)
     app = web_app.application(tmp_path / "state", Config())
-    with serving(app) as port, httpx.stream("GET", f"http://127.0.0.1:{port}/events",
-                                            headers={"host": "localhost"},
-                                            timeout=20) as stream:
-        began, lines = time.monotonic(), []
-        for line in stream.iter_lines():  # to its end, or 15 s (a heartbeat each 0.2 s)
-            lines.append(line)
-            if time.monotonic() - began > 15.0:
-                break
+    with serving(app) as port:
+        began, lines = time.monotonic(), []  # before the request: the page's clock for the
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/events",  # stream starts after
+                          headers={"host": "localhost"}, timeout=20) as stream:
+            for line in stream.iter_lines():  # to its end, or 15 s (a heartbeat each 0.2 s)
+                lines.append(line)
+                if time.monotonic() - began > 15.0:
+                    break
         took = time.monotonic() - began
     assert stream.status_code == 200 and lines[0] == "retry: 1000", lines[:3]
     assert "event: now" in lines and 1.0 <= took < 15.0, (took, lines[:5])

@@ -146,7 +146,8 @@ class Moment:
         self.drawn, self.redrawn = shown, False
         over = self.state.panel.flash or self.state.trial or self.state.pairing
         if over is None and self.state.panel.page > self.state.panel.seen:
-            self.on_panel(seen=self.state.panel.page)  # on the panel now, not under a message, a
+            self.on_panel(seen=self.state.panel.page)  # on the panel now, not under a
+            # message, a phone's panel on trial or a pairing code
 
     def weighed(self) -> bool:
         """Whether the screen now is one of the game's decision: where odds are shown."""

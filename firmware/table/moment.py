@@ -28,6 +28,7 @@ from firmware.table.state import (
     Notice,
     Play,
     TableState,
+    Waiting,
 )
 from firmware.table.view import view, words
 from firmware.table.writes import queued
@@ -162,6 +163,9 @@ class Moment:
         if game is not None and self.weighed() and self.state.weighing != game:
             self.set(weighing=game)
             self.do(NeedOdds(game))
+        if self.state.waiting is Waiting.FACE:  # "roll" on 7, "again" on 20: the face
+            self.do(*self.said)  # comes next, and the die's first frame is what goes first
+            return
         self.draw_now()
         self.do(*self.said)
         if self.paging:

@@ -214,8 +214,10 @@ class Panel:
         self._send()
 
     def next_shift(self) -> None:
+        """Everything a pixel over, against burn-in: in parts as a frame's rest goes (a
+        shift that comes while the die tumbles holds the loop no longer than they do)."""
         self.shift += 1
-        self._send()
+        self._send(rest=True)
 
     def _command(self, action: Callable[[LumaDevice], object]) -> None:
         if self.device is None:

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from firmware.config import Config, TableOptions
 from firmware.display import screens
+from firmware.display.panel import SHIFTS
 from firmware.display.words import Words
 from firmware.table.menu import MENU, Row
+from firmware.table.messages import TimerFired, TimerKind
 from firmware.table.state import Mode
 from robinson_core import Action, Choice, Game, Pending, Roll
 
@@ -613,6 +615,76 @@ def test_a_press_is_seen_within_15_ms_of_wire_and_no_part_outlasts_a_frame(
     assert all(first * BITS / WIRE_HZ <= 0.015 for first in firsts), firsts
     assert compared >= 4 * 5, compared  # the tumbles' parts were really counted
 
+
+
+
+def test_a_decision_that_rolls_shows_the_die_first(rigs: list[Rig], tmp_path: Path) -> None:
+    """"Roll" on 7 and "again" on 20 are one press, one roll: the die's 160 bytes go out
+    first, as a ROLL press's do, not the square's screen (747 bytes, 67 ms at 100 kHz)
+    with the die after it."""
+    # 1: 3, 2: 1, 1: 4 (7), 2: 2, 1 rolls from 7: 6 (13), 2: 2, 1: 6 (19), 2: 1, 1: 1 (20)
+    # and again: 2 (22)
+    rig = playing(rigs, tmp_path, seats=(1, 2), faces=[3, 1, 4, 2, 6, 2, 6, 1, 1, 2, 3])
+    writer = rig.table.panel.writer
+    assert writer is not None
+    display = writer.display
+    calls: list[int] = []
+
+    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
+                budget: int | None = None) -> int:
+        before = rig.bus.sent
+        if display(image, first=first, budget=budget):
+            calls.append(rig.bus.sent - before)
+        return rig.bus.sent - before
+
+    writer.display = counted  # type: ignore[method-assign]
+    decided: list[Pending] = []
+    for _ in range(10):
+        rig.read()
+        pending = rig.game.state.pending
+        calls.clear()
+        rig.short(read=False)
+        rig.settle()
+        assert calls[0] * BITS / WIRE_HZ <= 0.015, (pending, calls)
+        if pending is not Pending.ROLL:
+            decided.append(pending)
+    assert decided == [Pending.TREE, Pending.AGAIN], decided
+    assert rig.game.state.player(1).position == 22
+
+def test_a_burn_in_shift_goes_out_in_parts_no_longer_than_a_tumbling_frame(
+        rigs: list[Rig], tmp_path: Path) -> None:
+    """The shift moves every pixel of a full screen: sent whole it held the loop 90 ms of
+    wire (1,002 bytes); in parts each is within a tumbling frame's 80 ms, and the panel
+    ends showing the shifted screen."""
+    rig = playing(rigs, tmp_path, seats=(1, 2, 3, 4), faces=[5, 3, 6, 2, 4, 1, 2, 6])
+    writer = rig.table.panel.writer
+    assert writer is not None
+    display = writer.display
+    parts: list[int] = []
+
+    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
+                budget: int | None = None) -> int:
+        before = rig.bus.sent
+        sent = display(image, first=first, budget=budget)
+        if sent:
+            parts.append(rig.bus.sent - before)
+        return sent
+
+    writer.display = counted  # type: ignore[method-assign]
+    shifted = 0
+    for _ in range(6):
+        rig.short()
+        rig.settle()
+        parts.clear()
+        rig.table.take(TimerFired(TimerKind.SHIFT))
+        rig.settle()
+        assert parts and all(part * BITS / WIRE_HZ <= 0.080 for part in parts), parts
+        shifted += sum(parts)
+        panel = rig.table.panel
+        assert panel.shown is not None
+        moved = ImageChops.offset(panel.shown, *SHIFTS[panel.shift % len(SHIFTS)])
+        assert rig.shown().convert("1").tobytes() == moved.convert("1").tobytes()
+    assert shifted >= 6 * 400, shifted  # whole screens moved, not a pixel or two
 
 def test_a_decisions_odds_come_from_the_weighing_thread_onto_the_panel(
         rigs: list[Rig], tmp_path: Path) -> None:

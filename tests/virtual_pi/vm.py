@@ -479,6 +479,7 @@ class PanelLog:
     writes: list[float]
     marks: list[tuple[float, str]]
     sizes: list[int] = field(default_factory=list)  # each write's bytes on the wire
+    pages: list[int | None] = field(default_factory=list)  # a window's page, or None
 
 
 def decode(trace: Path, chip: str = "ssd1306") -> PanelLog:
@@ -488,6 +489,7 @@ def decode(trace: Path, chip: str = "ssd1306") -> PanelLog:
     snapshots: dict[str, Image.Image] = {}
     writes: list[float] = []
     sizes: list[int] = []
+    pages: list[int | None] = []
     marks: list[tuple[float, str]] = []
     for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
         found = _WRITE.search(line)
@@ -501,12 +503,25 @@ def decode(trace: Path, chip: str = "ssd1306") -> PanelLog:
             bus.write_i2c_block_data(0x3C, int(control, 16), payload)
             writes.append(float(at))
             sizes.append(2 + len(payload))  # the address and control bytes, the payload
+            pages.append(_window_page(chip, int(control, 16), payload))
             continue
         marked = _MARK.search(line)
         if marked:
             marks.append((float(marked.group(1)), marked.group(2)))
             snapshots[marked.group(2)] = bus.image()
-    return PanelLog(snapshots, writes[0] if writes else None, writes, marks, sizes)
+    return PanelLog(snapshots, writes[0] if writes else None, writes, marks, sizes, pages)
+
+
+def _window_page(chip: str, control: int, payload: list[int]) -> int | None:
+    """The page a command write opens a window on (SSD1306: column and page address;
+    SH1106: a page address, then the column), or None for any other write."""
+    if control != 0x00 or not payload:
+        return None
+    if chip == "ssd1306" and payload[0] == 0x21 and len(payload) >= 6 and payload[3] == 0x22:
+        return payload[4]
+    if chip == "sh1106" and payload[0] & 0xF0 == 0xB0 and len(payload) == 3:
+        return payload[0] & 0x0F
+    return None
 
 
 def main() -> int:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from . import events as ev
 from .actions import CHOICES, Choice
-from .board import START
+from .board import BOARD, HOME, START
 from .game import Game
 from .state import GameState, Player, Status
 from .texts import Name, caption, instruction, ui
@@ -269,3 +269,20 @@ def waiting(state: GameState, lang: str, name: Names | None = None) -> str:
     assert state.to_move is not None
     key = ASK_KEYS.get(state.pending, "to_roll")
     return ui(lang, key, name=name(state.to_move))
+
+
+def way(events: Sequence[ev.Event], rolled: ev.Moved) -> list[int]:
+    """The squares the token the roll moved went to, in turn, after its start: the far
+    end it bounced from, where the die took it, and where that square sent it on (the
+    reason a token is not where the die said).
+
+    >>> from robinson_core import Game, Roll
+    >>> game = Game((1, 2)).play(Roll(4))
+    >>> way(game.events, next(e for e in game.events if isinstance(e, ev.Moved)))
+    [4, 0]
+    """
+    later = events[events.index(rolled) + 1:]
+    ends = [e.end for e in later if isinstance(e, ev.Moved) and e.seat == rolled.seat]
+    ends += [BOARD[rolled.end].target or rolled.end for e in later
+             if isinstance(e, ev.Swapped) and e.seat == rolled.seat]
+    return [*([HOME] if rolled.bounced else []), rolled.end, *ends]

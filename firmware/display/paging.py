@@ -57,7 +57,13 @@ def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
     """The screen as the size class tells: on a strip, the essentials that are news
     (not a ledger no chip moved) and then the prompt, two lines at a time (the story is
     dropped; a menu keeps its cursor). With ``fonts``, a body that would page, or wrap a
-    line, is replaced by its ``compact`` form, if any."""
+    line, is replaced by its ``compact`` form, if any, and a title too wide for its bar by
+    the first of its ``shorter`` ones that is not."""
+    if fonts is not None and screen.shorter:  # the first title that fits the bar whole
+        room = box(layout, screen, fonts).width - 4
+        titles = (screen.title, *screen.shorter)
+        title = next((t for t in titles if fonts.width(t, bold=True) <= room), titles[-1])
+        screen = replace(screen, title=title, shorter=())
     if fonts is not None and screen.compact:
         full = fit(replace(screen, compact=()), layout)
         laid = pages(full, fonts, box(layout, full, fonts))

@@ -47,5 +47,6 @@ class Screen:
     side: tuple[str, ...] = ()
     cursor: int = -1  # a body row that must stay in view (a menu's ▶)
     compact: tuple[str, ...] = ()  # the body where ``body`` would take more than one page
+    shorter: tuple[str, ...] = ()  # titles to use, in turn, where ``title`` is too wide
     qr: str = ""  # a QR code of this text beside the body (a phone's pairing address)
     outline: bool = False  # a line on the panel's four edges (a test pattern: all in view?)

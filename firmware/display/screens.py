@@ -9,9 +9,7 @@ from typing import Any, Protocol
 from firmware.display.screen import Picture, Screen
 from firmware.display.words import Words
 from robinson_core import (
-    BOARD,
     CHOICES,
-    HOME,
     MAX_PLAYERS,
     MIN_PLAYERS,
     START,
@@ -29,6 +27,7 @@ from robinson_core.narrate import (
     describe,
     describe_each,
     friday_masters,
+    way,
 )
 from robinson_core.texts import caption, instruction, instruction_key
 
@@ -222,7 +221,10 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     face = next((e.face for e in events if isinstance(e, ev.Rolled)), 0)
     # No picture beside the body: its 34 pixels are worth more as text here (the die
     # is small, in the title bar; a death or a win says so in the title).
-    title = w("moved_to", name=w.name(seat), square=w.square(player.position or 0))
+    landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
+                  None)
+    title, shorter = _moved_title(w, seat, player.position or 0,
+                                  way(events, landed) if landed is not None else [])
     body = [w("ledger", chips=player.chips, pot=state.pot)]  # the title names whose chips
     for event in events:
         if isinstance(event, ev.Eliminated):
@@ -243,8 +245,6 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
                            badge)
     body += [summed] if summed else paid
     body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
-    landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
-                  None)
     dead = any(isinstance(e, ev.Eliminated) for e in events)
     if (landed is not None and not dead and len(body) == 1
             and instruction_key(landed.end, game.rules) not in (None, *EXCHANGES)):
@@ -267,8 +267,22 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     footer = (w("next_decides", name=w.name(next_up)) if next_up is not None and next_up != seat
               else prompt(w, state))
     return Screen(title=title, body=tuple(body), footer=footer, badge=badge, die=face,
-                  essential=essential, more=w("more"),
+                  essential=essential, more=w("more"), shorter=shorter,
                   **around(w, state, seat))
+
+
+def _moved_title(w: Words, seat: int, square: int,
+                 squares: list[int]) -> tuple[str, tuple[str, ...]]:
+    """Who moved and where their token ends, by way of any square that sent it on (the
+    reason a token is not where the die said: "Cy → 25 → 14", "Ben → 45 → 42"); where that
+    is too wide, its arrows closed up, then the square alone: ``Screen.shorter``."""
+    name, end = w.name(seat), w.square(square)
+    title = w("moved_to", name=name, square=end)
+    if len(squares) < 2:
+        return title, ()
+    via = [w("start") if s == START else str(s) for s in squares[:-1]]
+    full = w("moved_to", name=name, square=" → ".join([*via, end]))
+    return full, (full.replace(" → ", "→"), title)
 
 
 def _end_screen(w: Words, game: Game, seat: int, title: str, shared: list[str],
@@ -353,7 +367,9 @@ def action_said(w: Words, events: Sequence[ev.Event]) -> str:
         if isinstance(event, ev.Decided):
             said.append(describe(event, w.lang, w.name))
         elif isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL:
-            said.append(describe(event, w.lang, w.name) + _onward(w, events, event))
+            onward = way(events, event)[1 + event.bounced:]  # where the square sent it
+            said.append(describe(event, w.lang, w.name) + "".join(
+                f" → {w('start') if end == START else end}" for end in onward))
     return "; ".join(said)
 
 
@@ -361,18 +377,8 @@ def path(w: Words, events: Sequence[ev.Event], rolled: ev.Moved) -> str:
     """The path of the token the roll moved, without its name (the title says whose: a
     name and its path were parted on a row of their own where the line wrapped):
     "31 → 32", "start → 4 → start", "43 → 45 → 41"."""
-    start = w("start") if rolled.start == START else rolled.start
-    bounce = f" → {HOME}" if rolled.bounced else ""
-    return f"{start}{bounce} → {rolled.end}" + _onward(w, events, rolled)
-
-
-def _onward(w: Words, events: Sequence[ev.Event], rolled: ev.Moved) -> str:
-    """Where the square sent the token the roll moved, after the roll: ' → 14'."""
-    later = events[events.index(rolled) + 1:]
-    ends = [e.end for e in later if isinstance(e, ev.Moved) and e.seat == rolled.seat]
-    ends += [BOARD[rolled.end].target or rolled.end for e in later
-             if isinstance(e, ev.Swapped) and e.seat == rolled.seat]
-    return "".join(f" → {w('start') if end == 0 else end}" for end in ends)
+    return " → ".join(w("start") if square == START else str(square)
+                      for square in [rolled.start, *way(events, rolled)])
 
 
 RECALLED = {"won": "recall_won", "no_winner": "recall_none", "abandoned": "recall_put_away"}

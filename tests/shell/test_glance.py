@@ -8,6 +8,7 @@ import functools
 import itertools
 import random
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from firmware.table.menu import MENU
 from firmware.table.messages import Draw, Effect, Input
 from robinson_core import CHOICES, Choice, Game, HouseRules, Roll, Status, parse_action
 from robinson_core import events as ev
-from robinson_core.narrate import nets
+from robinson_core.narrate import nets, way
 from robinson_core.texts import CASES, LANGUAGES, chip_nouns, fill, instruction
 
 from ..glance_check import (
@@ -68,7 +69,7 @@ def reference_game() -> Iterator[Game]:
 def test_page_one_has_the_square_the_money_the_pot_and_who_is_next(lang: str) -> None:
     """Read from the screen model: the title, the first page's rows, the footer."""
     w = Words(lang, NAMES)
-    compared = 0
+    compared = sent_on = 0
     for game in reference_game():
         screen = screens.result_screen(w, game)
         seat = screens.mover(game)
@@ -78,9 +79,14 @@ def test_page_one_has_the_square_the_money_the_pot_and_who_is_next(lang: str) ->
             assert screen.title == w("dead_title", name=w.name(seat))
         elif state.status is Status.WON:
             assert screen.title == w("won_title", name=w.name(seat))
-        else:
-            assert screen.title == w("moved_to", name=w.name(seat),
-                                     square=w.square(player.position or 0))
+        else:  # the square the token ends on, by way of any that sent it on
+            rolled = next((e for e in game.events
+                           if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL), None)
+            squares = way(game.events, rolled) if rolled is not None else []
+            via = [w("start") if s == 0 else str(s) for s in squares[:-1]]
+            assert screen.title == w("moved_to", name=w.name(seat), square=" → ".join(
+                [*via, w.square(player.position or 0)])), screen.title
+            sent_on += len(via) > 0
         laid = [squash("".join(page)) for page in pages(screen, FONTS)]
         ledger = squash(w("ledger", chips=player.chips, pot=state.pot))
         if player.seat in nets(game.events):  # their chips changed: page 1 says so
@@ -94,6 +100,7 @@ def test_page_one_has_the_square_the_money_the_pot_and_who_is_next(lang: str) ->
             assert w.name(state.to_move) in screen.footer or "\n" in screen.footer  # keys
         compared += 1
     assert compared == len((REFERENCE / "game_4p.script").read_text().split())
+    assert sent_on >= 3, sent_on  # the shipwrecks, the swap, a bounce
 
 
 def test_no_text_is_cut_with_an_ellipsis_on_any_reference_screen() -> None:
@@ -526,3 +533,35 @@ def test_the_glance_checker_sees_each_broken_rule() -> None:
     assert rules(view([["a b"], ["c"]], [["a b"], ["c"]], ["more", "go"], essential=2)) == set()
     assert held_together("Seat 2 pays 3 chips", ["Seat 2 pays 3", "chips"])[0]
     assert not held_together("Mjesto 3: 43 → 45 → 43", ["Mjesto 3:", "43 → 45 → 43"])[0]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_page_one_says_why_a_token_is_not_where_the_die_took_it(lang: str) -> None:
+    """A square that sent the token on (25 → 14, a bounce off 45, the swap on 36, the
+    shipwreck on 4) is on page 1: in the title, "Cy → 25 → 14", not only in page 2's
+    path. Over 20 seeded games of four, with short names, the seats' own, and the
+    longest names there are (a title too wide closes up its arrows; one still too wide
+    names the square alone, and the path is then on page 1)."""
+    layout, compared = Layout(128, 64), Counter[str]()
+    for names in (NAMES, {}, {**LONGEST[lang], 4: LONGEST[lang][1]}):
+        w = Words(lang, names)
+        for seed in range(20):
+            rng, game = random.Random(seed), Game((1, 2, 3, 4))
+            while game.state.status is Status.PLAYING and len(game.actions) < 400:
+                game = game.play(rng.choice(game.state.legal_actions()))
+                rolled = next((e for e in game.events
+                               if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL), None)
+                dead = any(isinstance(e, ev.Eliminated) for e in game.events)
+                if (rolled is None or dead or game.state.status is not Status.PLAYING
+                        or len(squares := way(game.events, rolled)) < 2):
+                    continue
+                page = shown(screens.result_screen(w, game), FONTS, layout)[0]
+                via = "→".join(w("start") if s == 0 else str(s) for s in squares[:-1])
+                if squash(via) in squash(page.title):
+                    compared["title"] += 1
+                else:
+                    path = screens.path(w, game.events, rolled)
+                    assert squash(path) in squash("".join(page.rows)), (page, squares)
+                    compared["path"] += 1
+    assert compared["title"] >= 3 * 20 * 4 and compared["path"] <= compared["title"] / 10, \
+        compared

@@ -80,7 +80,17 @@ class Spoken:
         if square is None:  # hanged: where the token was when it left the board, not start
             # (a hanging is a roll from 42: its events always move the mover)
             square = next(e.end for e in events if isinstance(e, ev.Moved) and e.seat == seat)
-        said = [self("where", name=name(seat), square=self._square(square))]
+        landed = next((e for e in events
+                       if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL), None)
+        way = narrate.way(events, landed)[int(landed.bounced):] if landed is not None else []
+        swapped = any(isinstance(e, ev.Swapped) for e in events)
+        if len(way) > 1 and square and not swapped:  # a square sent the token on: "Cy,
+            # square 25, then 14." (not a bounce, heard often and long; nor a swap or a
+            # shipwreck's start: what is said of them says why)
+            said = [self("where_via", name=name(seat), n=square,
+                         via=self("comma").join(self._square(s) for s in way[:-1]))]
+        else:
+            said = [self("where", name=name(seat), square=self._square(square))]
         said += [self(narrate.decided_key(e), name=name(e.seat))
                  for e in events if isinstance(e, ev.Decided)]
         money = self.money(events, state, seat)
@@ -95,8 +105,6 @@ class Spoken:
             said += changes + money  # that nobody is left
         else:
             said += money + changes
-        landed = next((e for e in events
-                       if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL), None)
         dead = any(isinstance(e, ev.Eliminated) for e in events)
         moneyed = any(isinstance(e, ev.Transfer | ev.Won | ev.NoWinner) for e in events)
         if landed is not None and not dead and not changes and not moneyed:

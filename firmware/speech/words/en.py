@@ -4,6 +4,7 @@ EXPAND = ((r"\bR\.", "Robinson"),)
 
 SPOKEN = {
     "where": "{name}, {square}.",
+    "where_via": "{name}, {via}, then {n}.",
     "square": "square {n}",
     "start": "start",
     "and": " and ",

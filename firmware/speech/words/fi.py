@@ -5,6 +5,7 @@ EXPAND = ((r"\bR:n\b", "Robinsonin"), (r"\bR:lle\b", "Robinsonille"), (r"\bR\.",
 
 SPOKEN = {
     "where": "{name}, {square}.",
+    "where_via": "{name}, {via}, sitten {n}.",
     "square": "ruutu {n}",
     "start": "lähtö",
     "and": " ja ",

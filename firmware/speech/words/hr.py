@@ -5,6 +5,7 @@ EXPAND = ((r"bacaju R\. na", "bacaju Robinsona na"), (r"\bR\.-u\b", "Robinsonu")
 
 SPOKEN = {
     "where": "{name}, {square}.",
+    "where_via": "{name}, {via}, pa {n}.",
     "square": "polje {n}",
     "start": "start",
     "and": " i ",

@@ -3,6 +3,7 @@ not kanji), the particles spelt as they sound (わ for は, お for を, え for
 
 SPOKEN = {
     "where": "{name}、{square}。",
+    "where_via": "{name}、{via}から {n}ばん。",
     "square": "{n}ばん",
     "start": "スタート",
     "and": "と ",

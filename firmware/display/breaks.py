@@ -66,6 +66,8 @@ def chunks(text: str) -> list[str]:
     ['Seat 2', ' pays', ' Seat 1 2 chips ·', ' pot 33']
     >>> chunks("Ana +3 · Cid (Friday) +1")
     ['Ana +3 ·', ' Cid (Friday) +1']
+    >>> chunks("Ana (out): 0 chips · Cid (Friday) +1")
+    ['Ana (out): 0 chips ·', ' Cid (Friday) +1']
     >>> chunks("Miss your next turn")
     ['Miss', ' your next turn']
     >>> chunks("Benは27番に進み、2枚もらう")
@@ -85,10 +87,11 @@ def chunks(text: str) -> list[str]:
                 # a separator ends a phrase: the number after it begins the next one
                 # ("Ana: 45 · | 15 chips"), where a narrow panel needs a break
                 parted = before.endswith(("·", "—")) and bare[:1].isdigit()
+                label = bare.rstrip(":,;")  # "Cid (Friday)", "Ana (out): 3 chips"
                 joins = ((_GLUE_BEFORE.search(bare) is not None and not parted)
-                         or (bare[:1] == "(" and bare.endswith(")")  # "Cid (Friday)"
-                             and bare[1:-1].rstrip(".").isalpha()  # a word, not "(42)"
-                             and len(bare) <= 9)  # a label, not a remark "(kotisääntö)"
+                         or (label[:1] == "(" and label.endswith(")")
+                             and label[1:-1].rstrip(".").isalpha()  # a word, not "(42)"
+                             and len(label) <= 9)  # a label, not a remark "(kotisääntö)"
                          or _GLUE_AFTER.search(before) is not None
                          or (last[-1:].isdigit() and _UNIT.match(bare) is not None)
                          or (last.lower() in _HOLD_ON and len(before) + len(word) <= LONGEST))

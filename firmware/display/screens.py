@@ -232,6 +232,9 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         elif isinstance(event, ev.Won):
             title = w("won_title", name=w.name(event.seat))
     said = dict(zip(events, describe_each(events, w.lang, w.name), strict=True))
+    for event in events:  # the panel's death says what to do: the token comes off
+        if isinstance(event, ev.Eliminated):
+            said[event] = w("hanged")  # (the title names who: only a mover dies)
     oath = _oath(events)
     if oath is not None:  # square 29: the 2 paid and the oath, said once
         payment, sworn = oath
@@ -257,6 +260,8 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         # leaves the chips out).
         essential -= 1
         body.insert(essential, body.pop(0))
+    died = [said[e] for e in events if isinstance(e, ev.Eliminated)]
+    body = [*died, *(line for line in body if line not in died)]  # the death first
     if summed and not whole:
         body += paid  # who paid whom
     if landed is not None:  # the path, on to where the square sent the token: the title's
@@ -295,10 +300,17 @@ def _end_screen(w: Words, game: Game, seat: int, title: str, shared: list[str],
     state, events = game.state, game.events
     body = [w("ledger", chips=state.player(seat).chips, pot=state.pot), *shared]
     body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
+    died = [said[e] for e in events if isinstance(e, ev.Eliminated)]
+    body = [*died, *(line for line in body if line not in died)]  # the last one hanged
     essential = len(body)
+    if died and not narrate.nets(events).get(seat):  # their chips, no news: after it
+        essential -= 1
+        body.append(body.pop(len(died)))
     # The squares are no news at the end, nor the Fridays (a Friday's third is marked
-    # in the share-out): the chips are.
-    body += [w("end_row", name=w.name(p.seat), chips=p.chips) for p in state.players]
+    # in the share-out): the chips are, the players still in first, those out marked.
+    players = sorted(state.players, key=lambda p: p.position is None)
+    body += [w("end_row" if p.position is not None else "end_row_out", name=w.name(p.seat),
+               chips=p.chips) for p in players]
     return Screen(title=title, body=tuple(body), footer=prompt(w, state), badge=badge,
                   die=face, essential=essential, more=w("more"), **around(w, state, seat))
 

@@ -101,8 +101,8 @@ class Spoken:
             changes.append(self("sat_out_many", names=self.listed(sat_out)))
         elif sat_out:
             changes.append(self("sat_out", name=sat_out[0]))
-        if any(isinstance(e, ev.NoWinner) for e in events):  # the last one hanged, then
-            said += changes + money  # that nobody is left
+        if any(isinstance(e, ev.Eliminated | ev.NoWinner) for e in events):  # the death
+            said += changes + money  # first (and that nobody is left), then the chips
         else:
             said += money + changes
         dead = any(isinstance(e, ev.Eliminated) for e in events)
@@ -133,9 +133,10 @@ class Spoken:
                      for e in events if isinstance(e, ev.Shared) and e.amount]
             return said
         lost = next((e for e in events if isinstance(e, ev.NoWinner)), None)
-        if lost is not None:
-            return [self("no_winner", pot=lost.pot)]
         paid = [e for e in events if isinstance(e, ev.Transfer) and e.amount]
+        if lost is not None:  # the last one hanged: their chips into the pot that stays
+            return [*(self._payment(e, mover) for e in paid if e.why is ev.Why.DEAD_CHIPS),
+                    self("no_winner", pot=lost.pot)]
         if not paid:
             return []
         if len(paid) == 1:
@@ -147,7 +148,11 @@ class Spoken:
         return said  # the pot is on the panel: said, it made every payment a second longer
 
     def _payment(self, event: ev.Transfer, mover: int) -> str:
-        """One payment, said to the mover ("Pay the bank 3") or about another player."""
+        """One payment, said to the mover ("Pay the bank 3") or about another player; a
+        hanged player's chips as going into the pot, not as a fine."""
+        if event.why is ev.Why.DEAD_CHIPS:
+            assert event.payer is not None
+            return self("dead_chips", name=self.name(event.payer), amount=event.amount)
         if event.payer is None:
             key, seat = "collect_bank", event.payee
         elif event.payee is None:

@@ -61,7 +61,7 @@ INSTRUCTIONS = {
     "pay_neighbour": "Pay your right-hand neighbour {n}",
     "sit_out": "Miss your next turn",
     "parrot": "Everyone: \"Poor Robinson!\"",
-    "roll_again": "You may roll again. Beware of a 5!",
+    "roll_again": "You may roll again; a 5 goes back to 14",
     "jump": "You may sail on to {target}",
     "go_back": "Back to {target}",
     "go_back_chain": "Back to {target}: collect {n} there",

@@ -61,7 +61,7 @@ INSTRUCTIONS = {
     "pay_neighbour": "右どなりに{n}枚払う",
     "sit_out": "1回やすみ",
     "parrot": "みんなで「かわいそうなロビンソン！」",
-    "roll_again": "もう1回ふってよい。5に注意！",
+    "roll_again": "もう1回ふってよい。5なら25番から14番にもどる",
     "jump": "{target}番へ進んでよい",
     "go_back": "{target}番にもどる",
     "go_back_chain": "{target}番にもどり{n}枚もらう",

@@ -23,8 +23,9 @@ from firmware.display.layout import NAME_LETTERS
 from firmware.runtime.speaker import BYTES_A_SECOND, WAV_HEADER, synthesizer
 from firmware.speech import said
 from firmware.speech.words import VOICES, spoken, story, table
-from robinson_core import Game, Pending, Roll, Status
+from robinson_core import Game, HouseRules, Pending, Roll, Status
 from robinson_core import events as ev
+from robinson_core.house_rules import DeadChips
 from robinson_core.narrate import way
 from robinson_core.texts import LANGUAGES, ui
 from tests.host_packages import ensure
@@ -164,7 +165,8 @@ def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang:
     before = Game(tuple(range(1, seats + 1)))
     for game in play(choices, seats):
         text = said.Spoken(lang, names).result(game)
-        spoken_numbers = numbers(text)
+        spoken_numbers = numbers(text.replace(spoken(lang, "roll_again"), ""))  # 20's
+        # warning names 14, where a 5 takes the token: not a number of this result
         old, new = before.state, game.state
         before = game
         mover = next(e.seat for e in game.events if isinstance(e, ev.Rolled | ev.Decided
@@ -271,7 +273,7 @@ def test_every_language_has_the_same_texts_for_speech_with_the_same_placeholders
     ours, theirs = table("en"), table(lang)
     assert set(theirs) == set(ours)
     assert [key for key in ours if fields(theirs[key]) != fields(ours[key])] == []
-    assert len(ours) == 59
+    assert len(ours) == 60
 
 
 @pytest.mark.parametrize("name,injected", [("[[h@'loU]]", "h@l'oU"), ("[[[", None),
@@ -352,3 +354,36 @@ def test_every_moment_is_said_as_pinned() -> None:
 
     expected = (HERE / "spoken.txt").read_text(encoding="utf-8").splitlines()
     assert spoken() == expected and len(expected) > 1000
+
+
+def test_a_death_is_said_before_the_chips_and_a_hanged_players_chips_go_into_the_pot() -> None:
+    """The voice says the hanging first, with what to do (the token off), then the chips:
+    under dead_chips = pot as going into the pot, never "Pay 9 chips" (which sounded
+    like a fine on 42), and at the game's last hanging before "nobody is left", which
+    said nothing of them. 200 seeded games of four and 400 of two, in every language."""
+    rules = HouseRules(dead_chips=DeadChips.POT)
+    compared = Counter[str]()
+    for lang in LANGUAGES:
+        speak = said.Spoken(lang)
+        for seed, seats in [*((s, (1, 2, 3, 4)) for s in range(200)),
+                            *((s, (1, 2)) for s in range(400))]:
+            rng, game = random.Random(seed), Game(seats, rules=rules)
+            while game.state.legal_actions():
+                game = game.play(rng.choice(game.state.legal_actions()))
+                hanged = next((e for e in game.events if isinstance(e, ev.Eliminated)), None)
+                if hanged is None:
+                    continue
+                text, name = speak.result(game), speak.name(hanged.seat)
+                death = speak("hanged", name=name)
+                assert death in text, text
+                paid = [e for e in game.events if isinstance(e, ev.Transfer) and e.amount]
+                for chips in paid:  # a hanging moves no chips but the dead one's
+                    assert chips.why is ev.Why.DEAD_CHIPS, game.events
+                    into_pot = speak("dead_chips", name=name, amount=chips.amount)
+                    assert text.index(death) < text.index(into_pot), text
+                    compared["into the pot"] += 1
+                if game.state.status is Status.NO_WINNER:
+                    compared["the last"] += bool(paid)
+                compared[lang] += 1
+    assert min(compared[lang] for lang in LANGUAGES) >= 25, compared
+    assert compared["into the pot"] >= 100 and compared["the last"] >= 4, compared

@@ -31,10 +31,12 @@ from firmware.display.paging import (
     wrap,
 )
 from firmware.display.words import Words
+from firmware.speech.said import Spoken
 from firmware.table.menu import MENU
 from firmware.table.messages import Draw, Effect, Input
-from robinson_core import CHOICES, Choice, Game, HouseRules, Roll, Status, parse_action
+from robinson_core import CHOICES, Choice, Game, HouseRules, Pending, Roll, Status, parse_action
 from robinson_core import events as ev
+from robinson_core.house_rules import DeadChips
 from robinson_core.narrate import nets, way
 from robinson_core.texts import CASES, LANGUAGES, chip_nouns, fill, instruction
 
@@ -481,7 +483,7 @@ def test_the_end_of_a_game_of_up_to_four_takes_four_pages_at_most(lang: str) -> 
     default and given names: four pages at most, who got what on page 1, and everyone's
     chips after (a row each, none parted from its name)."""
     longest: dict[str, int] = {}
-    compared = won = 0
+    compared = won = hanged = 0
     for w in (Words(lang), Words(lang, NAMES)):
         for players in (2, 3, 4):
             for game in game_ends(50, players):
@@ -496,14 +498,25 @@ def test_the_end_of_a_game_of_up_to_four_takes_four_pages_at_most(lang: str) -> 
                     seat = event.seat if isinstance(event, ev.Won) else event.partner
                     assert squash(w.name(seat)) in first, (first, event)
                 shown_rows = [squash(row) for page in laid for row in page]
-                for p in game.state.players:
-                    row = squash(w("end_row", name=w.name(p.seat), chips=p.chips))
-                    assert row in shown_rows, (row, laid)
+                on_pages = ["".join(squash(row) for row in page) for page in laid]
+                rows = [squash(w("end_row" if p.position is not None else "end_row_out",
+                                 name=w.name(p.seat), chips=p.chips))
+                        for p in game.state.players]
+                for row, p in zip(rows, game.state.players, strict=True):  # a row each (a
+                    # hanged player's, marked, may wrap after its "·"), on one page
+                    assert row in shown_rows or (not p.position and any(
+                        row in page for page in on_pages)), (row, laid)
+                whole = "".join(on_pages)
+                at = [whole.index(row) for row in rows]  # the hanged after the others
+                still = [n for n, p in zip(at, game.state.players, strict=True) if p.position]
+                out = [n for n, p in zip(at, game.state.players, strict=True) if not p.position]
+                assert not still or not out or max(still) < min(out), laid
+                hanged += bool(out)
                 compared += 1
                 won += bool(shared)
     print(f"\n{lang}: {compared} ends ({won} won), the most pages: {longest}")
     assert max(longest.values()) <= 4, longest
-    assert compared == 300 and won >= 250, (compared, won)
+    assert compared == 300 and won >= 250 and hanged >= 30, (compared, won, hanged)
 
 
 def test_the_glance_checker_sees_each_broken_rule() -> None:
@@ -565,3 +578,45 @@ def test_page_one_says_why_a_token_is_not_where_the_die_took_it(lang: str) -> No
                     compared["path"] += 1
     assert compared["title"] >= 3 * 20 * 4 and compared["path"] <= compared["title"] / 10, \
         compared
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_death_says_on_page_1_to_take_the_token_off(lang: str) -> None:
+    """A hanging on 42, in play or the game's last: its line, and what the table must
+    do (the token comes off the board), is the first row of page 1 under the title that
+    names who died, before the chips; under dead_chips = pot too, where their chips
+    going into the pot follow it. 200 seeded games of four, each money rule."""
+    w, compared = Words(lang, NAMES), Counter[str]()
+    for rules in (HouseRules(), HouseRules(dead_chips=DeadChips.POT)):
+        for seed in range(200):
+            rng, game = random.Random(seed), Game((1, 2, 3, 4), rules=rules)
+            while game.state.legal_actions():
+                game = game.play(rng.choice(game.state.legal_actions()))
+                dead = [e.seat for e in game.events if isinstance(e, ev.Eliminated)]
+                if not dead:
+                    continue
+                page = shown(screens.result_screen(w, game), FONTS, CLASSIC)[0]
+                assert squash(page.title) == squash(w("dead_title", name=w.name(dead[0])))
+                assert squash("".join(page.rows)).startswith(squash(w("hanged"))), page
+                compared[rules.dead_chips.value] += 1
+    assert min(compared.values()) >= 25, compared
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_twenties_warning_says_why_and_its_options_are_on_page_1(lang: str) -> None:
+    """20's "beware of a 5" says why (a 5 goes on to 25 and back to 14), on page 1 of a
+    128x64 panel with the question's two options, and so does the voice."""
+    w, compared = Words(lang, NAMES), 0
+    for seed in range(50):  # a game's first 20, until ten were read
+        rng, game, before = random.Random(seed), Game((1, 2, 3)), compared
+        while game.state.legal_actions() and compared == before < 10:
+            game = game.play(rng.choice(game.state.legal_actions()))
+            if game.state.pending is not Pending.AGAIN:
+                continue
+            page = shown(screens.result_screen(w, game), FONTS, CLASSIC)[0]
+            warning = instruction(lang, 20, game.rules)
+            assert "14" in warning and squash(warning) in squash("".join(page.rows)), page
+            assert len(page.footer) == 2, page  # short: again, long: pass
+            assert "14" in Spoken(lang).result(game)
+            compared += 1
+    assert compared == 10, compared

@@ -30,6 +30,8 @@ PANEL = {
     "keys_choice_odds": "Short: {short} {a}%\nLong: {long} {b}%",
     "rolling": "{name} rolls…",
     "dead_title": "{name} is dead",
+    "hanged": "Hanged on 42: take the token off",  # the title names who; what to do
+    "end_row_out": "{name} (out): {chips}",  # the end: a hanged player, last
     "won_title": "{name} wins!",
     "over_title": "Game over",
     "keys_new_game": "Long: new game",

@@ -30,6 +30,8 @@ PANEL = {
     "keys_choice_odds": "Lyhyt: {short} {a} %\nPitkä: {long} {b} %",
     "rolling": "{name} heittää",
     "dead_title": "{name} kuoli",
+    "hanged": "Hirsipuu (42), nappula pois laudalta",
+    "end_row_out": "{name} (pois): {chips}",
     "won_title": "{name} voitti!",
     "over_title": "Peli päättyi",
     "keys_new_game": "Pitkä: uusi peli",

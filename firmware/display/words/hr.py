@@ -30,6 +30,8 @@ PANEL = {
     "keys_choice_odds": "Kratko: {short} {a} %\nDugo: {long} {b} %",
     "rolling": "{name} baca…",
     "dead_title": "{name} ispada",
+    "hanged": "Vješala na 42: makni figuru",
+    "end_row_out": "{name} (van): {chips}",  # van: out of the game
     "won_title": "{name} slavi!",
     "over_title": "Kraj igre",
     "keys_new_game": "Dugo: nova igra",

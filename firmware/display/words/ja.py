@@ -30,6 +30,8 @@ PANEL = {
     "keys_choice_odds": "短押し: {short} {a}%\n長押し: {long} {b}%",
     "rolling": "{name}がふる…",
     "dead_title": "{name}は死んだ",
+    "hanged": "42番で死んだ: コマをとりのぞく",
+    "end_row_out": "{name}（アウト）: {chips:chips}",
     "won_title": "{name}の勝ち！",
     "over_title": "ゲーム終わり",
     "keys_new_game": "長押し: 新しいゲーム",

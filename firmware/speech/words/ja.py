@@ -21,7 +21,8 @@ SPOKEN = {
     "others_pay": "{name}わ {gain}まい もらい、ほかの みんなわ {amount}まい はらう。",
     "others_pay_two": ("{name}と {other}わ {gain}まいずつ もらい、"
                        "ほかの みんなわ {amount}まい はらう。"),
-    "hanged": "{name}わ しんで しまった。",
+    "hanged": "{name}わ しんで しまった。コマお とりのぞいて。",
+    "dead_chips": "{name}の {amount}まいわ ばえ。",
     "won": "{name}わ いえに かえって かち！ ばの {pot}まいお もらう。",
     "shared": "{other}に はんぶん、{amount}まい。",
     "shared_friday": "フライデーの {other}に さんぶんの いち、{amount}まい。",
@@ -43,7 +44,7 @@ SPOKEN = {
     "choice_restart": "{name}わ やりなおす。",
     "choice_stay_wreck": "{name}わ のこる。",
     "tree": "つぎの ばんも ここに のこれる。",
-    "roll_again": "ごに きお つけて！",
+    "roll_again": "ごだと 14ばんに もどる！",
     "jump": "こぶねで さきえ すすめる。",
     "gallows": "ここで ろくお だすと しぬ。",
     "shipwreck": "なんぱ！",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .board import BOARD, HOME, Effect
 from .engine import MAX_PLAYERS, MIN_PLAYERS
+from .game import MAX_ACTIONS
 from .house_rules import NAMES, HouseRules, allowed_values, format_value
 from .texts import caption, instruction
 
@@ -37,13 +38,20 @@ board, texts and house rules; a test fails when it is out of date.
 
 - **Seat**: a place at the table, numbered 1 to {MAX_PLAYERS} clockwise. A player
   is known by their seat, and play goes round in rising seat numbers, from the
-  highest back to the lowest.
+  highest back to the lowest. *Ruling*: no sheet says which way play goes; clockwise
+  is how a European table plays.
 - **Active**: in the game and not hanged on 42.
 - **Right-hand neighbour**: the active player whose turn came just before
-  yours (the previous active seat, wrapping round).
+  yours (the previous active seat, wrapping round). *Ruling*: the sheets name the
+  neighbour on 10 and 29 but not who that is; with play going clockwise, the
+  player on your right is the one who played before you.
 - **The bank**: the table itself. The bank *is* the pot: paying the bank puts
   chips into the pot, collecting from the bank takes them out of it, and the
-  winner takes what is left.
+  winner takes what is left. *Ruling*: the Croatian share-out gives the Friday "a
+  third of the *blagajna*" (the cash box) right after "the whole *ulog*" (the pot),
+  so that sheet treats the two as one; the Japanese keeps 場 (the pot) and 会計係
+  (the banker) apart but never gives the banker money of its own. So a collection
+  pays what the pot holds, and the Friday rule's 1 comes from the pot too.
 - **Start**: square 0, off the board, where every token begins.
 
 ## Setting up
@@ -59,8 +67,13 @@ board, texts and house rules; a test fails when it is out of date.
 1. A player who must sit out (square 12) loses this turn: nothing moves, and
    play passes on.
 2. A player standing on 7 may stay in the tree instead of rolling.
-3. Otherwise the player rolls one die and moves that many squares. The sheet's
-   "the first throw is written down" is just the first move from start.
+3. Otherwise the player rolls one die and moves that many squares. *Ruling*: the
+   first throw moves and acts. The Croatian and Finnish sheets have the first throw
+   written down (hr *zapisuje broj*, fi *merkitsee lapulle*) and moving begin "with
+   the second throw"; the Japanese has the player mark themselves on the square
+   thrown. The table reads all three as one move from start: the first roll puts
+   the token on its square, and that square is carried out like any other (a first
+   1 makes everyone pay, a first 4 is the shipwreck).
 4. **Exact finish**: a roll that would pass {HOME} counts back from {HOME} by
    the excess: from 43 a 5 ends on 42.
 5. The square the token stops on is carried out (the table below), whether
@@ -79,7 +92,8 @@ board, texts and house rules; a test fails when it is out of date.
   rule).
 - **The Friday rule**: whenever the board tells a master to pay the bank, the
   master's Friday pays the bank 1 as well; whenever it tells a master to collect
-  from the bank, the Friday collects 1 as well. *Ruling*: the instruction
+  from the bank, the Friday collects 1 as well, from the pot (see the bank,
+  above). *Ruling*: the instruction
   triggers it even if the master pays or gets less than asked; the master's
   chips move first, then the Friday's; what a Friday pays or gets by this rule
   never triggers a Friday of its own. It does not apply between players, nor to
@@ -89,13 +103,19 @@ board, texts and house rules; a test fails when it is out of date.
 """
 
 NOTES = {
-    1: "The mover pays too. Each master among the payers brings their Friday in.",
+    1: "The mover pays too. Each master among the payers brings their Friday in. "
+       "*Ruling*: the sheet's travel money (hr *putni novac*, fi *matkakassaan*) goes "
+       "into the pot, so it is a payment to the bank, and the only one that can make a "
+       "master pay the bank (every other fine lies below 29).",
     4: "The next roll moves from start again. All three sheets say *may* (hr *Smiješ*, "
        "fi *Saat*, ja *やり直せます*), as on 7, 20 and 23, but an old game's \"you may "
        "start again\" is a penalty in play. House rule `square_4`: `back` (default) as "
        "above; `ask`: the player decides, as on 23: `restart` (the default, a short "
        "press) or `stay`; `stay`: nothing happens.",
-    7: "Asked at the start of each later turn spent on 7; the default is to roll.",
+    7: "Asked at the start of each later turn spent on 7; the default is to roll. "
+       "*Ruling*: the choice is made before the die is thrown: staying is for a throw "
+       "(hr *smiješ ostati više od jednog bacanja*, fi *useamman heiton ajan*), not "
+       "after seeing it.",
     10: "Not a bank payment: no Friday rule. *Ruling*: with nobody else left, nothing "
         "is paid and the table says so.",
     12: "The turn after this one is lost.",
@@ -120,7 +140,8 @@ NOTES = {
         "Friday included. Without a Friday all three are the same. Between players: no "
         "Friday rule. With nobody else left, nothing is collected.",
     33: "House rule `square_33`: the story is Friday's, and the Finnish sheet says "
-        "*he* gets 3 (*Saa*, where every other square says *you* get, *Saat*). "
+        "*he* gets 3 (*Saa*, where the squares that pay one player say *you* get, "
+        "*Saat*, and 32 says *they* get, *He saavat*). "
         "`mover` (default): the mover collects 3, and the Friday rule gives the "
         "mover's Friday 1. `friday`: the mover's Friday collects the 3 instead, "
         "with no Friday rule on top; a mover with no Friday collects the 3.",
@@ -167,6 +188,8 @@ OUTRO = f"""\
 - Every Friday bond they are part of ends.
 - Their chips stay theirs, or go into the pot (house rule `dead_chips`).
 - If one player is left, they play on alone until they win or are hanged too.
+  *Ruling*: the sheet's winner is the first to reach {HOME}; the last one standing
+  has not reached it.
   If nobody is left, the game ends with no winner and the pot stays where it is.
 
 ## The share-out on {HOME}
@@ -176,6 +199,10 @@ The winner takes the whole pot, then gives part of it away:
 - a winner without one gives half of the pot, rounded down, to the player the
   house rule `share_with` names;
 - with nobody else active, nothing is shared.
+
+*Ruling*: rounded down, so an odd chip stays with the winner. Where the winner has
+no Friday the Japanese sheet says *山分け* ("split equally") and the others "share
+your winnings": half, to one player.
 
 ## Decisions
 
@@ -210,6 +237,9 @@ that neither can be used to play again what the die already decided.
   anew alike); several taken back come again in their order. A choice taken back too
   and made the other way leads elsewhere, and no face is owed there. Undo mends a
   wrong choice; it never buys a new throw.
+- **A game holds at most {MAX_ACTIONS:,} actions**: far past any real game (only two
+  players staying on 7 for ever reach it); at the limit the table says so and takes
+  no more, and the game can still be put away.
 - **Nothing is thrown away unasked**: putting a game in progress away (a long press
   on the title, or the menu's new game) asks first, and the menu's *bring back*
   puts the last game put away unfinished back in play. A game that is over goes

@@ -260,6 +260,14 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         # leaves the chips out).
         essential -= 1
         body.insert(essential, body.pop(0))
+        # Those who sit out after the mover, after the chips: under "Cy sits out" the
+        # mover's chips read as Cy's (the title names whose they are).
+        sat = [said[e] for e in events if isinstance(e, ev.SatOut)]
+        if sat:  # (with no other news the chips come first, and are news enough)
+            ledger = body.pop(essential)
+            kept = [line for line in body[:essential] if line not in sat]
+            body = [*kept, ledger, *sat, *body[essential:]]
+            essential = len(kept) or 1 + len(sat)
     died = [said[e] for e in events if isinstance(e, ev.Eliminated)]
     body = [*died, *(line for line in body if line not in died)]  # the death first
     if summed and not whole:

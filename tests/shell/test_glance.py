@@ -620,3 +620,31 @@ def test_twenties_warning_says_why_and_its_options_are_on_page_1(lang: str) -> N
             assert "14" in Spoken(lang).result(game)
             compared += 1
     assert compared == 10, compared
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_movers_chips_never_sit_under_a_line_about_another_player(lang: str) -> None:
+    """The chips row names nobody (the title names whose they are): right under a line
+    about another player ("Cy sits out"), they read as that player's. Every result
+    of 60 seeded games of three: the row above the chips names the mover, or nobody
+    else."""
+    w, compared, under = Words(lang, NAMES), 0, 0
+    for seed in range(60):
+        rng, game = random.Random(seed), Game((1, 2, 3))
+        while game.state.legal_actions():
+            game = game.play(rng.choice(game.state.legal_actions()))
+            seat = screens.mover(game)
+            if seat is None or game.state.status is not Status.PLAYING:
+                continue
+            screen = screens.result_screen(w, game)
+            player = game.state.player(seat)
+            ledger = w("ledger", chips=player.chips, pot=game.state.pot)
+            at = screen.body.index(ledger)
+            if at:
+                above = screen.body[at - 1]
+                others = [w.name(s) for s in game.seats if s != seat]
+                assert w.name(seat) in above or not any(n in above for n in others), \
+                    screen.body
+                under += 1
+            compared += 1
+    assert compared >= 2000 and under >= 200, (compared, under)

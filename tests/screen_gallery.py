@@ -13,8 +13,8 @@ from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.saves.rows import Summary, ending
-from firmware.table.menu import MENU, phone_labels
-from firmware.table.prefs import PHONES_MOST, Phone
+from firmware.table.menu import labels, phone_labels
+from firmware.table.prefs import PHONES_MOST, SPEEDS, VOLUMES, Phone
 from robinson_core import Game, HouseRules, Square4, play_script
 from robinson_core.texts import LANGUAGES
 
@@ -57,10 +57,17 @@ MOMENTS = {
 
 
 def menu_items(w: Words) -> list[str]:
-    """The menu's rows as the table labels them (with the longest values they take)."""
-    longest = max((w("switch_on"), w("switch_off")), key=len)
-    return [w(row.value, language="Suomi", level="4/4", state=longest, count=PHONES_MOST)
-            for row in MENU]
+    """The menu's rows as the table labels them (``labels``), each with the widest value
+    it takes: any language, on or off, every volume and speed the menu steps through
+    (a row tried only with "4/4" let Finnish's "Puhenopeus: normaali" wrap)."""
+    from firmware.display.fonts import Fonts
+
+    fonts = Fonts()
+    every = [labels(w, language=lang, level="4/4", voice=on, story=on, odds=on, volume=volume,
+                    speed=speed, phones=PHONES_MOST)
+             for lang in LANGUAGES for on in (True, False) for volume in VOLUMES
+             for speed in SPEEDS]
+    return [max(row, key=fonts.width) for row in zip(*every, strict=True)]
 
 
 def phone_items(w: Words) -> list[str]:

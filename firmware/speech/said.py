@@ -89,13 +89,23 @@ class Spoken:
             # shipwreck's start: what is said of them says why)
             said = [self("where_via", name=name(seat), n=square,
                          via=self("comma").join(self._square(s) for s in way[:-1]))]
+        elif state.status is Status.WON:  # "Ville wins": home says where, and whose
+            said = []
         else:
             said = [self("where", name=name(seat), square=self._square(square))]
         said += [self(narrate.decided_key(e), name=name(e.seat))
                  for e in events if isinstance(e, ev.Decided)]
         money = self.money(events, state, seat)
         changes = [line for e in events
-                   if not isinstance(e, ev.SatOut) and (line := self._change(e))]
+                   if not isinstance(e, ev.SatOut) and (line := self._change(e, seat))]
+        sworn = next((e for e in events if isinstance(e, ev.FridaySworn)), None)
+        paid = [e for e in events if isinstance(e, ev.Transfer) and e.amount]
+        if (sworn is not None and sworn.master == seat and len(paid) == 1
+                and (paid[0].payer, paid[0].payee) == (sworn.friday, seat)):
+            money, changes = [], [self("friday_oath", friday=name(sworn.friday),  # 29: one
+                                       amount=paid[0].amount)] + [  # sentence, not two
+                line for e in events if not isinstance(e, ev.SatOut | ev.FridaySworn)
+                and (line := self._change(e, seat))]
         sat_out = [name(e.seat) for e in events if isinstance(e, ev.SatOut)]  # the last
         if len(sat_out) > 1:  # events of a turn: several who sit out in a row, said once
             changes.append(self("sat_out_many", names=self.listed(sat_out)))
@@ -115,8 +125,21 @@ class Spoken:
             said.append(story(self.lang, landed.end))
         if state.status is Status.PLAYING and (state.pending is not Pending.ROLL
                                                or state.to_move != _next_in_turn(state, seat)):
-            said.append(self.turn(state))  # not the table's order: a decision, a skip, again
-        return " ".join(said)
+            said.append(self.next(state, seat))  # not the table's order: a decision, a skip,
+        return " ".join(line for line in said if line)  # again
+
+    def next(self, state: GameState, mover: int) -> str:
+        """After a result, what comes next: the mover's own decision's options (their name
+        was just said), that another player decides (their options are said with their
+        screen, a press later: chained here they made results of 10 s), or whose turn."""
+        if state.pending is Pending.ROLL and state.to_move == mover:
+            return ""  # the mover rolls on (7's roll, 20's again): nothing to tell
+        if state.pending is Pending.ROLL or state.to_move is None:
+            return self.turn(state)
+        if state.to_move != mover:
+            return self("decides", name=self.name(state.to_move))
+        short, long = CHOICES[state.pending]
+        return self("decide_own", short=self._option(short), long=self._option(long))
 
     def _square(self, square: int) -> str:
         return self("start") if square == 0 else self("square", n=square)
@@ -188,14 +211,15 @@ class Spoken:
                 + [self("pays", name=self.name(seat), amount=-change[seat])
                    for seat in losers])
 
-    def _change(self, event: ev.Event) -> str:
+    def _change(self, event: ev.Event, mover: int) -> str:
         """What changes the next turns, or "" if ``event`` changes none."""
         name = self.name
         match event:
             case ev.Eliminated(seat):
                 return self("hanged", name=name(seat))
             case ev.WillSitOut(seat):
-                return self("will_sit_out", name=name(seat))
+                return (self("will_sit_out_own") if seat == mover
+                        else self("will_sit_out", name=name(seat)))
             case ev.FridaySworn(master, friday):
                 return self("friday_sworn", name=name(master), friday=name(friday))
             case ev.BondEnded(master, friday, _):
@@ -238,8 +262,8 @@ class Spoken:
         """Who plays and who starts, and how to begin (``ready``: enough seats are on)."""
         if not ready or first is None:
             return self("setup_need")
-        return self("setup", count=len(seats),
-                    names=self.listed([self.name(s) for s in seats]), first=self.name(first))
+        return self("setup", count=len(seats), first=self.name(first))  # the names: on
+        # the panel (said, they made it 6 to 8 s)
 
     def resumed(self, game: Game) -> str:
         """A game taken up again: who plays, and whose turn it is (or how it ended)."""

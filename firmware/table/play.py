@@ -148,6 +148,7 @@ def play_press(m: Moment, kind: Press) -> None:
     if m.state.ask_next:  # another player decides: their screen, then their choice
         m.set(now=Play(Showing.TURN))
         m.fresh()
+        m.speak(m.s.turn(game.state))  # their options, which the result only named them for
         return
     if state.status is not Status.PLAYING:
         if kind is Press.LONG:  # a new game, through setup: the seats as switched now

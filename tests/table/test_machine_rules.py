@@ -1960,3 +1960,20 @@ def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() ->
             assert table.state.pairing is not None
         table.fire(TimerKind.PAGE)  # the result's page 2 comes, under the cover
         assert table.state.panel.page == 1 and table.state.panel.seen == 0, cover
+
+
+def test_another_players_decision_is_named_with_the_result_and_its_options_said_with_it() -> None:
+    """The result names who decides; the press that shows their screen says their
+    options (chained to the result they made Finnish results of 10 s)."""
+    from firmware.speech.said import Spoken
+
+    game = game_where(lambda g: (who := screens.decider(g.state)) is not None
+                      and who != screens.mover(g) and bool(g.actions))
+    table = playing(game, animate=False, voice=True)
+    assert table.state.ask_next
+    who = table.state.game.state.to_move
+    assert who is not None
+    assert Spoken("en").result(game).endswith(Spoken("en")("decides", name=f"Player {who}"))
+    effects = table.press()
+    assert said(effects) == [Spoken("en").turn(game.state)]
+    assert "short" in said(effects)[0] and "long" in said(effects)[0]

@@ -53,7 +53,7 @@ PANEL = {
     "menu_brightness": "Kirkkaus: {level}",
     "menu_voice": "Ääni: {state}",
     "menu_volume": "Voimakkuus: {level}",
-    "menu_speed": "Puhenopeus: {level}",
+    "menu_speed": "Puhetahti: {level}",
     "speed_slow": "hidas",
     "speed_normal": "normaali",
     "speed_fast": "nopea",

@@ -53,7 +53,7 @@ PANEL = {
     "menu_brightness": "Svjetlina: {level}",
     "menu_voice": "Glas: {state}",
     "menu_volume": "Glasnoća: {level}",
-    "menu_speed": "Brzina glasa: {level}",
+    "menu_speed": "Brzina: {level}",  # of the voice, under its loudness
     "speed_slow": "sporo",
     "speed_normal": "normalno",
     "speed_fast": "brzo",

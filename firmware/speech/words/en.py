@@ -28,9 +28,11 @@ SPOKEN = {
     "shared_friday": "Friday {other} gets a third: {amount}.",
     "no_winner": "Nobody is left. The pot of {pot} stays.",
     "will_sit_out": "{name} misses the next turn.",
+    "will_sit_out_own": "You miss your next turn.",  # the mover: their name was just said
     "sat_out": "{name} misses this turn.",
     "sat_out_many": "{names} miss this turn.",  # several in a row: said once
     "friday_sworn": "{friday} is now {name:gen} Friday.",
+    "friday_oath": "{friday} pays you {amount:chips} and is now your Friday.",  # 29
     "bond_ended": "{friday} is no longer {name:gen} Friday.",
     "swapped": "{name} and {other} swap places.",
     "parrot": "Everyone: Poor Robinson!",
@@ -51,8 +53,9 @@ SPOKEN = {
     "shipwreck_off": "You stay here.",
     "turn": "{name:gen} turn.",
     "decide": "{name}: short, {short}; long, {long}.",
-    "setup": ("{count} players: {names}. The youngest starts: {first}. "
-              "A long press begins the game."),
+    "decides": "{name} decides.",  # another player decides: their options with their screen
+    "decide_own": "Short, {short}; long, {long}.",  # the mover decides: the name was just said
+    "setup": "{count} players; {first} starts. Press long to begin.",
     "setup_need": "Switch on the seats of at least two players.",
     "resume": "Welcome back. {names} are playing.",
     "resume_one": "Welcome back. {names} plays on alone.",  # one player left in the game

@@ -29,9 +29,11 @@ SPOKEN = {
     "shared_friday": "Perjantai {other} saa kolmanneksen: {amount}.",
     "no_winner": "Ketään ei ole jäljellä. Kassaan jää {pot}.",
     "will_sit_out": "{name}: seuraava heitto jää väliin.",
+    "will_sit_out_own": "Seuraava heittosi jää väliin.",  # the mover: their name was just said
     "sat_out": "{name}: tämä heitto jää väliin.",
     "sat_out_many": "{names}: tämä heitto jää väliin.",  # several in a row: said once
     "friday_sworn": "{friday} on nyt {name:gen} Perjantai.",
+    "friday_oath": "{friday} maksaa sinulle {amount:chips} ja on nyt Perjantaisi.",  # 29
     "bond_ended": "{friday} ei ole enää {name:gen} Perjantai.",
     "swapped": "{name} ja {other} vaihtavat paikkaa.",
     "parrot": "Kaikki: Raukka Robinson!",
@@ -52,7 +54,9 @@ SPOKEN = {
     "shipwreck_off": "Jäät tähän.",
     "turn": "Vuorossa {name}.",
     "decide": "{name}: lyhyt, {short}; pitkä, {long}.",
-    "setup": "{count} pelaajaa: {names}. Nuorin aloittaa: {first}. Pitkä painallus aloittaa pelin.",
+    "decides": "{name} päättää.",  # another player decides: their options with their screen
+    "decide_own": "Lyhyt, {short}; pitkä, {long}.",  # the mover decides: the name was just said
+    "setup": "{count} pelaajaa; {first} aloittaa. Paina pitkään.",
     "setup_need": "Kytke päälle ainakin kahden pelaajan paikat.",
     "resume": "Tervetuloa takaisin. Pelaajat: {names}.",
     "resume_one": "Tervetuloa takaisin. Vain {names} pelaa.",  # one player left in the game

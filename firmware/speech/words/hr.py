@@ -29,9 +29,11 @@ SPOKEN = {
     "shared_friday": "Petak {other} dobiva trećinu: {amount}.",
     "no_winner": "Nitko nije ostao. Ulog od {pot} ostaje.",
     "will_sit_out": "{name} gubi sljedeće bacanje.",
+    "will_sit_out_own": "Gubiš sljedeće bacanje.",  # the mover: their name was just said
     "sat_out": "{name} gubi ovo bacanje.",
     "sat_out_many": "{names} gube ovo bacanje.",  # several in a row: said once
     "friday_sworn": "{name} dobiva Petka: {friday}.",
+    "friday_oath": "{friday} ti plaća {amount:chips} i sad je tvoj Petak.",  # 29
     "bond_ended": "{friday} više nije Petak {name:gen}.",
     "swapped": "{name} i {other} mijenjaju mjesta.",
     "parrot": "Svi: Jadni Robinson!",
@@ -52,7 +54,9 @@ SPOKEN = {
     "shipwreck_off": "Ostaješ ovdje.",
     "turn": "Na redu je {name}.",
     "decide": "{name}: kratko, {short}; dugo, {long}.",
-    "setup": "Igrača: {count}. {names}. Počinje najmlađi: {first}. Dugi pritisak počinje igru.",
+    "decides": "{name} odlučuje.",  # another player decides: their options with their screen
+    "decide_own": "Kratko, {short}; dugo, {long}.",  # the mover decides: the name was just said
+    "setup": "{count} igrača; počinje {first}. Pritisni dugo.",
     "setup_need": "Uključite sjedala barem dvaju igrača.",
     "resume": "Dobro došli natrag. Igraju {names}.",
     "resume_one": "Dobro došli natrag. Igra samo {names}.",  # one player left in the game

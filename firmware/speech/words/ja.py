@@ -28,9 +28,11 @@ SPOKEN = {
     "shared_friday": "フライデーの {other}に さんぶんの いち、{amount}まい。",
     "no_winner": "だれも のこって いない。ばの {pot}まいわ のこる。",
     "will_sit_out": "{name}わ つぎ いっかい やすみ。",
+    "will_sit_out_own": "つぎ いっかい やすみ。",  # the mover: their name was just said
     "sat_out": "{name}わ こんかい やすみ。",
     "sat_out_many": "{names}わ こんかい やすみ。",  # several in a row: said once
     "friday_sworn": "{friday}わ {name}の フライデーに なる。",
+    "friday_oath": "{friday}が {amount}まい はらって、あなたの フライデーに なる。",  # 29
     "bond_ended": "{friday}わ もう {name}の フライデーでわ ない。",
     "swapped": "{name}と {other}が いれかわる。",
     "parrot": "みんなで、かわいそうな ロビンソン！",
@@ -51,8 +53,9 @@ SPOKEN = {
     "shipwreck_off": "ここに のこる。",
     "turn": "つぎわ {name}。",
     "decide": "{name}、みじかく {short}、ながく {long}。",
-    "setup": ("{count}にんで あそぶ。{names}。いちばん としたの {first}から はじめる。"
-              "ながく おすと はじまる。"),
+    "decides": "{name}が きめる。",  # another player decides: their options with their screen
+    "decide_own": "みじかく {short}、ながく {long}。",  # the mover decides: the name was just said
+    "setup": "{count}にん。{first}から。ながく おして スタート。",
     "setup_need": "ふたり いじょうの せきの スイッチお いれて。",
     "resume": "おかえりなさい。{names}が あそんで いる。",
     "resume_one": "おかえりなさい。{names}だけが あそんで いる。",  # one player left in the game

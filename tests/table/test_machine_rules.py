@@ -1971,7 +1971,7 @@ def test_another_players_decision_is_named_with_the_result_and_its_options_said_
                       and who != screens.mover(g) and bool(g.actions))
     table = playing(game, animate=False, voice=True)
     assert table.state.ask_next
-    who = table.state.game.state.to_move
+    who = game.state.to_move
     assert who is not None
     assert Spoken("en").result(game).endswith(Spoken("en")("decides", name=f"Player {who}"))
     effects = table.press()

@@ -14,6 +14,7 @@ from . import events as ev
 from .actions import CHOICES, Choice
 from .board import BOARD, HOME, START
 from .game import Game
+from .house_rules import HouseRules, ShareWith
 from .state import GameState, Player, Status
 from .texts import Name, caption, instruction, ui
 
@@ -225,6 +226,9 @@ def account(game: Game, lang: str, name: Names | None = None) -> list[str]:
     for number, (_, events) in enumerate(game.history[1:], start=1):
         lines.append(ui(lang, "turn", number=number))
         for event, line in zip(events, describe_each(events, lang, name), strict=True):
+            if isinstance(event, ev.Shared):  # who gets the half, and why them
+                line = ui(lang, shared_key(event, rules), other=name(event.partner),
+                          amount=event.amount)
             if isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL and event.end:
                 told = [caption(lang, event.end), instruction(lang, event.end, rules)]
                 line += "  (" + " — ".join(t for t in told if t) + ")"
@@ -286,3 +290,14 @@ def way(events: Sequence[ev.Event], rolled: ev.Moved) -> list[int]:
     ends += [BOARD[rolled.end].target or rolled.end for e in later
              if isinstance(e, ev.Swapped) and e.seat == rolled.seat]
     return [*([HOME] if rolled.bounced else []), rolled.end, *ends]
+
+
+def shared_key(event: ev.Shared, rules: HouseRules) -> str:
+    """The text key of a share-out: the Friday's third, or the half and why that player
+    (on the right, on the left, the next furthest on: house rule ``share_with``)."""
+    return "shared_friday" if event.as_friday else SHARED[rules.share_with]
+
+
+SHARED = {ShareWith.RIGHT: "shared_right", ShareWith.LEFT: "shared_left",
+          ShareWith.RUNNER_UP: "shared_runner_up", ShareWith.NONE: "shared"}
+"""Each rule's half, said with why that player (``none`` shares nothing: never said)."""

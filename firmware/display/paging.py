@@ -19,6 +19,7 @@ from firmware.display.layout import (
 from firmware.display.screen import Screen
 
 PICTURE = 30  # pictures are 30x30, at the right of the body
+SEPARATOR = "·"  # between items of one line ("Ana +3 · Cid +1"): a row may break after it
 
 
 def footer_rows(screen: Screen) -> list[str]:
@@ -110,8 +111,8 @@ def wrap(text: str, width: int, fonts: Fonts) -> list[str]:
             if fonts.width(candidate.rstrip()) <= width:
                 row = candidate
                 continue
-            if row.strip():
-                rows.append(row.rstrip())
+            if row.strip():  # a separator the row ends on is the break itself: not drawn
+                rows.append(_unseparated(row))  # ("Ana +3" | "Cid (Friday) +1")
             row = chunk.lstrip()
             while fonts.width(row) > width:  # a phrase longer than the row: part it
                 cut = _after_colon(row, width, fonts) or cut_at(row, _fit(row, width, fonts))
@@ -119,6 +120,13 @@ def wrap(text: str, width: int, fonts: Fonts) -> list[str]:
                 row = row[cut:].lstrip()
         rows.append(row.rstrip())
     return rows
+
+
+def _unseparated(row: str) -> str:
+    """``row`` without the separator (·) it ends on where the line breaks after it: a
+    row that ended in a dangling dot read as if something were missing."""
+    row = row.rstrip()
+    return row[:-1].rstrip() if row.endswith(SEPARATOR) and len(row) > 1 else row
 
 
 def _after_colon(text: str, width: int, fonts: Fonts) -> int:

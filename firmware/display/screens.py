@@ -27,6 +27,7 @@ from robinson_core.narrate import (
     describe,
     describe_each,
     friday_masters,
+    shared_key,
     way,
 )
 from robinson_core.texts import caption, instruction, instruction_key
@@ -235,6 +236,11 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     for event in events:  # the panel's death says what to do: the token comes off
         if isinstance(event, ev.Eliminated):
             said[event] = w("hanged")  # (the title names who: only a mover dies)
+        elif isinstance(event, ev.Won):  # the title says who: the pot, in one row
+            said[event] = w("won_pot", pot=event.pot)
+        elif isinstance(event, ev.Shared):  # the half's why: on the right, ...
+            said[event] = w(shared_key(event, game.rules), other=w.name(event.partner),
+                            amount=event.amount)
     oath = _oath(events)
     if oath is not None:  # square 29: the 2 paid and the oath, said once
         payment, sworn = oath
@@ -243,9 +249,10 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         del said[sworn]
     paid = [said[e] for e in events if isinstance(e, _MONEY) and not _nothing_moved(e)]
     summed, whole = money_line(w, state, events)
-    if state.status is not Status.PLAYING:
-        return _end_screen(w, game, seat, title, [summed] if summed else paid, said, face,
-                           badge)
+    if state.status is not Status.PLAYING:  # a win: who took the pot, who got what and
+        won = any(isinstance(e, ev.Won) for e in events)  # why, not the purses' sum
+        return _end_screen(w, game, seat, title, paid if won or not summed else [summed],
+                           said, face, badge)
     body += [summed] if summed else paid
     body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
     dead = any(isinstance(e, ev.Eliminated) for e in events)
@@ -306,7 +313,9 @@ def _end_screen(w: Words, game: Game, seat: int, title: str, shared: list[str],
     squares, the Fridays (but a Friday's third, in the share-out), the path and the
     story are left out."""
     state, events = game.state, game.events
-    body = [w("ledger", chips=state.player(seat).chips, pot=state.pot), *shared]
+    won = any(isinstance(e, ev.Won) for e in events)  # the pot taken and shared: the money
+    ledger = [] if won else [w("ledger", chips=state.player(seat).chips, pot=state.pot)]
+    body = [*ledger, *shared]
     body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
     died = [said[e] for e in events if isinstance(e, ev.Eliminated)]
     body = [*died, *(line for line in body if line not in died)]  # the last one hanged

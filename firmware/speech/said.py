@@ -151,8 +151,8 @@ class Spoken:
         won = next((e for e in events if isinstance(e, ev.Won)), None)
         if won is not None:
             said = [self("won", name=name(won.seat), pot=won.pot)]
-            said += [self("shared_friday" if e.as_friday else "shared",
-                          other=name(e.partner), amount=e.amount)
+            said += [self(narrate.shared_key(e, state.rules), other=name(e.partner),
+                          amount=e.amount)
                      for e in events if isinstance(e, ev.Shared) and e.amount]
             return said
         lost = next((e for e in events if isinstance(e, ev.NoWinner)), None)

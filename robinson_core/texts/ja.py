@@ -126,6 +126,9 @@ UI = {
     "won": "{name}は家に帰り、場の{pot}枚をもらう",  # the title says who wins
     "shared_friday": "フライデー{other}に3分の1: {amount}枚",
     "shared": "{other}に半分: {amount}枚",
+    "shared_right": "右どなりの{other}に半分: {amount}枚",
+    "shared_left": "左どなりの{other}に半分: {amount}枚",
+    "shared_runner_up": "2番手の{other}に半分: {amount}枚",
     "no_winner": "だれもいない。場の{pot}枚はのこる",
     "turn": "{number}手目",
     "setup": "{players}人、ひとり{stake}枚で場は{pot}枚",

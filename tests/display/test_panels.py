@@ -108,6 +108,9 @@ def test_on_a_strip_the_first_screen_of_a_result_says_the_square_and_the_money()
                 p.seat for p in game.state.players if p.position is None] or \
                 game.state.status is not Status.PLAYING
             ledger = w("ledger", chips=player.chips, pot=game.state.pot)
+            won = next((e for e in game.events if isinstance(e, ev.Won)), None)
+            if won is not None:  # the title says who: the pot they took, first
+                ledger = w("won_pot", pot=won.pot)
             if any(isinstance(e, (ev.Transfer, ev.Shared, ev.Won)) and getattr(e, "amount", 1)
                    for e in game.events):
                 assert screen.body[0] == shown.body[0] == ledger  # the chips moved: first

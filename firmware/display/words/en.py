@@ -30,6 +30,7 @@ PANEL = {
     "keys_choice_odds": "Short: {short} {a}%\nLong: {long} {b}%",
     "rolling": "{name} rolls…",
     "dead_title": "{name} is dead",
+    "won_pot": "Takes the pot: {pot}",  # under the title that says who won
     "hanged": "Hanged on 42: take the token off",  # the title names who; what to do
     "end_row_out": "{name} (out): {chips}",  # the end: a hanged player, last
     "won_title": "{name} wins!",

@@ -30,6 +30,7 @@ PANEL = {
     "keys_choice_odds": "Lyhyt: {short} {a} %\nPitkä: {long} {b} %",
     "rolling": "{name} heittää",
     "dead_title": "{name} kuoli",
+    "won_pot": "Saa kassan: {pot}",  # under the title that says who won
     "hanged": "Hirsipuu (42), nappula pois laudalta",
     "end_row_out": "{name} (pois): {chips}",
     "won_title": "{name} voitti!",

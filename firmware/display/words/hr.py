@@ -30,6 +30,7 @@ PANEL = {
     "keys_choice_odds": "Kratko: {short} {a} %\nDugo: {long} {b} %",
     "rolling": "{name} baca…",
     "dead_title": "{name} ispada",
+    "won_pot": "Uzima ulog: {pot}",  # under the title that says who won
     "hanged": "Vješala na 42: makni figuru",
     "end_row_out": "{name} (van): {chips}",  # van: out of the game
     "won_title": "{name} slavi!",

@@ -30,6 +30,7 @@ PANEL = {
     "keys_choice_odds": "短押し: {short} {a}%\n長押し: {long} {b}%",
     "rolling": "{name}がふる…",
     "dead_title": "{name}は死んだ",
+    "won_pot": "場の{pot}枚をもらう",  # under the title that says who won
     "hanged": "42番で死んだ: コマをとりのぞく",
     "end_row_out": "{name}（アウト）: {chips:chips}",
     "won_title": "{name}の勝ち！",

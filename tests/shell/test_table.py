@@ -18,6 +18,7 @@ from firmware.table.menu import MENU, Row
 from firmware.table.messages import TimerFired, TimerKind
 from firmware.table.state import Mode
 from robinson_core import Action, Choice, Game, Pending, Roll
+from robinson_core import events as ev
 
 from ..rig import Rig
 
@@ -479,9 +480,10 @@ def test_a_won_game_says_the_pot_once() -> None:
     for lang in ("en", "hr", "fi", "ja"):
         w = Words(lang, NAMES)
         body = screens.result_screen(w, game).body
-        winner = game.state.player(game.state.winner or 0)
-        ledger = w("ledger", chips=winner.chips, pot=0)  # the pot, said once: 0 after the win
-        assert body.count(ledger) == 1 and w("pot", pot=0) not in body, (lang, body)
+        won = next(e for e in game.events if isinstance(e, ev.Won))
+        pot = w("won_pot", pot=won.pot)  # the pot, said once: what was taken, and no "0"
+        assert body.count(pot) == 1 and w("pot", pot=0) not in body, (lang, body)
+        assert not any(w("ledger", chips=p.chips, pot=0) in body for p in game.state.players)
 
 
 def test_a_tune_that_comes_while_another_plays_follows_it_whole() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -575,6 +576,26 @@ WIRE_HZ = 100_000  # I2C's standard mode: the default of a Pi's bus
 BITS = 9  # a byte and its ACK
 
 
+def parts_of(rig: Rig, counting: Callable[[], bool] = lambda: True) -> list[int]:
+    """From now on, the bytes on the bus of each call of the panel's writer that sent
+    any (while ``counting()``): the parts a frame goes out in."""
+    writer = rig.table.panel.writer
+    assert writer is not None
+    display = writer.display
+    parts: list[int] = []
+
+    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
+                budget: int | None = None) -> int:
+        before = rig.bus.sent
+        sent = display(image, first=first, budget=budget)
+        if sent and counting():
+            parts.append(rig.bus.sent - before)
+        return sent
+
+    writer.display = counted  # type: ignore[method-assign]
+    return parts
+
+
 @pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
 def test_a_press_is_seen_within_15_ms_of_wire_and_no_part_outlasts_a_frame(
         rigs: list[Rig], tmp_path: Path, chip: str) -> None:
@@ -583,20 +604,7 @@ def test_a_press_is_seen_within_15_ms_of_wire_and_no_part_outlasts_a_frame(
     whole first frame took 80-86 ms; every later part goes out within one tumbling
     frame's 80 ms there; and the panel ends showing what the table shows."""
     rig = playing(rigs, tmp_path, faces=[5, 3, 6, 2], chip=chip)
-    writer = rig.table.panel.writer
-    assert writer is not None
-    display = writer.display
-    parts: list[int] = []  # bytes on the bus, each call that sent any while the die tumbled
-
-    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
-                budget: int | None = None) -> int:
-        before = rig.bus.sent
-        sent = display(image, first=first, budget=budget)
-        if sent and rig.table.mode is Mode.ANIMATE:
-            parts.append(rig.bus.sent - before)
-        return sent
-
-    writer.display = counted  # type: ignore[method-assign]
+    parts = parts_of(rig, lambda: rig.table.mode is Mode.ANIMATE)  # while the die tumbles
     firsts, compared = [], 0
     for _ in range(4):
         rig.read()
@@ -627,19 +635,7 @@ def test_a_decision_that_rolls_shows_the_die_first(rigs: list[Rig], tmp_path: Pa
     # 1: 3, 2: 1, 1: 4 (7), 2: 2, 1 rolls from 7: 6 (13), 2: 2, 1: 6 (19), 2: 1, 1: 1 (20)
     # and again: 2 (22)
     rig = playing(rigs, tmp_path, seats=(1, 2), faces=[3, 1, 4, 2, 6, 2, 6, 1, 1, 2, 3])
-    writer = rig.table.panel.writer
-    assert writer is not None
-    display = writer.display
-    calls: list[int] = []
-
-    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
-                budget: int | None = None) -> int:
-        before = rig.bus.sent
-        if display(image, first=first, budget=budget):
-            calls.append(rig.bus.sent - before)
-        return rig.bus.sent - before
-
-    writer.display = counted  # type: ignore[method-assign]
+    calls = parts_of(rig)
     decided: list[Pending] = []
     for _ in range(10):
         rig.read()
@@ -653,26 +649,14 @@ def test_a_decision_that_rolls_shows_the_die_first(rigs: list[Rig], tmp_path: Pa
     assert decided == [Pending.TREE, Pending.AGAIN], decided
     assert rig.game.state.player(1).position == 22
 
+
 def test_a_burn_in_shift_goes_out_in_parts_no_longer_than_a_tumbling_frame(
         rigs: list[Rig], tmp_path: Path) -> None:
     """The shift moves every pixel of a full screen: sent whole it held the loop 90 ms of
     wire (1,002 bytes); in parts each is within a tumbling frame's 80 ms, and the panel
     ends showing the shifted screen."""
     rig = playing(rigs, tmp_path, seats=(1, 2, 3, 4), faces=[5, 3, 6, 2, 4, 1, 2, 6])
-    writer = rig.table.panel.writer
-    assert writer is not None
-    display = writer.display
-    parts: list[int] = []
-
-    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
-                budget: int | None = None) -> int:
-        before = rig.bus.sent
-        sent = display(image, first=first, budget=budget)
-        if sent:
-            parts.append(rig.bus.sent - before)
-        return sent
-
-    writer.display = counted  # type: ignore[method-assign]
+    parts = parts_of(rig)
     shifted = 0
     for _ in range(6):
         rig.short()

@@ -405,3 +405,21 @@ def test_a_death_is_said_before_the_chips_and_a_hanged_players_chips_go_into_the
                 compared[lang] += 1
     assert min(compared[lang] for lang in LANGUAGES) >= 25, compared
     assert compared["into the pot"] >= 100 and compared["the last"] >= 4, compared
+
+
+def test_the_setup_is_said_in_four_seconds_at_most(espeak: None) -> None:
+    """Setup says who starts (who plays is on the panel): a WAV of 4 s at most in every
+    language for 2 to 8 seats with the seats' own names, the longest (it took 6.4 to
+    8.1 s naming everyone)."""
+    speed, lengths = Voice().speed, {}
+    for lang in LANGUAGES:
+        for count in range(2, 9):
+            seats = tuple(range(1, count + 1))
+            text = said.Spoken(lang).setup(seats, seats[-1], True)
+            wav = subprocess.run(synthesizer(text, lang, volume=100, speed=speed),
+                                 capture_output=True, check=True).stdout
+            lengths[lang, count] = (len(wav) - WAV_HEADER) / BYTES_A_SECOND
+    longest = {lang: round(max(v for (of, _), v in lengths.items() if of == lang), 2)
+               for lang in LANGUAGES}
+    print(f"\nsetup, the longest a language: {longest}")
+    assert len(lengths) == 4 * 7 and max(lengths.values()) <= 4.0, lengths

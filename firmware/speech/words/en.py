@@ -58,7 +58,7 @@ SPOKEN = {
     "decide": "{name}: short, {short}; long, {long}.",
     "decides": "{name} decides.",  # another player decides: their options with their screen
     "decide_own": "Short, {short}; long, {long}.",  # the mover decides: the name was just said
-    "setup": "{count} players; {first} starts. Press long to begin.",
+    "setup": "{first} starts; press long to begin.",
     "setup_need": "Switch on the seats of at least two players.",
     "resume": "Welcome back. {names} are playing.",
     "resume_one": "Welcome back. {names} plays on alone.",  # one player left in the game

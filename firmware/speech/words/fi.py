@@ -59,7 +59,7 @@ SPOKEN = {
     "decide": "{name}: lyhyt, {short}; pitkä, {long}.",
     "decides": "{name} päättää.",  # another player decides: their options with their screen
     "decide_own": "Lyhyt, {short}; pitkä, {long}.",  # the mover decides: the name was just said
-    "setup": "{count} pelaajaa; {first} aloittaa. Paina pitkään.",
+    "setup": "Aloittaa {first}, paina pitkään.",
     "setup_need": "Kytke päälle ainakin kahden pelaajan paikat.",
     "resume": "Tervetuloa takaisin. Pelaajat: {names}.",
     "resume_one": "Tervetuloa takaisin. Vain {names} pelaa.",  # one player left in the game

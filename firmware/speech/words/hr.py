@@ -59,7 +59,7 @@ SPOKEN = {
     "decide": "{name}: kratko, {short}; dugo, {long}.",
     "decides": "{name} odlučuje.",  # another player decides: their options with their screen
     "decide_own": "Kratko, {short}; dugo, {long}.",  # the mover decides: the name was just said
-    "setup": "{count} igrača; počinje {first}. Pritisni dugo.",
+    "setup": "Počinje {first}; pritisni dugo.",
     "setup_need": "Uključite sjedala barem dvaju igrača.",
     "resume": "Dobro došli natrag. Igraju {names}.",
     "resume_one": "Dobro došli natrag. Igra samo {names}.",  # one player left in the game

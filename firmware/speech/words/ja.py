@@ -58,7 +58,7 @@ SPOKEN = {
     "decide": "{name}、みじかく {short}、ながく {long}。",
     "decides": "{name}が きめる。",  # another player decides: their options with their screen
     "decide_own": "みじかく {short}、ながく {long}。",  # the mover decides: the name was just said
-    "setup": "{count}にん。{first}から。ながく おして スタート。",
+    "setup": "{first}から。ながおしで スタート。",
     "setup_need": "ふたり いじょうの せきの スイッチお いれて。",
     "resume": "おかえりなさい。{names}が あそんで いる。",
     "resume_one": "おかえりなさい。{names}だけが あそんで いる。",  # one player left in the game

@@ -116,11 +116,11 @@ def test_each_result_is_said_after_its_frame_and_heard(tmp_path: Path, heard: He
             rig.settle()
             expected.append(Spoken("en").result(rig.game))
             assert heard.speaker.idle(20.0)
-        results = [(u, shown) for u, shown in heard.asked if u.text.startswith("Player")]
+        results = [(u, shown) for u, shown in heard.asked[2:] if u.text.startswith("Player")]
         assert [u.text for u, _ in results] == expected
         assert all(shown for _, shown in results)  # the result was on the panel first
-        assert heard.asked[0][0].text.startswith("2 players")  # setup, then the game begun
-        assert heard.asked[1][0].text == "The game begins. Player 1's turn."
+        assert heard.asked[0][0].text == Spoken("en").setup((1, 2), 1, True)  # setup, and
+        assert heard.asked[1][0].text == "The game begins. Player 1's turn."  # the game begun
         ends = card.ends()
         assert len(ends) == 3  # each result to its end (setup and "begins" were cut short)
         assert all(seconds > 0.5 and peak > 3000 for seconds, peak in ends)
@@ -172,7 +172,7 @@ def test_speech_moves_no_frame_and_no_timer(tmp_path: Path, heard: Heard) -> Non
     speaking = table(tmp_path / "speaking", heard)
     try:
         assert frames(quiet, 6) == frames(speaking, 6)
-        assert len([u for u, _ in heard.asked if u.text.startswith("Player")]) == 6
+        assert len([u for u, _ in heard.asked[2:] if u.text.startswith("Player")]) == 6
     finally:
         quiet.close()
         speaking.close()

@@ -275,6 +275,22 @@ def waiting(state: GameState, lang: str, name: Names | None = None) -> str:
     return ui(lang, key, name=name(state.to_move))
 
 
+def rolled(events: Sequence[ev.Event]) -> ev.Moved | None:
+    """The move the die made, if the action rolled: where the way begins."""
+    return next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
+                None)
+
+
+def oath(events: Sequence[ev.Event]) -> tuple[ev.Transfer, ev.FridaySworn] | None:
+    """Square 29's payment from the new Friday to the master, and the oath, if both."""
+    sworn = next((e for e in events if isinstance(e, ev.FridaySworn)), None)
+    if sworn is None:
+        return None
+    payment = next((e for e in events if isinstance(e, ev.Transfer)
+                    and (e.payer, e.payee) == (sworn.friday, sworn.master)), None)
+    return None if payment is None else (payment, sworn)
+
+
 def way(events: Sequence[ev.Event], rolled: ev.Moved) -> list[int]:
     """The squares the token the roll moved went to, in turn, after its start: the far
     end it bounced from, where the die took it, and where that square sent it on (the

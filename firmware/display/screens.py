@@ -27,6 +27,8 @@ from robinson_core.narrate import (
     describe,
     describe_each,
     friday_masters,
+    oath,
+    rolled,
     shared_key,
     way,
 )
@@ -140,16 +142,6 @@ _NEXT = (ev.Eliminated, ev.Decided, ev.SatOut, ev.WillSitOut, ev.FridaySworn, ev
          ev.Swapped, ev.NoNeighbour, ev.Parrot, ev.NoWinner)
 
 
-def _oath(events: Sequence[ev.Event]) -> tuple[ev.Transfer, ev.FridaySworn] | None:
-    """Square 29's payment from the new Friday to the master, and the oath, if both."""
-    sworn = next((e for e in events if isinstance(e, ev.FridaySworn)), None)
-    if sworn is None:
-        return None
-    payment = next((e for e in events if isinstance(e, ev.Transfer)
-                    and (e.payer, e.payee) == (sworn.friday, sworn.master)), None)
-    return None if payment is None else (payment, sworn)
-
-
 def _nothing_moved(event: ev.Event) -> bool:
     """A Friday's 1 from a pot that ran dry (the master's line said the pot is empty),
     or a share of a pot of nothing: no line."""
@@ -222,8 +214,7 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     face = next((e.face for e in events if isinstance(e, ev.Rolled)), 0)
     # No picture beside the body: its 34 pixels are worth more as text here (the die
     # is small, in the title bar; a death or a win says so in the title).
-    landed = next((e for e in events if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL),
-                  None)
+    landed = rolled(events)
     title, shorter = _moved_title(w, seat, player.position or 0,
                                   way(events, landed) if landed is not None else [])
     body = [w("ledger", chips=player.chips, pot=state.pot)]  # the title names whose chips
@@ -241,18 +232,16 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         elif isinstance(event, ev.Shared):  # the half's why: on the right, ...
             said[event] = w(shared_key(event, game.rules), other=w.name(event.partner),
                             amount=event.amount)
-    oath = _oath(events)
-    if oath is not None:  # square 29: the 2 paid and the oath, said once
-        payment, sworn = oath
+    sworn_paid = oath(events)
+    if sworn_paid is not None:  # square 29: the 2 paid and the oath, said once
+        payment, sworn = sworn_paid
         said[payment] = w("friday_sworn_paid", friday=w.name(sworn.friday),
                           name=w.name(sworn.master), amount=payment.amount)
         del said[sworn]
     paid = [said[e] for e in events if isinstance(e, _MONEY) and not _nothing_moved(e)]
     summed, whole = money_line(w, state, events)
-    if state.status is not Status.PLAYING:  # a win: who took the pot, who got what and
-        won = any(isinstance(e, ev.Won) for e in events)  # why, not the purses' sum
-        return _end_screen(w, game, seat, title, paid if won or not summed else [summed],
-                           said, face, badge)
+    if state.status is not Status.PLAYING:
+        return _end_screen(w, game, seat, title, summed, paid, said, face, badge)
     body += [summed] if summed else paid
     body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
     dead = any(isinstance(e, ev.Eliminated) for e in events)
@@ -305,7 +294,7 @@ def _moved_title(w: Words, seat: int, square: int,
     return full, (full.replace(" → ", "→"), title)
 
 
-def _end_screen(w: Words, game: Game, seat: int, title: str, shared: list[str],
+def _end_screen(w: Words, game: Game, seat: int, title: str, summed: str, paid: list[str],
                 said: dict[ev.Event, str], face: int, badge: str) -> Screen:
     """The action that ended the game: the mover's chips and who got what (the
     share-out, page 1), why nobody won where nobody did, then everyone's chips, a line
@@ -313,9 +302,10 @@ def _end_screen(w: Words, game: Game, seat: int, title: str, shared: list[str],
     squares, the Fridays (but a Friday's third, in the share-out), the path and the
     story are left out."""
     state, events = game.state, game.events
-    won = any(isinstance(e, ev.Won) for e in events)  # the pot taken and shared: the money
+    won = any(isinstance(e, ev.Won) for e in events)  # who took the pot, who got what and
+    # why, not the purses' sum (and no ledger of a pot now 0: the rows say the chips)
     ledger = [] if won else [w("ledger", chips=state.player(seat).chips, pot=state.pot)]
-    body = [*ledger, *shared]
+    body = [*ledger, *(paid if won or not summed else [summed])]
     body += [said[e] for e in events if isinstance(e, _NEXT) and e in said]
     died = [said[e] for e in events if isinstance(e, ev.Eliminated)]
     body = [*died, *(line for line in body if line not in died)]  # the last one hanged

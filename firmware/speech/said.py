@@ -80,8 +80,7 @@ class Spoken:
         if square is None:  # hanged: where the token was when it left the board, not start
             # (a hanging is a roll from 42: its events always move the mover)
             square = next(e.end for e in events if isinstance(e, ev.Moved) and e.seat == seat)
-        landed = next((e for e in events
-                       if isinstance(e, ev.Moved) and e.cause is ev.Cause.ROLL), None)
+        landed = narrate.rolled(events)
         way = narrate.way(events, landed)[int(landed.bounced):] if landed is not None else []
         swapped = any(isinstance(e, ev.Swapped) for e in events)
         if len(way) > 1 and square and not swapped:  # a square sent the token on: "Cy,
@@ -95,17 +94,16 @@ class Spoken:
             said = [self("where", name=name(seat), square=self._square(square))]
         said += [self(narrate.decided_key(e), name=name(e.seat))
                  for e in events if isinstance(e, ev.Decided)]
-        money = self.money(events, state, seat)
-        changes = [line for e in events
-                   if not isinstance(e, ev.SatOut) and (line := self._change(e, seat))]
-        sworn = next((e for e in events if isinstance(e, ev.FridaySworn)), None)
         paid = [e for e in events if isinstance(e, ev.Transfer) and e.amount]
-        if (sworn is not None and sworn.master == seat and len(paid) == 1
-                and (paid[0].payer, paid[0].payee) == (sworn.friday, seat)):
-            money, changes = [], [self("friday_oath", friday=name(sworn.friday),  # 29: one
-                                       amount=paid[0].amount)] + [  # sentence, not two
-                line for e in events if not isinstance(e, ev.SatOut | ev.FridaySworn)
-                and (line := self._change(e, seat))]
+        oath = narrate.oath(events)  # 29, to the mover: the 2 and the oath, one sentence
+        if oath is not None and (oath[1].master != seat or paid != [oath[0]]):
+            oath = None
+        money = [] if oath else self.money(events, state, seat)
+        changes = [self("friday_oath", friday=name(oath[1].friday),
+                        amount=oath[0].amount)] if oath else []
+        changes += [line for e in events if not isinstance(e, ev.SatOut)
+                    and not (oath and isinstance(e, ev.FridaySworn))
+                    and (line := self._change(e, seat))]
         sat_out = [name(e.seat) for e in events if isinstance(e, ev.SatOut)]  # the last
         if len(sat_out) > 1:  # events of a turn: several who sit out in a row, said once
             changes.append(self("sat_out_many", names=self.listed(sat_out)))

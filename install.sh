@@ -267,7 +267,8 @@ from firmware.display.panels import PANELS  # the one home of what each panel ne
 with open(sys.argv[1], "rb") as file:
     config = tomllib.load(file)
 try:  # a phone's settings, as the table lays them: only if it would take them
-    from firmware.config import PHONE_FILE, flat, layered, load
+    from firmware.config.file import load
+    from firmware.config.phone import PHONE_FILE, flat, layered
     phone = Path(sys.argv[3]) / PHONE_FILE
     if phone.exists() and not layered(load(Path(sys.argv[1])), phone)[1]:
         for key, value in flat(tomllib.loads(phone.read_text())).items():

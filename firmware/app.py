@@ -15,7 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from firmware.config import PHONE_FILE, layered
+from firmware.config.phone import PHONE_FILE, layered
 from firmware.devices import Rigging, on_raspberry_pi
 from firmware.display.fonts import Fonts
 from firmware.display.paging import shown

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware.config import MAX_CONFIG_BYTES, PHONE_FILE, SYSTEM_STATE_DIR, layered, load
+from firmware.config.file import MAX_CONFIG_BYTES, load
+from firmware.config.phone import PHONE_FILE, layered
+from firmware.config.settings import SYSTEM_STATE_DIR
 from firmware.errors import ConfigError
 
 BOOT_FILE = Path("/boot/firmware/robinson-table.toml")

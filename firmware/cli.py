@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from firmware.commands import say, values
-from firmware.config import HARDWARE
+from firmware.config.settings import HARDWARE
 from firmware.display.panels import PANELS
 from firmware.errors import TableError, UsageError
 from firmware.saves.rows import KEEP_FINISHED

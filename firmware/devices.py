@@ -32,7 +32,7 @@ from luma.core import cmdline
 from PIL import Image
 
 from firmware import gpiochip, timerslack
-from firmware.config import Config, Display
+from firmware.config.settings import Config, Display
 from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
 from firmware.display.panels import Interface

@@ -17,7 +17,9 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from firmware.config import Config, default_path, display_option, load
+from firmware.config.file import default_path, load
+from firmware.config.reading import display_option
+from firmware.config.settings import Config
 from firmware.devices import Rigging, build, wants_emulation
 from firmware.emulate.capture import Capture
 from firmware.emulate.keyboard import Ready

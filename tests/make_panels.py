@@ -12,7 +12,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from firmware.config import Display, display_option
+from firmware.config.reading import display_option
+from firmware.config.settings import Display
 from firmware.display.partial import writer_for
 from firmware.display.render import render
 from firmware.display.screen import Screen

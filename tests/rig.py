@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from firmware.config import Config, Display
+from firmware.config.settings import Config, Display
 from firmware.display.fonts import Fonts
 from firmware.display.paging import essential_page
 from firmware.display.render import render

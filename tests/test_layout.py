@@ -49,6 +49,16 @@ FORBIDDEN = {
                          "firmware.config", "firmware.app", "firmware.cli"),
     "firmware.config": ("firmware.table", "firmware.shell", "firmware.saves", "firmware.devices",
                         "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
+    # Which pin does what: below the settings' reading (it checks them), above their values.
+    "firmware.wiring": ("firmware.table", "firmware.shell", "firmware.saves", "firmware.devices",
+                        "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli",
+                        "firmware.config.reading", "firmware.config.file",
+                        "firmware.config.phone"),
+    # The settings' rooms, each over the ones before it.
+    "firmware.config.settings": ("firmware.config.reading", "firmware.config.file",
+                                 "firmware.config.phone", "firmware.wiring"),
+    "firmware.config.reading": ("firmware.config.file", "firmware.config.phone"),
+    "firmware.config.file": ("firmware.config.phone",),
     "firmware.devices": ("firmware.table", "firmware.shell", "firmware.saves",
                          "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.emulate": ("firmware.tools", "firmware.app", "firmware.cli"),
@@ -140,7 +150,11 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.saves.owner": PURE | {"pathlib"},  # the first boot's owner code, read once
     "firmware.saves.hardware": PURE | {"json", "os", "pathlib"},  # a phone's, as TOML
     "firmware.shell.pace": PURE | {"threading"},  # read by the keyboard's and demo's threads
-    "firmware.config": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: a file, not a FIFO
+    "firmware.config": PURE,  # the settings' values and their checks
+    "firmware.config.settings": PURE | {"pathlib"},
+    "firmware.config.file": PURE | {"os", "pathlib", "stat", "tomllib"},  # stat: not a FIFO
+    "firmware.config.phone": PURE | {"os", "pathlib"},
+    "firmware.wiring": PURE,
     "firmware.header": PURE | {"gpiozero"},  # gpiozero's board data, read when first asked
     "firmware.display": PURE | {"PIL", "budoux", "contextlib", "datetime", "logging", "pathlib",
                                 "segno", "time"},  # segno: a phone's pairing, as a QR code
@@ -200,7 +214,8 @@ LOADS_NONE = {
     "firmware.table.play": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
     "firmware.table.menus": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
     "firmware.table.phones": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "socket"),
-    "firmware.config": ("PIL", "gpiozero", "luma", "lgpio"),
+    "firmware.config.file": ("PIL", "gpiozero", "luma", "lgpio"),
+    "firmware.config.phone": ("PIL", "gpiozero", "luma", "lgpio"),
     "firmware.seam.intents": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio"),
     "firmware.web.pages": ("PIL", "gpiozero", "luma", "sqlite3", "lgpio", "starlette"),
     "robinson_core": ("PIL", "gpiozero", "luma", "sqlite3", "random", "socket", "threading"),
@@ -330,15 +345,15 @@ def test_the_rule_catches_a_forbidden_import_and_a_cycle() -> None:
     edges["firmware.saves.rows"] = edges["firmware.saves.rows"] | {"firmware.devices",
                                                                    "firmware.saves.store"}
     edges["firmware.table.view"] = edges["firmware.table.view"] | {"firmware.table.machine"}
-    edges["firmware.config"] = edges["firmware.config"] | {"firmware.display.panels",
-                                                            "firmware.saves.store"}
+    edges["firmware.config.reading"] = edges["firmware.config.reading"] | {
+        "firmware.display.panels", "firmware.saves.store"}
     edges["firmware.tools.wiring"] = edges["firmware.tools.wiring"] | {"firmware.cli"}
     edges["firmware.devices"] = edges["firmware.devices"] | {"firmware.shell.table"}
     edges["firmware.tools.selftest"] = edges["firmware.tools.selftest"] | {"firmware.app"}
     edges["firmware.runtime.outputs"] = edges["firmware.runtime.outputs"] | {
         "firmware.table.machine"}
     assert sorted(forbidden_imports(edges)) == [
-        "firmware.config imports firmware.saves.store",
+        "firmware.config.reading imports firmware.saves.store",
         "firmware.devices imports firmware.shell.table",
         "firmware.display.render imports firmware.emulate.bus",
         "firmware.display.words.en imports firmware.devices",

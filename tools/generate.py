@@ -20,7 +20,7 @@ import schemdraw.elements as elm
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from firmware.config import Config  # noqa: E402
+from firmware.config.settings import Config  # noqa: E402
 from firmware.display.panels import Interface  # noqa: E402
 from firmware.header import GROUND  # noqa: E402
 from firmware.tools.header_view import (  # noqa: E402

@@ -1,5 +1,5 @@
 """Mutation testing of the table's machine (``firmware/table/machine.py``), and of the
-config (``--target config``; ``TARGETS`` says which tests judge each).
+settings (``--target reading`` and the rest; ``TARGETS`` says which tests judge each).
 
 Each mutant is one small change to one function of the machine or to one of its
 module constants: a comparison turned (``==``/``!=``, ``<``/``<=``, ``is``/``is not``,
@@ -30,7 +30,8 @@ the same program) for its run and the file put back after, one mutant at a time,
 no bytecode written (a mutant of the same size in the same second would be the last
 one's). Run it in a clone of its own: the file is the clone's.
 
-Usage: .venv/bin/python tools/mutate_machine.py [--target machine|view|config|folder|ledger|
+Usage: .venv/bin/python tools/mutate_machine.py [--target machine|view|reading|file|phone|
+       wiring|folder|ledger|
        rows|salvage|spare|store|restore|said|screens|pairing|app|server|intents] [--jobs N]
        [--only TEXT] [--list]
        [--sample SHARE --seed N]
@@ -110,12 +111,16 @@ TARGETS = {
         "firmware.table.view", MACHINE_STAGES,
         enums=("Press", "Row", "Showing", "Question"),
         caches=("_words",)),
-    "config": Target(
-        "firmware.config",
+    **{room: Target(  # the settings' rooms, and which pin does what
+        module,
         (("tests/app/test_config.py",),  # each setting and bound: 0.8 s
          ("tests/app/test_bad_input.py", "tests/table/test_names.py",
-          "tests/display/test_panels.py")),
-        enums=("Interface",)),
+          "tests/display/test_panels.py", "tests/app/test_phone_hardware.py")),
+        enums=("Interface",))
+       for room, module in (("reading", "firmware.config.reading"),
+                            ("file", "firmware.config.file"),
+                            ("phone", "firmware.config.phone"),
+                            ("wiring", "firmware.wiring"))},
 }
 STORE_STAGES = (  # the store's rooms: the fast tests first, the flip campaigns last
     ("tests/saves/test_rows.py", "tests/saves/test_durable.py", "tests/saves/test_store.py",

@@ -60,7 +60,8 @@ def run_replay(args: argparse.Namespace) -> int:
         raise UsageError("--display is for --pages: which panel to show the pages on")
     game = replay_game(args.seats, args.first, args.rule, script(args))
     if args.pages:
-        from firmware.config import Display, display_option
+        from firmware.config.reading import display_option
+        from firmware.config.settings import Display
         from firmware.tools import pages  # Pillow and the fonts load only for the pages
 
         display = display_option(args.display) if args.display else Display()

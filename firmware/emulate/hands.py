@@ -6,7 +6,7 @@ import time
 
 from gpiozero.pins.mock import MockFactory
 
-from firmware.config import Config
+from firmware.config.settings import Config
 
 TAP = 0.08  # how long a short press holds the button down
 

@@ -15,7 +15,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from luma.core.interface.serial import i2c, spi
 from PIL import Image
 
-from firmware.config import Config, Display
+from firmware.config.settings import Config, Display
 from firmware.devices import Rigging, build, luma_device, luma_options
 from firmware.display.device import LumaDevice
 from firmware.display.panels import Interface

@@ -23,6 +23,21 @@ AMPLIFIER = "MAX98357A"  # the card's name, from the max98357a overlay's simple-
 JACK = "Headphones"  # the Pi 3/4's 3.5 mm jack (bcm2835's card)
 CARDS = Path("/proc/asound/cards")
 
+ALSA_DEVICE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_-:,=.")
+PLAYING_DEVICES = frozenset({"default", "sysdefault", "hw", "plughw", "dmix", "front", "null",
+                             "pulse", "pipewire"})
+"""ALSA's device kinds that play to a card (or nowhere: ``null``); ``file``, ``tee``,
+``shm`` and the like write sound elsewhere (``file:FILE=robinson.db`` would overwrite the
+saves), and a nested plugin (a second ``:``) could name one."""
+
+
+def playing_device(device: str) -> bool:
+    """``device`` is one of PLAYING_DEVICES, alone or with its card's arguments."""
+    kind, _, args = device.partition(":")
+    return kind in PLAYING_DEVICES and ":" not in args
+
+
 _CARD = re.compile(r"^\s*(\d+)\s+\[(\S+)\s*\]:\s+(\S+)")
 
 

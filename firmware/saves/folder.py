@@ -23,7 +23,7 @@ import stat
 import urllib.parse
 from pathlib import Path
 
-from firmware.config import SYSTEM_STATE_DIR
+from firmware.config.settings import SYSTEM_STATE_DIR
 from firmware.saves.faults import Fault, StateDirectoryError, TableRunning
 from firmware.saves.rows import (
     DATABASE,

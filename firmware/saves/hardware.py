@@ -20,7 +20,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from firmware.config import PHONE_FILE, flat, read_toml
+from firmware.config.file import read_toml
+from firmware.config.phone import PHONE_FILE, flat
 from firmware.errors import ConfigError
 
 

@@ -15,7 +15,8 @@ them and redraws every mode), a repeat ``Repeat``, a pairing ``PairAsked`` or
 
 from __future__ import annotations
 
-from firmware.config import PHONE_KEYS, Config, changed, flat, hardware_table
+from firmware.config.phone import PHONE_KEYS, changed, flat, hardware_table
+from firmware.config.settings import Config
 from firmware.errors import ConfigError
 from firmware.seam.wire import INTENTS, Message
 from firmware.table import names as kept_names
@@ -96,7 +97,7 @@ def wanted(message: Message, prefs: Prefs, config: Config | None = None) -> Inpu
 
 def _hardware(given: object, config: Config) -> Input | str:
     """``{"display.display": "sh1106"}``: those settings changed, checked as the config
-    file is (``firmware.config.changed``: one home for the checks); what the change made
+    file is (``firmware.config.phone.changed``: one home for the checks); what the change made
     of the panel's size is said too, so the settings kept are the settings tried."""
     if not isinstance(given, dict) or not given or len(given) > len(PHONE_KEYS):
         return 'hardware is an object of settings, e.g. {"display.display": "sh1106"}'

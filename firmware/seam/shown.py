@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware import header
-from firmware.config import PHONE_KEYS, Config, flat, hardware_table, taken
+from firmware.config.phone import PHONE_KEYS, flat, hardware_table
+from firmware.config.settings import Config
 from firmware.display.paging import Page
 from firmware.display.panels import PANELS
 from firmware.display.screen import Screen
@@ -27,6 +28,7 @@ from firmware.seam.intents import level
 from firmware.seam.wire import Message
 from firmware.table.state import Animate, Mode, TableState
 from firmware.table.view import view, words
+from firmware.wiring import taken
 from robinson_core import MAX_PLAYERS, SEATS, Game
 from robinson_core.state import Status
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from firmware.config import Config, Display
+from firmware.config.settings import Config, Display
 from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
 from firmware.display.screen import Screen

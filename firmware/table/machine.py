@@ -14,7 +14,7 @@ the effects, the panel's paging); what a press does lives in the room of its ide
 ``play.py`` (title, setup, the turn, undo), ``menus.py`` (the menu and the phones' list),
 ``phones.py`` (pairing, a phone's panel on trial), ``writes.py`` (the queue for the disk).
 
->>> from firmware.config import Config
+>>> from firmware.config.settings import Config
 >>> state = initial(Fixed(Config(), measure=lambda screen: (1, 0)))
 >>> state, effects = step(state, Start(game=None, seats=(1, 2)))
 >>> state.mode, [type(e).__name__ for e in effects][-2:]

@@ -12,7 +12,7 @@ import collections
 import enum
 from collections.abc import Sequence
 
-from firmware.config import Voice
+from firmware.config.settings import Voice
 from firmware.display.screens import phone_row
 from firmware.display.words import Words
 from firmware.table.prefs import SPEEDS, Phone

@@ -7,7 +7,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from firmware.config import Config, Display
+from firmware.config.settings import Config, Display
 from firmware.display.screen import Screen
 from firmware.display.screens import PastGame
 from firmware.runtime.tunes import Tune

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.table.messages import (
     KeepHardware,
     Log,

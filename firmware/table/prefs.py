@@ -4,7 +4,7 @@ setting is in force (the command line, then what is kept, then the config).
 The store keeps them as strings (``PREF_KEYS``); ``Prefs.from_strings`` reads them
 back and ``as_strings`` writes them, as ``HouseRules`` does its options.
 
->>> from firmware.config import Config
+>>> from firmware.config.settings import Config
 >>> prefs, wrong = Prefs.from_strings({"language": "fi", "names": '{"2": "Ana"}'},
 ...                                   Prefs.defaults(Config()))
 >>> prefs.language, prefs.names, wrong
@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from firmware.config import SPEEDS_ALLOWED, VOLUMES_ALLOWED, Config, Voice
+from firmware.config.settings import SPEEDS_ALLOWED, VOLUMES_ALLOWED, Config, Voice
 from firmware.table import names as kept_names
 from robinson_core import SEATS, Game
 from robinson_core.numbers import whole_number

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.display.screen import Screen
 from firmware.display.screens import PastGame
 from firmware.display.words import Words

@@ -4,7 +4,7 @@ Nothing drawn is kept anywhere: the machine asks for the view after every step a
 draws it when it changed, so a screen never outlives its moment, and every mode
 redraws at once in a new language or with new names.
 
->>> from firmware.config import Config
+>>> from firmware.config.settings import Config
 >>> from firmware.table.state import Fixed, Menu, TableState
 >>> view(TableState(Fixed(Config(), lambda screen: (1, 0)), now=Menu(row=1))).body[1]
 '▶ Repeat last result'

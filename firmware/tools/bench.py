@@ -26,7 +26,7 @@ import luma.oled.device
 from luma.core.interface.serial import i2c
 from PIL import Image
 
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.display.panels import Interface
 from firmware.emulate.bus import PanelBus
 from firmware.runtime.loop import ManualClock, advance
@@ -176,7 +176,7 @@ def panel_classes(turns: int) -> str:
     """A row per panel class: bytes per turn and per animation frame, and the frames a
     second its bus could carry at the speed its interface runs at (I2C fast mode; SPI as
     configured): what the bus allows, not the tumble's rate (FRAME)."""
-    from firmware.config import display_option
+    from firmware.config.reading import display_option
 
     rows = [f"{'panel':<16} {'size':<9} {'bus':<14} {'B/turn':>8} {'B/frame':>8} "
             f"{'bus fps':>7}"]

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable
 from html import escape
 
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.display.panels import Interface
 from firmware.header import GROUND, I2S_PINS, PHYSICAL
 from firmware.tools.wiring import Wire, i2s_moves, i2s_wires, wires

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.display.layout import NAME_LETTERS
 from firmware.display.panels import PANELS, Interface
 from firmware.header import (

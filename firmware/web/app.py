@@ -32,7 +32,7 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.seam.wire import INTENT_MOST, SETTINGS
 from firmware.table.prefs import PHONE_DAYS, Phone
 from firmware.web import pages

@@ -15,7 +15,8 @@ import os
 import socket
 from pathlib import Path
 
-from firmware.config import Config, default_path, load
+from firmware.config.file import default_path, load
+from firmware.config.settings import Config
 from firmware.errors import ConfigError
 
 log = logging.getLogger("robinson.web")

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from firmware.cli import build_parser, main
-from firmware.config import load, parse
+from firmware.config.file import load
+from firmware.config.reading import parse
 from firmware.errors import ConfigError, UsageError
 
 KEYS = ["language", "seat_names", "pins", "display", "timings", "rules", "button", "seats",

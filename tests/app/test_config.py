@@ -14,17 +14,9 @@ from typing import Any
 
 import pytest
 
-from firmware.config import (
-    Config,
-    Display,
-    Pins,
-    Timings,
-    Voice,
-    display_option,
-    load,
-    parse,
-    shape,
-)
+from firmware.config.file import load, shape
+from firmware.config.reading import display_option, parse
+from firmware.config.settings import Config, Display, Pins, Timings, Voice
 from firmware.display.panels import Interface
 from firmware.errors import ConfigError
 from firmware.header import CE0, CE1
@@ -348,7 +340,7 @@ def test_the_config_is_found_where_the_guide_says(monkeypatch: pytest.MonkeyPatc
                                                   tmp_path: Path) -> None:
     """/etc/robinson-table/config.toml first, then $XDG_CONFIG_HOME (or ~/.config)'s
     robinson-table/config.toml; none: the built-in defaults."""
-    from firmware import config
+    from firmware.config import file as config
 
     assert config.SEARCH_PATH == ("/etc/robinson-table/config.toml",)
     monkeypatch.setattr(config, "SEARCH_PATH", (str(tmp_path / "etc.toml"),))
@@ -403,7 +395,7 @@ def test_every_key_is_named_in_its_refusal(table: str, keys: list[str]) -> None:
     [table].key, so the owner knows which line to mend."""
     from dataclasses import fields
 
-    from firmware.config import Display, Pins, Timings
+    from firmware.config.settings import Display, Pins, Timings
 
     assert keys == [f.name for f in fields({"display": Display, "pins": Pins,
                                             "timings": Timings}[table])]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.display.layout import CLASSIC
 from firmware.emulate.capture import Capture
 from firmware.emulate.rig import emulate

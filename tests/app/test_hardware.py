@@ -13,7 +13,8 @@ from typing import ClassVar
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from firmware.config import Config, parse
+from firmware.config.reading import parse
+from firmware.config.settings import Config
 from firmware.display.panels import Interface
 from firmware.header import PHYSICAL
 from firmware.tools.wiring import default_toml, wires, wiring_markdown
@@ -295,7 +296,7 @@ def test_gpiozeros_own_factory_too_is_made_within_the_buzzers_slack(
     """Where the header's chip will not open (``_Failing``), gpiozero's own choice is
     made at once, within the buzzer's timer slack, as the header's is: not later, by
     the first pin, with the unit's 10 ms slack in lgpio's threads."""
-    from firmware.config import Pins
+    from firmware.config.settings import Pins
 
     _on_a_pi5(monkeypatch, factory)
     _GpiozeroFactory.slack.clear()
@@ -313,7 +314,7 @@ def test_the_table_starts_no_thread_that_wakes_while_idle() -> None:
 
     from gpiozero.mixins import HoldThread
 
-    from firmware.config import Config
+    from firmware.config.settings import Config
     from firmware.emulate.rig import emulate
 
     rig = emulate(Config(), seats_on=(1, 2))

@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from firmware.boot_settings import amplifier_to_switch, settle
-from firmware.config import PHONE_FILE, PHONE_KEYS, Config, changed, layered, load
+from firmware.config.file import load
+from firmware.config.phone import PHONE_FILE, PHONE_KEYS, changed, layered
+from firmware.config.settings import Config
 from firmware.emulate.bus import PageMemory, PanelBus
 from firmware.errors import ConfigError
 from firmware.saves.hardware import keep, kept

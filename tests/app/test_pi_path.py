@@ -19,7 +19,7 @@ from typing import ClassVar
 
 import pytest
 
-from firmware.config import Display
+from firmware.config.settings import Display
 from firmware.devices import PanelMissing, real_device
 from firmware.display.panel import Panel
 from firmware.display.panels import Interface
@@ -260,7 +260,7 @@ def test_sighup_ends_the_table_with_a_status_systemd_restarts(tmp_path: Path) ->
 def test_lgpio_is_told_a_directory_it_can_write(monkeypatch: pytest.MonkeyPatch,
                                                 tmp_path: Path) -> None:
     from firmware import startup
-    from firmware.config import Config
+    from firmware.config.settings import Config
 
     seen: list[str | None] = []
     monkeypatch.delenv("LG_WD", raising=False)

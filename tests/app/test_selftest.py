@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.config import Config, Pins, Timings
+from firmware.config.settings import Config, Pins, Timings
 from firmware.emulate.rig import emulate
 from firmware.runtime.loop import ManualClock, advance
 from firmware.tools.selftest import STEP, SelfTest

@@ -244,7 +244,7 @@ def test_pins_that_cannot_be_opened_are_one_clear_line() -> None:
     from gpiozero import Button
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    from firmware.config import Config
+    from firmware.config.settings import Config
     from firmware.emulate.rig import emulate
     from firmware.errors import HardwareError
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware.config import Config, Display, display_option, parse
+from firmware.config.reading import display_option, parse
+from firmware.config.settings import Config, Display
 from firmware.display.layout import Layout, Size
 from firmware.display.paging import fit
 from firmware.display.panels import PANELS

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware.config import Voice
+from firmware.config.settings import Voice
 from firmware.display.layout import NAME_LETTERS
 from firmware.runtime.speaker import BYTES_A_SECOND, WAV_HEADER, synthesizer
 from firmware.speech import said

@@ -24,7 +24,7 @@ import httpx
 import pytest
 import uvicorn
 
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.seam.wire import connect as seam
 from firmware.seam.wire import decode, socket_path
 from firmware.web import app as web_app

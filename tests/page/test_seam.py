@@ -300,7 +300,7 @@ class _Served:
     """The seam's table, as little of one as it needs: a state and its inputs."""
 
     def __init__(self) -> None:
-        from firmware.config import Config
+        from firmware.config.settings import Config
         from firmware.table import machine as m
         from firmware.table.state import Fixed
 

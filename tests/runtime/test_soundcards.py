@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.config import load
+from firmware.config.file import load
 from firmware.errors import ConfigError
 from firmware.runtime import soundcards
 from firmware.runtime.speaker import Speaker, Utterance

@@ -265,7 +265,7 @@ def test_history_lists_a_won_game_at_once_not_when_the_next_begins(tmp_path: Pat
 
 
 def test_where_the_state_lives(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from firmware.config import SYSTEM_STATE_DIR
+    from firmware.config.settings import SYSTEM_STATE_DIR
     from firmware.saves.folder import state_dir
 
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)

@@ -11,7 +11,7 @@ from typing import Any, cast
 import pytest
 from PIL import Image, ImageChops
 
-from firmware.config import Config, TableOptions
+from firmware.config.settings import Config, TableOptions
 from firmware.display import screens
 from firmware.display.panel import SHIFTS
 from firmware.display.words import Words
@@ -251,7 +251,7 @@ def test_staying_in_the_tree_rolls_nothing(rigs: list[Rig], tmp_path: Path) -> N
 def test_holding_tells_what_letting_go_will_do(rigs: list[Rig], tmp_path: Path) -> None:
     import dataclasses
 
-    from firmware.config import Config, Timings
+    from firmware.config.settings import Config, Timings
 
     config = Config(timings=dataclasses.replace(Timings(), page=2.0))  # flips before the menu
     rig = playing(rigs, tmp_path, seats=(1, 2), faces=[6, 2, 5, 3, 3, 1, 6], animate=False,
@@ -421,7 +421,7 @@ def test_a_won_game_long_press_sets_up_a_new_game(rigs: list[Rig], tmp_path: Pat
 
 
 def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> None:
-    from firmware.config import Config, Pins
+    from firmware.config.settings import Config, Pins
     from firmware.emulate.rig import emulate
     from firmware.runtime.loop import ManualClock
     from firmware.saves.store import Store
@@ -458,7 +458,7 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
                                        ((5, 6, 13, 19, 26, 21, 16, 14), 8)])
 def test_setup_says_as_many_seats_as_are_wired(rigs: list[Rig], tmp_path: Path,
                                                pins: tuple[int, ...], most: int) -> None:
-    from firmware.config import Config, Pins
+    from firmware.config.settings import Config, Pins
 
     rig = bench(rigs, tmp_path, config=Config(pins=Pins(seats=pins)))
     rig.wait(2.5)
@@ -532,7 +532,7 @@ def test_a_tune_keeps_its_time_while_the_tables_loop_waits_on_the_panel() -> Non
     import threading
     import time
 
-    from firmware.config import Config, Pins
+    from firmware.config.settings import Config, Pins
     from firmware.emulate.rig import emulate
     from firmware.runtime.tunes import NOTE, Tune
 

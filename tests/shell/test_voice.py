@@ -304,7 +304,7 @@ def test_a_capture_writes_each_utterance_beside_its_frame(tmp_path: Path, card: 
 
 def test_the_machine_says_nothing_with_the_voice_off() -> None:
     """With the voice off (the default), no Say and no Hush in a whole game's effects."""
-    from firmware.config import Config
+    from firmware.config.settings import Config
     from robinson_core import Game, Roll
 
     state = m.initial(Fixed(Config(), measure=lambda screen: (1, 0)))

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from firmware.config import Config, Timings
+from firmware.config.settings import Config, Timings
 from firmware.display import screens
 from firmware.display.fonts import Fonts
 from firmware.display.layout import CLASSIC, Layout

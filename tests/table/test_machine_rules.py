@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from firmware.config import Config, TableOptions, Timings
+from firmware.config.settings import Config, TableOptions, Timings
 from firmware.display import screens
 from firmware.display.screen import Screen
 from firmware.runtime.tunes import Tune
@@ -1943,7 +1943,7 @@ def test_a_phone_forgotten_from_the_page_while_the_list_shows_moves_the_cursor_u
 def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() -> None:
     """The pages a result turns through while a phone's panel on trial (its test pattern)
     or a pairing code covers it were never on the panel: they do not count as read."""
-    import firmware.config
+    import firmware.config.phone
 
     def measure(screen: Screen) -> tuple[int, int]:  # a result of two pages, money on 2
         return (1, 0) if screen.outline or screen.qr else (2, 1)
@@ -1952,7 +1952,7 @@ def test_a_page_under_a_phones_panel_on_trial_or_a_pairing_code_is_not_seen() ->
         table = playing(MOVED, measure=measure)
         assert table.state.panel.seen == 0 and table.state.panel.page == 0
         if cover == "trial":
-            config = firmware.config.changed(CONFIG, {"display.display": "sh1106"})
+            config = firmware.config.phone.changed(CONFIG, {"display.display": "sh1106"})
             table(msg.Rewire((("display.display", "sh1106"),), config))
             assert table.state.trial is not None
         else:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from firmware.cli import main
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.display import screens
 from firmware.display.words import Words
 from firmware.saves.store import Store

@@ -4,17 +4,17 @@ paired. The page and the seam around it are tested in tests/page/ and tests/app/
 
 from __future__ import annotations
 
-import firmware.config
+import firmware.config.phone
 from firmware.table import messages as msg
 from firmware.table.messages import TimerKind
 from firmware.table.state import Mode
 
 from .test_machine_rules import CONFIG, MOVED, PHONE_A, Machine, of, playing
 
-SH1106 = firmware.config.changed(CONFIG, {"display.display": "sh1106"})
+SH1106 = firmware.config.phone.changed(CONFIG, {"display.display": "sh1106"})
 NEW_PANEL = msg.Rewire((("display.display", "sh1106"),), SH1106)
 MOVED_BUTTON = msg.Rewire((("pins.button", 16),),
-                          firmware.config.changed(CONFIG, {"pins.button": 16}))
+                          firmware.config.phone.changed(CONFIG, {"pins.button": 16}))
 
 
 def notice(table: Machine) -> str:

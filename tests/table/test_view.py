@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware.config import Config
+from firmware.config.settings import Config
 from firmware.display.fonts import Fonts
 from firmware.display.paging import Page, shown
 from firmware.display.screen import Screen

@@ -25,7 +25,7 @@ from typing import Any
 
 from PIL import Image
 
-from firmware.config import Pins
+from firmware.config.settings import Pins
 from firmware.emulate.bus import PanelBus
 from firmware.table.menu import MENU
 from robinson_core.texts import LANGUAGES

@@ -89,9 +89,10 @@ class Target:
 
 
 MACHINE_STAGES = (
-    ("tests/table/test_machine_rules.py", "tests/table/test_names.py", "tests/table/test_writes.py",
-     "tests/table/test_phones.py",
-     "tests/table/test_view.py"),  # each rule: 5 s
+    ("tests/table/test_machine_rules.py", "tests/table/test_play.py",
+     "tests/table/test_menus.py", "tests/table/test_panel.py", "tests/table/test_names.py",
+     "tests/table/test_writes.py", "tests/table/test_phones.py",
+     "tests/table/test_view.py"),  # each rule, room by room: 5 s
     ("tests/table/test_machine.py::test_the_table_keeps_its_promises_over_random_play",
      "tests/table/test_machine.py::test_the_properties_compared_thousands_of_cases"),  # 20 s
     ("tests/shell/test_table.py", "tests/shell/test_faults.py",
@@ -106,7 +107,8 @@ TARGETS = {
         f"firmware.table.{room}", MACHINE_STAGES + (PHONE_STAGE if room == "phones" else ()),
         enums=("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status",
                "Choice", "Showing", "Question", "Waiting", "Fault"))
-       for room in ("moment", "play", "menus", "phones", "writes")},
+       for room in ("moment", "play", "menus", "phones", "writes", "panel", "pairing",
+                    "menu")},
     "view": Target(  # the screen from the state: judged as the machine is
         "firmware.table.view", MACHINE_STAGES,
         enums=("Press", "Row", "Showing", "Question"),
@@ -148,7 +150,7 @@ TARGETS["said"] = Target(  # what the voice says: its words read against what th
     "firmware.speech.said",
     (("tests/display/test_speech.py", "-k", "pinned"),  # 2,120 sentences against spoken.txt: 1 s
      ("tests/display/test_speech.py", "tests/core/test_cases.py"),  # 9 s
-     ("tests/table/test_machine_rules.py", "tests/table/test_recall.py"),
+     ("tests/table/test_play.py", "tests/table/test_menus.py", "tests/table/test_recall.py"),
      ("tests/shell/test_voice.py",)),  # the real voice through the table's shell: 40 s
     enums=("Pending", "Status", "Choice"))
 TARGETS["screens"] = Target(  # the screens the panel shows
@@ -156,7 +158,8 @@ TARGETS["screens"] = Target(  # the screens the panel shows
     (("tests/display/test_screens_reference.py", "-k", "pinned"),  # 1,920 screens against shown.txt
      ("tests/display/test_screens_reference.py", "tests/table/test_recall.py",
       "tests/core/test_cases.py"),  # 4 s
-     ("tests/table/test_machine_rules.py", "tests/shell/test_glance.py"),  # 30 s
+     ("tests/table/test_play.py", "tests/table/test_menus.py", "tests/table/test_panel.py",
+      "tests/shell/test_glance.py"),  # 30 s
      ("tests/shell/test_table.py", "tests/shell/test_faults.py")),
     enums=("Pending", "Status", "Choice", "Size"))
 TARGET = TARGETS["machine"]  # main() sets the one asked for

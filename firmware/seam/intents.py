@@ -32,8 +32,14 @@ from firmware.table.messages import (
     Repeat,
     Rewire,
 )
-from firmware.table.prefs import PHONE_KIND, Prefs, is_phone
-from firmware.table.view import BRIGHTNESS, brightness_level, level_contrast
+from firmware.table.prefs import (
+    BRIGHTNESS,
+    PHONE_KIND,
+    Prefs,
+    brightness_level,
+    is_phone,
+    level_contrast,
+)
 from robinson_core import SEATS
 from robinson_core.errors import quote
 from robinson_core.texts import LANGUAGES

@@ -28,16 +28,14 @@ import dataclasses
 from collections.abc import Callable, Iterator
 
 from firmware.saves.faults import Fault
-from firmware.table import menus, phones, play
+from firmware.table import menus, panel, phones, play
 from firmware.table.messages import (
     Address,
     Begin,
-    Blank,
     Brought,
     CancelAll,
     Code,
     Contrast,
-    Dim,
     Down,
     Effect,
     Face,
@@ -80,7 +78,6 @@ from firmware.table.state import (
     Mode,
     Notice,
     Off,
-    Saver,
     Stuck,
     TableState,
     Waiting,
@@ -251,14 +248,13 @@ def stop(m: Moment) -> None:
     if m.state.trial is not None:  # the last frame on the panel the next start drives
         m.do(UsePanel(m.state.fixed.config.display))
     m.set(armed=frozenset(), now=Off(), pairing=None, trial=None)
-    m.on_panel(flash=None, hint=None, saver=Saver.AWAKE)
+    m.on(panel.halted(m.state.panel))
     m.do(CancelAll())
     if m.state.writes.unsaved:  # refused until now: once more, and the last frame says
         m.do(m.state.writes.unsaved[0])  # whether it got through
     if m.state.prefs.voice:
         m.do(Hush())
     m.do(Wake())
-    m.fresh()
     m.draw_now()
     # A Pi that halts without cutting power (Pi 3, Zero 2, a Pi 4/5 with
     # POWER_OFF_ON_HALT=0) leaves this frame lit for days: at the least contrast,
@@ -269,12 +265,7 @@ def stop(m: Moment) -> None:
 
 
 def down(m: Moment) -> None:
-    void = m.state.mode is Mode.ANIMATE  # a press begun mid-roll: never a roll
-    if m.state.panel.saver is not Saver.AWAKE:
-        void = True  # a waking press does nothing else
-        m.on_panel(saver=Saver.AWAKE)
-        m.do(Wake())
-    m.on_panel(void=void)
+    m.on(panel.down(m.state.panel, rolling=m.state.mode is Mode.ANIMATE))
     m.idle()
 
 
@@ -283,16 +274,17 @@ def held(m: Moment, kind: Press) -> None:
     if state.panel.void or state.mode in (Mode.ANIMATE, Mode.STUCK, Mode.OFF):
         return
     if kind is Press.MENU:
-        m.on_panel(hint=Press.MENU)
+        m.on(panel.held(m.state.panel, Press.MENU))
     elif (state.mode is Mode.PLAY and state.game and not state.ask_next
           and state.game.state.status is Status.PLAYING):
-        m.on_panel(hint=Press.LONG)  # a decision's other choice, or the standings
+        m.on(panel.held(m.state.panel, Press.LONG))  # a decision's other choice, or
+        # the standings
 
 
 def pressed(m: Moment, kind: Press) -> None:
-    m.on_panel(hint=None)  # let go: the hint has said its piece
-    if m.state.panel.void:
-        m.on_panel(void=False)
+    released, counts = panel.let_go(m.state.panel)
+    m.on(released)
+    if not counts:
         return
     if m.state.trial is not None:  # a press keeps the panel on trial, and only that
         phones.keep_trial(m, m.state.trial)
@@ -336,9 +328,7 @@ def pressed(m: Moment, kind: Press) -> None:
 def seat_changed(m: Moment, seat: int, seats: tuple[int, ...]) -> None:
     m.set(seats=seats)
     m.idle()
-    if m.state.panel.saver is not Saver.AWAKE:
-        m.on_panel(saver=Saver.AWAKE)
-        m.do(Wake())
+    m.wake()
     if m.state.mode is Mode.SETUP:
         play.setup(m)
     elif m.state.mode is Mode.PLAY:
@@ -350,7 +340,7 @@ def fired(m: Moment, kind: TimerKind) -> None:
         case TimerKind.BOOT:
             play.setup(m)
         case TimerKind.PAGE:
-            m.on_panel(page=m.state.panel.page + 1)
+            m.on(panel.turned(m.state.panel))
             m.paging = True
         case TimerKind.FLASH:
             m.unflash()
@@ -367,11 +357,9 @@ def fired(m: Moment, kind: TimerKind) -> None:
         case TimerKind.AUDIT:
             play.audit(m)
         case TimerKind.DIM:
-            m.on_panel(saver=Saver.DIM)
-            m.do(Dim())
+            m.on(panel.dimmed(m.state.panel))
         case TimerKind.BLANK:
-            m.on_panel(saver=Saver.BLANK)
-            m.do(Blank())
+            m.on(panel.blanked(m.state.panel))
         case TimerKind.PAIR:
             m.set(pairing=None)
         case TimerKind.TRIAL:
@@ -384,18 +372,7 @@ def fired(m: Moment, kind: TimerKind) -> None:
 def prefer(m: Moment, prefs: Prefs) -> None:
     """Settings from outside: in force now (the faces owed and the phones paired stay
     the table's own)."""
-    before = m.state.prefs
-    prefs = prefs.but(owed=before.owed, phones=before.phones)
-    if prefs == before:
-        return
-    m.set(prefs=prefs)
-    if prefs.contrast != before.contrast:
-        m.do(Contrast(prefs.contrast))
-    if (prefs.volume, prefs.speed) != (before.volume, before.speed):
-        m.do(Voicing(prefs.volume, prefs.speed))
-    if before.voice and not prefs.voice:
-        m.do(Hush())
-    m.save_prefs()
+    m.prefer(prefs.but(owed=m.state.prefs.owed, phones=m.state.prefs.phones))
 
 
 def wrote(m: Moment, ok: bool, fault: Fault | None) -> None:

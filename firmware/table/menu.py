@@ -1,5 +1,7 @@
-"""The menu as data: its rows in order, each a text key; what choosing one does is the
-table machine's (``firmware.table.machine``).
+"""The menu as data: its rows in order, each a text key, and what choosing a setting's
+row does (``SETTINGS``: the settings after it, and what the voice says of them); the
+rest is the machine's rooms' (``firmware.table.menus``). What a change of settings asks
+of the devices, from the menu or from a phone, is ``retuned``.
 
 >>> from firmware.display.words import Words
 >>> labels(Words("en"), language="en", level="1/4")[:2]
@@ -10,13 +12,15 @@ from __future__ import annotations
 
 import collections
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from firmware.config.settings import Voice
 from firmware.display.screens import phone_row
 from firmware.display.words import Words
-from firmware.table.prefs import SPEEDS, Phone
-from robinson_core.texts import language_name
+from firmware.table.messages import Contrast, Effect, Hush, Voicing
+from firmware.table.prefs import SPEEDS, VOLUMES, Phone, Prefs, next_brightness, next_step
+from robinson_core.texts import LANGUAGES, language_name
 
 
 class Row(enum.Enum):
@@ -42,6 +46,47 @@ class Row(enum.Enum):
 
 
 MENU = tuple(Row)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A row that changes a setting: the settings after a long press on it, and what the
+    voice then says (a key of ``Spoken.switched``, said only with the voice on)."""
+
+    change: Callable[[Prefs], Prefs]
+    said: Callable[[Prefs], str | None] = lambda prefs: None
+
+
+def _switched(key: str) -> Callable[[Prefs], str]:
+    """The row's own switch said: ``key``_on or ``key``_off, as it is now."""
+    return lambda prefs: f"{key}_{'on' if getattr(prefs, key) else 'off'}"
+
+
+SETTINGS: dict[Row, Setting] = {
+    Row.LANGUAGE: Setting(lambda p: p.but(language=next_step(p.language, LANGUAGES))),
+    Row.BRIGHTNESS: Setting(lambda p: p.but(contrast=next_brightness(p.contrast))),
+    Row.VOICE: Setting(lambda p: p.but(voice=not p.voice),
+                       lambda p: "voice_on" if p.voice else None),  # off: hushed, unsaid
+    Row.VOLUME: Setting(lambda p: p.but(volume=next_step(p.volume, VOLUMES)),
+                        lambda p: "voice_on"),  # heard as it now sounds
+    Row.SPEED: Setting(lambda p: p.but(speed=next_step(p.speed, SPEEDS)), lambda p: "voice_on"),
+    Row.STORY: Setting(lambda p: p.but(story=not p.story), _switched("story")),
+    Row.ODDS: Setting(lambda p: p.but(odds=not p.odds), _switched("odds")),
+}
+"""The menu's setting rows: a long press steps or switches the setting, and keeps it."""
+
+
+def retuned(before: Prefs, after: Prefs) -> tuple[Effect, ...]:
+    """What a change of settings asks of the devices (from the menu or a phone): the
+    panel's contrast, the voice's loudness and pace, and a voice switched off hushed."""
+    effects: list[Effect] = []
+    if after.contrast != before.contrast:
+        effects.append(Contrast(after.contrast))
+    if (after.volume, after.speed) != (before.volume, before.speed):
+        effects.append(Voicing(after.volume, after.speed))
+    if before.voice and not after.voice:
+        effects.append(Hush())
+    return tuple(effects)
 
 
 class PhoneRow(enum.Enum):

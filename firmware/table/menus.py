@@ -9,22 +9,10 @@ from collections.abc import Sequence
 
 from firmware.display import screens
 from firmware.saves.faults import Fault
-from firmware.table import phones, play
-from firmware.table.menu import MENU, PhoneRow, Row, phone_cursor
-from firmware.table.messages import (
-    BringBack,
-    Contrast,
-    Hush,
-    NeedRecall,
-    Press,
-    Voicing,
-)
+from firmware.table import pairing, phones, play
+from firmware.table.menu import MENU, SETTINGS, PhoneRow, Row, phone_cursor
+from firmware.table.messages import BringBack, NeedRecall, Press
 from firmware.table.moment import Moment
-from firmware.table.prefs import (
-    SPEEDS,
-    VOLUMES,
-    next_step,
-)
 from firmware.table.state import (
     Info,
     Menu,
@@ -33,9 +21,7 @@ from firmware.table.state import (
     Phones,
     Waiting,
 )
-from firmware.table.view import next_brightness
 from robinson_core import Game
-from robinson_core.texts import LANGUAGES
 
 
 def menu_press(m: Moment, kind: Press) -> None:
@@ -44,8 +30,13 @@ def menu_press(m: Moment, kind: Press) -> None:
     if kind is Press.SHORT:
         m.set(now=Menu((menu.row + 1) % len(MENU)))
         return
-    prefs = m.state.prefs
-    match row := MENU[menu.row]:
+    prefs, row = m.state.prefs, MENU[menu.row]
+    if (setting := SETTINGS.get(row)) is not None:
+        m.prefer(setting.change(prefs))
+        if said := setting.said(m.state.prefs):
+            m.speak(m.s.switched(said))
+        return
+    match row:
         case Row.BACK:
             play.resume(m)
         case Row.REPEAT:
@@ -68,37 +59,6 @@ def menu_press(m: Moment, kind: Press) -> None:
                 return
             m.set(waiting=Waiting.BACK)
             m.do(BringBack())
-        case Row.LANGUAGE:
-            language = LANGUAGES[(LANGUAGES.index(prefs.language) + 1) % len(LANGUAGES)]
-            m.set(prefs=prefs.but(language=language))
-            m.save_prefs()
-        case Row.BRIGHTNESS:
-            level = next_brightness(prefs.contrast)
-            m.set(prefs=prefs.but(contrast=level))
-            m.do(Contrast(level))
-            m.save_prefs()
-        case Row.VOICE:
-            m.set(prefs=prefs.but(voice=not prefs.voice))
-            if m.state.prefs.voice:
-                m.speak(m.s.switched("voice_on"))
-            else:
-                m.do(Hush())
-            m.save_prefs()
-        case Row.VOLUME | Row.SPEED:
-            prefs = (prefs.but(volume=next_step(prefs.volume, VOLUMES)) if row is Row.VOLUME
-                     else prefs.but(speed=next_step(prefs.speed, SPEEDS)))
-            m.set(prefs=prefs)
-            m.do(Voicing(prefs.volume, prefs.speed))
-            m.speak(m.s.switched("voice_on"))  # heard as it now sounds
-            m.save_prefs()
-        case Row.STORY:
-            m.set(prefs=prefs.but(story=not prefs.story))
-            m.speak(m.s.switched("story_on" if m.state.prefs.story else "story_off"))
-            m.save_prefs()
-        case Row.ODDS:
-            m.set(prefs=prefs.but(odds=not prefs.odds), odds=None, weighing=None)
-            m.speak(m.s.switched("odds_on" if m.state.prefs.odds else "odds_off"))
-            m.save_prefs()
         case Row.PHONE:
             phones.ask_pairing(m)
         case Row.PHONES:
@@ -119,7 +79,7 @@ def phones_press(m: Moment, kind: Press) -> None:
         m.set(now=Phones((row + 1) % (len(kept) + len(PhoneRow))))
         return
     if row < len(kept):  # listed newest first
-        phones.keep_phones(m, tuple(p for p in kept if p != kept[-1 - row]))
+        phones.keep_phones(m, pairing.forgotten(kept, kept[-1 - row].digest))
         m.flash(Notice.of("phone_forgotten"), 3.0)
         if m.state.prefs.phones:
             m.set(now=Phones(min(row, len(m.state.prefs.phones) - 1)))

@@ -10,7 +10,8 @@ import dataclasses
 from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.speech.said import Spoken
-from firmware.table.menu import MENU, Row
+from firmware.table import panel
+from firmware.table.menu import MENU, Row, retuned
 from firmware.table.messages import (
     After,
     Cancel,
@@ -23,9 +24,11 @@ from firmware.table.messages import (
     TimerKind,
     Write,
 )
+from firmware.table.prefs import Prefs
 from firmware.table.state import (
     Menu,
     Notice,
+    Panel,
     Play,
     TableState,
     Waiting,
@@ -49,9 +52,19 @@ class Moment:
         self.paging = False  # the page turned or a new screen came: the page timer anew
         self.said: list[Say] = []  # spoken once the view is out: the ear never leads the eye
 
-    def on_panel(self, **changes: object) -> None:
-        """The panel's own state changed (``Panel``)."""
-        self.set(panel=dataclasses.replace(self.state.panel, **changes))  # type: ignore[arg-type]
+    def on(self, change: panel.Change | Panel) -> None:
+        """The panel after one of its steps (``panel.py``), and the effects it asks for
+        done: a timer armed or cancelled as the table keeps them."""
+        new, effects = change if isinstance(change, tuple) else (change, ())
+        self.set(panel=new)
+        for effect in effects:
+            match effect:
+                case After(kind, seconds):
+                    self.after(kind, seconds)
+                case Cancel(kind):
+                    self.cancel(kind)
+                case _:
+                    self.do(effect)
 
     def set(self, **changes: object) -> None:
         self.state = dataclasses.replace(self.state, **changes)  # type: ignore[arg-type]
@@ -102,6 +115,19 @@ class Moment:
     def save_prefs(self) -> None:
         self.do(SavePrefs(self.state.prefs))
 
+    def prefer(self, prefs: Prefs) -> None:
+        """Settings in force now (the menu's or a phone's), what they ask of the devices
+        done (``menu.retuned``), and kept; a decision's odds asked for again if they
+        were switched."""
+        before = self.state.prefs
+        if prefs == before:
+            return
+        self.set(prefs=prefs)
+        if prefs.odds != before.odds:
+            self.set(odds=None, weighing=None)
+        self.do(*retuned(before, prefs))
+        self.save_prefs()
+
     def speak(self, text: str, after: bool = False) -> None:
         """Say ``text`` if the voice is on (a text about nothing is not said); ``after``:
         once what is being said is out, not over it."""
@@ -109,31 +135,30 @@ class Moment:
             self.said = [Say(text, self.state.prefs.language, after)]  # the newest cuts
 
     def fresh(self) -> None:
-        """A new screen: from its first page, none of it seen yet."""
-        self.on_panel(page=0, seen=-1)
+        """A new screen: from its first page, none of it seen yet (the page timer anew)."""
+        self.on(panel.fresh(self.state.panel))
         self.paging = True
 
     def unread(self) -> bool:
         """Show the next page of the result's money and instructions if a press would
         otherwise skip it (a quick roll); False when there is nothing left unread."""
         _, last = self.state.fixed.measure(view(self.state))
-        if self.state.panel.seen >= last:
+        turned = panel.unread(self.state.panel, last)
+        if turned is None:
             return False
-        self.on_panel(page=self.state.panel.seen + 1)
+        self.on(turned)
         self.paging = True
         return True
 
     def flash(self, notice: Notice, seconds: float = 4.0) -> None:
         """Show a message for a while, then the screen under it again."""
-        self.on_panel(flash=notice)
+        self.on(panel.flashed(self.state.panel, notice, seconds))
         self.paging = True  # the screen underneath must not page over the message
-        self.after(TimerKind.FLASH, seconds)
 
     def unflash(self) -> None:
         """The message's time is up (or a press ended it): the screen under it, from its
         first page."""
-        self.cancel(TimerKind.FLASH)
-        self.on_panel(flash=None, page=0)
+        self.on(panel.unflashed(self.state.panel))
         self.paging = True
 
     def draw_now(self) -> None:
@@ -145,10 +170,8 @@ class Moment:
         if self.redrawn or shown != there:
             self.do(Draw(*shown))
         self.drawn, self.redrawn = shown, False
-        over = self.state.panel.flash or self.state.trial or self.state.pairing
-        if over is None and self.state.panel.page > self.state.panel.seen:
-            self.on_panel(seen=self.state.panel.page)  # on the panel now, not under a
-            # message, a phone's panel on trial or a pairing code
+        covered = (self.state.panel.flash or self.state.trial or self.state.pairing) is not None
+        self.on(panel.shown(self.state.panel, covered))
 
     def weighed(self) -> bool:
         """Whether the screen now is one of the game's decision: where odds are shown."""
@@ -179,6 +202,10 @@ class Moment:
     def lights(self, seat: int | None) -> None:
         game = self.state.game
         self.do(Light(seat, game.seats if game is not None else self.state.seats))
+
+    def wake(self) -> None:
+        """The panel at full brightness, if the screen saver had dimmed or blanked it."""
+        self.on(panel.woken(self.state.panel))
 
     def idle(self) -> None:
         timings = self.state.fixed.config.timings

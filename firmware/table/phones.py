@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 from firmware.config.settings import Config
+from firmware.table import pairing, panel
 from firmware.table.messages import (
     KeepHardware,
     Log,
@@ -15,19 +16,15 @@ from firmware.table.messages import (
     Restart,
     TimerKind,
     UsePanel,
-    Wake,
 )
 from firmware.table.moment import Moment
 from firmware.table.prefs import (
-    PHONES_MOST,
     Phone,
-    is_phone,
 )
 from firmware.table.state import (
     TRIAL_FOR,
     Mode,
     Notice,
-    Saver,
     Trial,
     Waiting,
 )
@@ -43,9 +40,7 @@ def rewire(m: Moment, changes: tuple[tuple[str, object], ...], config: Config) -
         m.cancel(TimerKind.TRIAL)
         m.set(trial=Trial(changes, config))
         m.do(UsePanel(config.display))
-        if m.state.panel.saver is not Saver.AWAKE:
-            m.on_panel(saver=Saver.AWAKE)
-            m.do(Wake())
+        m.wake()
         m.idle()
         m.after(TimerKind.TRIAL, TRIAL_FOR)
         m.redrawn = True  # a new device holds nothing of ours
@@ -79,7 +74,7 @@ def end_trial(m: Moment, said: bool = True) -> None:
     """The panel on trial was not kept: the one in force before, as it was."""
     m.cancel(TimerKind.TRIAL)
     m.set(trial=None)
-    m.on_panel(page=0)
+    m.on(panel.first_page(m.state.panel))
     m.do(UsePanel(m.state.fixed.config.display))
     m.redrawn = True
     if said:
@@ -101,26 +96,23 @@ def ask_pairing(m: Moment) -> None:
 def unpair(m: Moment) -> None:
     m.cancel(TimerKind.PAIR)
     m.set(pairing=None)
-    m.on_panel(page=0)
+    m.on(panel.first_page(m.state.panel))
 
 
 def paired(m: Moment, proof: str, phone: str, kind: str = "", day: int = 0) -> None:
     """A phone paired with the code (or its QR token) on the panel, or with the first
     boot's owner code while no phone is paired: kept, and the code used up. Anything
     else is not a pairing."""
-    pairing, prefs, fixed = m.state.pairing, m.state.prefs, m.state.fixed
-    owner = bool(fixed.owner) and not prefs.phones and proof == fixed.owner
-    shown = pairing is not None and proof in (pairing.digits, pairing.token)
-    if not (owner or shown) or not is_phone(phone):
+    prefs, fixed = m.state.prefs, m.state.fixed
+    by = pairing.proof(proof, phone, m.state.pairing, fixed.owner, prefs.phones)
+    if by is None:
         m.do(Log("warning", "a phone offered a pairing code the panel does not show"))
         return
-    if owner:
+    if by == "owner":
         m.set(fixed=dataclasses.replace(fixed, owner=""))
         m.do(OwnerCodeUsed())
-    kept = tuple(p for p in prefs.phones if p.digest != phone and not p.expired(day))
-    phones = (*kept, Phone(phone, kind, day, day))[-PHONES_MOST:]
     unpair(m)
-    m.set(prefs=prefs.but(phones=phones))
+    m.set(prefs=prefs.but(phones=pairing.joined(prefs.phones, phone, kind, day)))
     m.save_prefs()
     m.flash(Notice.of("phone_paired"), 3.0)
 
@@ -128,14 +120,12 @@ def paired(m: Moment, proof: str, phone: str, kind: str = "", day: int = 0) -> N
 def phone_used(m: Moment, phone: str, day: int) -> None:
     """A paired phone's first use of ``day``: its last use, and those unused for too
     long forgotten (a clock behind forgets none, and never makes a use older)."""
-    keep_phones(m, tuple(
-        dataclasses.replace(p, used=max(p.used, day)) if p.digest == phone else p
-        for p in m.state.prefs.phones if p.digest == phone or not p.expired(day)))
+    keep_phones(m, pairing.used(m.state.prefs.phones, phone, day))
 
 
 def forget_phone(m: Moment, phone: str) -> None:
     """One phone forgotten (from the page's list): its session ends."""
-    keep_phones(m, tuple(p for p in m.state.prefs.phones if p.digest != phone))
+    keep_phones(m, pairing.forgotten(m.state.prefs.phones, phone))
 
 
 def keep_phones(m: Moment, phones: tuple[Phone, ...]) -> None:

@@ -20,6 +20,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from firmware.config.settings import SPEEDS_ALLOWED, VOLUMES_ALLOWED, Config, Voice
 from firmware.table import names as kept_names
@@ -218,11 +219,37 @@ def is_phone(text: str) -> bool:
     return len(text) == PHONE_DIGITS and all(c in HEX for c in text)
 
 
+Step = TypeVar("Step", int, str)
+"""A setting the menu steps through: a volume, a speed, a language."""
+
 VOLUMES = (100, 70, 40)  # the menu's steps: loud, softer, soft
 SPEEDS = (170, 200, 140)  # normal, fast, slow (words a minute)
+BRIGHTNESS = (255, 128, 48, 8)  # the panel's contrast at the menu's steps: 4/4 to 1/4
 
 
-def next_step(value: int, steps: tuple[int, ...]) -> int:
+def brightness_step(contrast: int) -> int:
+    """Which of the BRIGHTNESS steps ``contrast`` is nearest to (0 = brightest)."""
+    return min(range(len(BRIGHTNESS)), key=lambda i: abs(BRIGHTNESS[i] - contrast))
+
+
+def brightness_level(contrast: int) -> int:
+    """``contrast`` as the menu and the page say it: a step from 1 (dimmest) to
+    len(BRIGHTNESS) (brightest)."""
+    return len(BRIGHTNESS) - brightness_step(contrast)
+
+
+def level_contrast(level: int) -> int:
+    """The contrast of the step ``level`` (1 dimmest, len(BRIGHTNESS) brightest)."""
+    return BRIGHTNESS[len(BRIGHTNESS) - level]
+
+
+def next_brightness(contrast: int) -> int:
+    """The menu's brightness after one press from ``contrast``: a step dimmer, and from the
+    dimmest back to the brightest."""
+    return BRIGHTNESS[(brightness_step(contrast) + 1) % len(BRIGHTNESS)]
+
+
+def next_step(value: Step, steps: tuple[Step, ...]) -> Step:
     """The menu's next step after ``value`` (from one the config set: the first)."""
     return steps[(steps.index(value) + 1) % len(steps)] if value in steps else steps[0]
 

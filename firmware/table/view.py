@@ -20,7 +20,7 @@ from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.table.menu import Row, labels, phone_cursor, phone_labels
 from firmware.table.messages import Press
-from firmware.table.prefs import seat_names
+from firmware.table.prefs import BRIGHTNESS, brightness_level, seat_names
 from firmware.table.state import (
     TRIAL_FOR,
     Animate,
@@ -40,7 +40,6 @@ from firmware.table.state import (
 )
 from robinson_core import CHOICES, Game, Status
 
-BRIGHTNESS = (255, 128, 48, 8)
 TUMBLE = (3, 5, 2, 6, 1, 4)  # faces the tumbling die shows: looks only, not the roll
 
 
@@ -52,28 +51,6 @@ def _words(lang: str, names: tuple[tuple[int, str], ...]) -> Words:
 def words(state: TableState) -> Words:
     """The table's language and the seats' names (kept ones first, then the config's)."""
     return _words(state.prefs.language, seat_names(state.prefs, state.fixed.config))
-
-
-def brightness_step(contrast: int) -> int:
-    """Which of the BRIGHTNESS steps ``contrast`` is nearest to (0 = brightest)."""
-    return min(range(len(BRIGHTNESS)), key=lambda i: abs(BRIGHTNESS[i] - contrast))
-
-
-def brightness_level(contrast: int) -> int:
-    """``contrast`` as the menu and the page say it: a step from 1 (dimmest) to
-    len(BRIGHTNESS) (brightest)."""
-    return len(BRIGHTNESS) - brightness_step(contrast)
-
-
-def level_contrast(level: int) -> int:
-    """The contrast of the step ``level`` (1 dimmest, len(BRIGHTNESS) brightest)."""
-    return BRIGHTNESS[len(BRIGHTNESS) - level]
-
-
-def next_brightness(contrast: int) -> int:
-    """The menu's brightness after one press from ``contrast``: a step dimmer, and from the
-    dimmest back to the brightest."""
-    return BRIGHTNESS[(brightness_step(contrast) + 1) % len(BRIGHTNESS)]
 
 
 def menu_labels(state: TableState) -> list[str]:

@@ -18,8 +18,7 @@ import pytest
 from firmware.seam.intents import wanted
 from firmware.seam.wire import CLIENTS_MOST, INTENT_MOST, connect, decode, encode, socket_path
 from firmware.table.messages import Address, ForgetPhone, PhoneUsed, Prefer
-from firmware.table.prefs import Prefs
-from firmware.table.view import BRIGHTNESS
+from firmware.table.prefs import BRIGHTNESS, Prefs
 
 from ..companion import ROBINSON, Table, ask, seam_view, wait_for
 

@@ -1040,8 +1040,9 @@ def test_no_planted_schema_object_hangs_the_table_and_sigterm_ends_it(
         tmp_path: Path, what: str) -> None:
     """A view, a trigger or a virtual table planted in the database under our names is
     never run: the table opens (setting the file aside as not ours), shows its title, and
-    SIGTERM ends it within 2 s. A recursive view read by the ledger's audit once spun at
-    100 % CPU for ever, deaf to SIGTERM (issue 59)."""
+    SIGTERM ends it well within the unit's TimeoutStopSec=15 (a second or so; 3 s on a
+    machine running two suites at once). A recursive view read by the ledger's audit once
+    spun at 100 % CPU for ever, deaf to SIGTERM (issue 59)."""
     folder = folder_with_games(tmp_path / "state")
     plant(folder, HOSTILE[what])
     with subprocess.Popen(
@@ -1066,5 +1067,6 @@ def test_no_planted_schema_object_hangs_the_table_and_sigterm_ends_it(
         finally:
             if table.poll() is None:
                 table.kill()
-    assert status == 0 and took < 2.0, (status, took)
+    print(f"{what}: SIGTERM to exit {took:.2f} s")
+    assert status == 0 and took < 10.0, (status, took)  # no healthy run nears 10 s
     assert list((folder / "damaged").iterdir()), "the file is set aside, not read"

@@ -29,7 +29,7 @@ from firmware.display.screen import Screen
 from firmware.saves.faults import Fault
 from firmware.shell.buttons import Press
 from firmware.table import machine as m
-from firmware.table import menus, phones
+from firmware.table import menus, panel, phones
 from firmware.table import messages as msg
 from firmware.table import play as play_room
 from firmware.table.menu import MENU, Row
@@ -627,7 +627,7 @@ def _reveal_keeping_the_tumble(self: Step) -> None:
 
 
 def _unflash_leaving_its_timer(self: Step) -> None:
-    self.on_panel(flash=None, page=0)
+    self.on(panel.unflashed(self.state.panel)[0])
     self.paging = True
 
 
@@ -665,7 +665,7 @@ draw in twenty would find them only by luck within HUNT examples."""
 
 def _unpair_leaving_its_timer(self: Step) -> None:
     self.set(pairing=None)
-    self.on_panel(page=0)
+    self.on(panel.first_page(self.state.panel))
 
 
 @pytest.mark.parametrize("prop,name,replacement", [

@@ -19,11 +19,14 @@ from firmware.saves.store import Store
 from firmware.table import messages as msg
 from firmware.table import names
 from firmware.table.prefs import PREF_KEYS
+from firmware.table.view import words
 from robinson_core import Game, HouseRules, play_script
 from robinson_core.house_rules import DeadChips
 from robinson_core.narrate import account
 
-from .test_machine_rules import Machine
+from .steps import (
+    Machine,
+)
 
 ROBINSON = Path(sys.executable).with_name("robinson")
 PAY_PLAYER = "6 3 5 4"  # seat 1 lands on 10: pays 2 to the right-hand neighbour, seat 3
@@ -183,3 +186,13 @@ def test_names_given_are_laid_over_the_kept_ones_an_empty_one_the_default_again(
     assert names.merged(kept, {2: "", 3: "Cy"}) == ((1, "Ana"), (3, "Cy"))
     assert names.merged(kept, {3: "Cy"}, clear=True) == ((3, "Cy"),)
     assert names.merged(kept, {}) == kept
+
+
+# -- the config's names ----------------------------------------------------------------
+
+
+def test_the_seats_names_come_from_the_config() -> None:
+    table = Machine(config=Config(seat_names=("Ana", "", "Ivo")))
+    w = words(table.state)
+    assert (w.name(1), w.name(3)) == ("Ana", "Ivo")
+    assert w.name(2) == words(Machine().state).name(2)

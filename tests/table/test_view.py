@@ -30,7 +30,7 @@ from firmware.table.writes import Writes
 from robinson_core import Game, Roll, play_script
 from robinson_core.texts import LANGUAGES
 
-from .test_machine_rules import FRESH, MOVED, Machine, one_page, playing
+from .steps import FRESH, MOVED, Machine, one_page, playing
 
 
 def watched(state: TableState, seen: set[str]) -> TableState:

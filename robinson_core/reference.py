@@ -230,7 +230,7 @@ Each has a test named after it in `tests/`.
 The sheet has no undo and no abandoned games; the table has both, and rules them so
 that neither can be used to play again what the die already decided.
 - **Undo keeps the die** (a ruling of the table's, not a house rule: tested in
-  `tests/table/test_machine_rules.py` and `tests/table/test_machine.py`): the menu's undo takes
+  `tests/table/test_play.py` and `tests/table/test_machine.py`): the menu's undo takes
   back the game, not the die. A roll taken back is owed to the position it was rolled
   from: the next roll from there shows the same face, however the game gets back to
   it (at once, over a restart, after a new game and a bring-back, or in a game begun

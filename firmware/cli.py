@@ -139,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where games are saved")
     state.add_argument("--json", action="store_true",
                        help="the robinson replay --json object, plus replay_args")
-    _add_lang(state)
+    state.add_argument("--lang", choices=LANGUAGES,
+                       help="language of the texts (default: the table's, as it keeps it)")
 
     history = commands.add_parser("history", help="list the games put away, newest first")
     history.add_argument("--state-dir", type=values.directory, metavar="DIR",

@@ -12,11 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from firmware.commands import say
-from firmware.errors import UsageError
+from firmware.config.file import default_path, load
+from firmware.config.settings import Config
+from firmware.errors import ConfigError, UsageError
 from firmware.saves.folder import state_dir
 from firmware.saves.rows import Finished
 from firmware.saves.store import Store
-from firmware.table.prefs import PREF_KEYS
+from firmware.table.prefs import PREF_KEYS, in_force
+from firmware.table.prefs import seat_names as table_names
 from firmware.tools.summary import replay_args, summary
 from robinson_core import (
     Game,
@@ -24,7 +27,7 @@ from robinson_core import (
     Status,
 )
 from robinson_core.errors import quote
-from robinson_core.narrate import account
+from robinson_core.narrate import account, seat_names
 
 
 def reader(given: str | None) -> Any:
@@ -32,6 +35,17 @@ def reader(given: str | None) -> Any:
     from firmware.devices import on_raspberry_pi
 
     return Store(state_dir(given, on_raspberry_pi()), read_only=True, pref_keys=PREF_KEYS)
+
+
+def kept(store: Store) -> tuple[str, dict[int, str]]:
+    """The language and the players' names as the table shows them (what it keeps in the
+    folder, over the config's), so the transcripts say the same."""
+    try:
+        config = load(default_path())
+    except ConfigError:  # the table would not start on it: say it there, not here
+        config = Config()
+    prefs, _ = in_force(store.prefs(), config)
+    return prefs.language, dict(table_names(prefs, config))
 
 
 def run_state(args: argparse.Namespace) -> int:
@@ -45,7 +59,9 @@ def run_state(args: argparse.Namespace) -> int:
         print(json.dumps({**summary(loaded.game), "replay_args": replay_args(loaded.game)},
                          ensure_ascii=False))
     else:
-        print("\n".join(account(loaded.game, args.lang)))
+        language, names = kept(store)
+        lang = args.lang or language
+        print("\n".join(account(loaded.game, lang, seat_names(lang, names))))
     return 0
 
 
@@ -69,10 +85,13 @@ def run_history(args: argparse.Namespace) -> int:
         return 0
     if not games:
         print(f"no games finished in {store.directory}")
+    _, names = kept(store)
     for f in games:
         when = (f.finished_at.strftime("%Y-%m-%d %H:%M") if f.finished_at
                 else "on the table    " if not f.number else "?")
-        who = f"seat {f.winner} won" if f.winner is not None else f.ended.replace("_", " ")
+        who = (f"{names[f.winner]} (seat {f.winner}) won" if f.winner in names
+               else f"seat {f.winner} won" if f.winner is not None
+               else f.ended.replace("_", " "))
         print(f"{when}  seats {','.join(map(str, f.game.seats))}  "
               f"{len(f.game.actions)} actions  {who}")
     return 0

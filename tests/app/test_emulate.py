@@ -185,3 +185,25 @@ def test_a_piped_press_waits_until_the_table_has_taken_the_last() -> None:
     pace.took(pressed=True, animating=False)
     assert stopped.wait(5)
     reader.join(5)
+
+
+def test_the_readmes_piped_example_begins_with_seat_1_and_rolls_three_times(
+        tmp_path: Path) -> None:
+    """The README's ``printf '…' | ./table.sh --seats 1,2`` does what its words say: the
+    example once spent a long press on the title, so its next key passed the start to
+    seat 2 (issue 61, item 11)."""
+    import re
+    import subprocess
+    import sys
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    [(keys, seats)] = re.findall(r"`printf '([^']*)' \| \./table\.sh --seats ([\d,]+)`", readme)
+    run = subprocess.run(
+        [Path(sys.executable).with_name("robinson"), "table", "--emulate", "--seats", seats,
+         "--state-dir", str(tmp_path / "state"), "--no-animation"],
+        input=keys, capture_output=True, text=True, timeout=60, check=True)
+    titles = [line for line in run.stdout.splitlines() if line.startswith("┌ ")]
+    began = titles.index("┌ Player 1 · start")  # seat 1 starts, as the README says
+    assert "Player 2" not in "".join(titles[:began])  # no other starter was shown first
+    rolls = [t for t in titles[began + 1:] if re.match(r"┌ Player \d → ", t)]
+    assert len(rolls) == 3, titles

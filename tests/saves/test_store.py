@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import json
 import os
 import sqlite3
 import stat
@@ -259,6 +260,35 @@ def test_history_lists_a_won_game_at_once_not_when_the_next_begins(tmp_path: Pat
 
     [game] = json.loads(run.stdout)["games"]
     assert (game["ended"], game["put_away"], game["finished_at"]) == ("won", False, None)
+
+
+def test_state_and_history_name_the_players_and_speak_as_the_table_shows_them(
+        tmp_path: Path) -> None:
+    """``robinson state`` and ``history`` read the names the table keeps (``robinson
+    names``, the menu's) over the config's, and ``state`` its language: they said
+    "Igrač 1" where the panel showed Čedo (issue 61, item 11)."""
+    folder, config = tmp_path / "state", tmp_path / "config" / "robinson-table"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text('language = "hr"\nseat_names = ["Ivo", "Ana"]\n',
+                                        encoding="utf-8")
+    store = Store(folder, pref_keys=("names",))
+    store.save(WON)  # won, on the table
+    winner = WON.state.winner
+    store.save_prefs({"names": json.dumps({str(winner): "Čedo"})})  # as the table keeps them
+    store.close()
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+
+    def robinson(*args: str) -> str:
+        return subprocess.run([ROBINSON, *args, "--state-dir", str(folder)], env=env,
+                              capture_output=True, text=True, check=True).stdout
+
+    state = robinson("state")
+    assert state.startswith("2 igrača") and state.count("Čedo baca") > 3, state
+    other = 3 - (winner or 0)
+    assert state.count(f"{('Ivo', 'Ana')[other - 1]} baca") > 3  # the config's, where none kept
+    assert "Igrač" not in state
+    assert robinson("state", "--lang", "en").startswith("2 players")  # asked: over the table's
+    assert f"Čedo (seat {winner}) won" in robinson("history")
 
 
 # -- in-process checks of each part (mutation testing sees only in-process calls) --------

@@ -4,6 +4,7 @@ then the rules it makes at the table: the screen saver, pages turned, read and u
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from firmware.display import screens
 from firmware.display.screen import Screen
@@ -159,68 +160,35 @@ def test_each_new_screen_opens_at_its_first_page_none_of_it_seen() -> None:
     """Every way to a new screen begins it again at page 1: setup, the press that rolls,
     the next decider's screen, each tumbling frame, the standings, the recall, the undo's
     question."""
-    opened = []
-
-    def setup() -> Machine:
-        table = started(seats=(1, 2))
-        turned(table)
-        table.fire(TimerKind.BOOT)
-        return table
-
-    def roll() -> Machine:
-        table = playing(MOVED, faces=[5])
-        turned(table)
-        table.press()
-        return table
-
-    def turn() -> Machine:  # another player decides: their screen first
-        game = game_where(lambda g: g.state.pending not in (Pending.ROLL, Pending.OVER)
+    deciding = game_where(lambda g: g.state.pending not in (Pending.ROLL, Pending.OVER)
                           and bool(g.actions) and screens.decider(g.state) != screens.mover(g))
-        table = playing(game)
-        assert table.state.ask_next
-        turned(table)
-        table.press()
-        return table
+    rolling = playing(MOVED, faces=[5])
+    rolling.press()
+    assert TimerKind.FRAME in rolling.state.armed
 
-    def frame() -> Machine:
-        table = playing(MOVED, faces=[5])
-        table.press()
-        assert TimerKind.FRAME in table.state.armed
-        turned(table)
-        table.fire(TimerKind.FRAME)
-        return table
-
-    def standings() -> Machine:
+    def at(row: Row, way: Callable[[Machine, Row], object] = to_row) -> Machine:
         table = playing(MOVED)
-        to_row(table, Row.STANDINGS)
-        turned(table)
-        table.press(Press.LONG)
+        way(table, row)
         return table
 
-    def recall() -> Machine:
-        table = playing(MOVED)
-        menu_at(table, Row.RECALL)
-        turned(table)
-        table(msg.Recalled(()))
-        return table
-
-    def undo() -> Machine:
-        table = playing(MOVED)
-        to_row(table, Row.UNDO)
-        turned(table)
-        table.press(Press.LONG)
-        return table
-
-    for make in (setup, roll, turn, frame, standings, recall, undo):
-        table = make()
-        panel = table.state.panel
-        opened.append((make.__name__, table.state.mode, panel.page, panel.seen))
-    assert [(name, page, seen) for name, _, page, seen in opened] == [
-        (name, 0, 0) for name in ("setup", "roll", "turn", "frame", "standings", "recall",
-                                  "undo")]
-    assert [mode for _, mode, _, _ in opened] == [
-        Mode.SETUP, Mode.ANIMATE, Mode.PLAY, Mode.ANIMATE, Mode.INFO, Mode.INFO,
-        Mode.UNDO]
+    ways: dict[str, tuple[Machine, Callable[[Machine], object]]] = {
+        "setup": (started(seats=(1, 2)), lambda t: t.fire(TimerKind.BOOT)),
+        "roll": (playing(MOVED, faces=[5]), lambda t: t.press()),
+        "turn": (playing(deciding), lambda t: t.press()),  # another decides: theirs first
+        "frame": (rolling, lambda t: t.fire(TimerKind.FRAME)),
+        "standings": (at(Row.STANDINGS), lambda t: t.press(Press.LONG)),
+        "recall": (at(Row.RECALL, menu_at), lambda t: t(msg.Recalled(()))),
+        "undo": (at(Row.UNDO), lambda t: t.press(Press.LONG))}
+    assert ways["turn"][0].state.ask_next
+    opened = {}
+    for name, (table, go) in ways.items():
+        turned(table)  # its second page up and read: the new screen must begin again
+        go(table)
+        opened[name] = (table.state.mode, table.state.panel.page, table.state.panel.seen)
+    assert opened == {"setup": (Mode.SETUP, 0, 0), "roll": (Mode.ANIMATE, 0, 0),
+                      "turn": (Mode.PLAY, 0, 0), "frame": (Mode.ANIMATE, 0, 0),
+                      "standings": (Mode.INFO, 0, 0), "recall": (Mode.INFO, 0, 0),
+                      "undo": (Mode.UNDO, 0, 0)}
 
 
 def test_a_message_stops_the_pages_turning_under_it_and_they_turn_again_after() -> None:

@@ -55,11 +55,13 @@ def box(layout: Layout, screen: Screen, fonts: Fonts) -> Box:
 
 
 def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
-    """The screen as the size class tells: on a strip, the essentials that are news
-    (not a ledger no chip moved) and then the prompt, two lines at a time (the story is
-    dropped; a menu keeps its cursor). With ``fonts``, a body that would page, or wrap a
-    line, is replaced by its ``compact`` form, if any, and a title too wide for its bar by
-    the first of its ``shorter`` ones that is not."""
+    """The screen as the size class tells: on a strip, two lines at a time, a result's
+    page 1 is its ``glance`` and the prompt (a choice's two hints alone), then the
+    essentials that are news (not a ledger no chip moved), the mover's chips last; any
+    other screen's essentials, then its prompt (the story is dropped; a menu keeps its
+    cursor). With ``fonts``, a
+    body that would page, or wrap a line, is replaced by its ``compact`` form, if any,
+    and a title too wide for its bar by the first of its ``shorter`` ones that is not."""
     if fonts is not None and screen.shorter:  # the first title that fits the bar whole
         room = box(layout, screen, fonts).width - 4
         titles = (screen.title, *screen.shorter)
@@ -79,12 +81,30 @@ def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
         return replace(screen, body=rows[start:start + 2], footer="", cursor=-1)
     body = screen.body[:screen.essential] if screen.essential else screen.body
     title = screen.title or screen.big
-    die = screen.picture.value if screen.picture and isinstance(screen.picture.value, int) \
-        else screen.die  # a tumbling die: small, in the title bar
+    tumbling = screen.picture is not None and isinstance(screen.picture.value, int)
+    if tumbling and not screen.body:  # the die alone: under the title, as large as fits
+        return replace(screen, title=title, big="", footer="", more="")
+    die = screen.picture.value if screen.picture and tumbling else screen.die  # a die
+    # beside words: small, in the title bar
     # The footer as the body's last line: a choice's two key hints (what the press would
     # choose) one line, on one page, and a press acts only once it has been on the
     # panel; a prompt may be skipped.
     footer = (screen.footer,) if screen.footer else ()
+    if screen.glance and footer:  # a result: page 1 what changed for the mover and what
+        # to press (a choice's two hints fill it), the rest after it, a page a time
+        hints = len(footer_rows(screen)) > 1
+        fits = fonts is None or fonts.width(screen.glance) <= box(
+            layout, replace(screen, picture=None), fonts).width
+        first = () if hints or not fits else (screen.glance,)
+        # then the details, the mover's chips and the pot last (the glance said the
+        # chips; a line longer than a page ends beside them, not alone)
+        told = () if not first else (screen.glance,) if screen.glance in body else (
+            body[0],)  # the line the glance tells, or the first one it tells in short
+        rest = tuple(line for line in body if line not in (*told, screen.ledger))
+        rest += (screen.ledger,) if screen.ledger else ()
+        return replace(screen, title=title, big="", picture=None, die=die,
+                       body=(*first, *footer, *rest), footer="", more="", glance="",
+                       essential=len(first) + 1 + int(hints))
     read = len(body) + int(len(footer_rows(screen)) > 1)
     return replace(screen, title=title, big="", picture=None, die=die,
                    body=(*body, *footer), footer="", more="",

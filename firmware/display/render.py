@@ -136,6 +136,9 @@ def _draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, fonts: Fonts, page: 
         top = LINE + 3 if screen.title else 2
         if screen.body or screen.big:
             _picture(draw, screen.picture, width - PICTURE - 1, top, screen.tilt)
+        elif where.compact:  # a strip: the die under its title bar, as large as fits
+            size = height - line - 2
+            _picture(draw, screen.picture, (width - size) // 2, line + 1, screen.tilt, size)
         else:  # the picture alone: in the middle, on a page's first row (a page panel
             # sends it in as few 8-row pages as it spans: the tumbling die's first frame)
             _picture(draw, screen.picture, (width - PICTURE) // 2, (top + 11) // 8 * 8,
@@ -210,14 +213,17 @@ _ART = {
 }
 
 
-def _picture(draw: ImageDraw.ImageDraw, picture: Picture, x: int, y: int, tilt: int) -> None:
-    if isinstance(picture.value, int):
+def _picture(draw: ImageDraw.ImageDraw, picture: Picture, x: int, y: int, tilt: int,
+             size: int = PICTURE) -> None:
+    if isinstance(picture.value, int):  # a die of ``size`` pixels, its pips a third apart
         x += tilt
-        y += abs(tilt) // 2
-        draw.rounded_rectangle((x, y, x + PICTURE - 1, y + PICTURE - 1), radius=4,
+        y += abs(tilt) // 2 if size == PICTURE else 0  # (a strip's has no row to spare)
+        draw.rounded_rectangle((x, y, x + size - 1, y + size - 1), radius=size // 7,
                                outline=INK, fill=BACK)
+        step = round(size * 0.28)  # 8 on the 30-pixel die, 6 on a strip's 20
+        edge = size // 2 - step
         for col, row in _PIPS[picture.value]:
-            cx, cy = x + 7 + col * 8, y + 7 + row * 8
+            cx, cy = x + edge + col * step, y + edge + row * step
             draw.ellipse((cx - 2, cy - 2, cx + 2, cy + 2), fill=INK)
         return
     for row, line in enumerate(_ART[picture]):

@@ -50,3 +50,6 @@ class Screen:
     shorter: tuple[str, ...] = ()  # titles to use, in turn, where ``title`` is too wide
     qr: str = ""  # a QR code of this text beside the body (a phone's pairing address)
     outline: bool = False  # a line on the panel's four edges (a test pattern: all in view?)
+    glance: str = ""  # a result in one row, for a strip's page 1 beside the prompt: the
+    # mover's chips as they changed, or the first thing the result says
+    ledger: str = ""  # a result's mover's chips and the pot (the strip ends with it)

@@ -217,7 +217,8 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
     landed = rolled(events)
     title, shorter = _moved_title(w, seat, player.position or 0,
                                   way(events, landed) if landed is not None else [])
-    body = [w("ledger", chips=player.chips, pot=state.pot)]  # the title names whose chips
+    ledger = w("ledger", chips=player.chips, pot=state.pot)
+    body = [ledger]  # the title names whose chips
     for event in events:
         if isinstance(event, ev.Eliminated):
             title = w("dead_title", name=w.name(event.seat))
@@ -277,7 +278,29 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
               else prompt(w, state))
     return Screen(title=title, body=tuple(body), footer=footer, badge=badge, die=face,
                   essential=essential, more=w("more"), shorter=shorter,
+                  glance=glance(w, game, seat, next(
+                      (line for line in body[:essential] if line != ledger), body[0])),
+                  ledger=ledger,
                   **around(w, state, seat))
+
+
+def glance(w: Words, game: Game, seat: int, first: str) -> str:
+    """The result in one row, for a strip's page 1 (``Screen.glance``): the mover's chips
+    as they changed ("+2 → 12 chips"); at a death, to take the token off; else ``first``,
+    the first thing the result says ("Back to start", "Misses the next turn": the title
+    names the mover, so a line that begins with their name begins without it)."""
+    change = narrate.nets(game.events).get(seat, 0)
+    if any(isinstance(e, ev.Eliminated) for e in game.events):
+        return w("glance_hanged")  # ("Ana is dead", the title says)
+    if change:
+        return w("glance_chips", change=f"+{change}" if change > 0 else f"−{-change}",
+                 chips=game.state.player(seat).chips)
+    name = w.name(seat)
+    for head in (f"{name}: ", f"{name} ", f"{name}は"):
+        if first.startswith(head) and len(first) > len(head):
+            rest = first[len(head):]
+            return rest[0].upper() + rest[1:]
+    return first
 
 
 def _moved_title(w: Words, seat: int, square: int,
@@ -319,7 +342,9 @@ def _end_screen(w: Words, game: Game, seat: int, title: str, summed: str, paid: 
     body += [w("end_row" if p.position is not None else "end_row_out", name=w.name(p.seat),
                chips=p.chips) for p in players]
     return Screen(title=title, body=tuple(body), footer=prompt(w, state), badge=badge,
-                  die=face, essential=essential, more=w("more"), **around(w, state, seat))
+                  die=face, essential=essential, more=w("more"),
+                  glance=w("glance_hanged") if died else body[0],
+                  **around(w, state, seat))
 
 
 def over_screen(w: Words, state: GameState, badge: str = "") -> Screen:

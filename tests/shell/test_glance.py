@@ -355,7 +355,7 @@ def played(seed: int) -> Iterator[Game]:
 def seen(w: Words, game: Game, layout: Layout) -> tuple[Seen, Money | None]:
     """The result after ``game``'s last action as its reader sees it on ``layout``."""
     screen = screens.result_screen(w, game)
-    fitted = fit(screen, layout)
+    fitted = fit(screen, layout, FONTS)
     where = box(layout, fitted, FONTS)
     width = body_width(fitted, where)
     seat = screens.mover(game)
@@ -449,6 +449,56 @@ def test_every_result_is_read_at_a_glance_in_every_size(lang: str) -> None:
     assert strip_most <= 3  # a result of up to 4 players on the strip
     assert kinds >= {"Won", "Shared", "Eliminated", "FridaySworn", "BondEnded", "Swapped",
                      "WillSitOut", "SatOut", "Transfer", "Decided", "Parrot"}, kinds
+
+
+STRIP = LAYOUTS["128x32"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_strips_page_1_says_what_to_press_and_mostly_what_changed_for_the_mover(
+        lang: str) -> None:
+    """On the 128x32 strip page 1 of a result holds what to press (a choice's two hints)
+    and, in one row beside it, what changed for the mover (``Screen.glance``): the strip
+    had the prompt on page 1 in only 52-56 % of results (issue 61, item 4)."""
+    results = without = told = 0
+    for seed in range(40):
+        w = Words(lang) if seed % 2 else Words(lang, NAMES)
+        for game in played(seed):
+            screen = screens.result_screen(w, game)
+            first = squash("".join(shown(screen, FONTS, STRIP)[0].rows))
+            results += 1
+            without += squash(screen.footer) not in first
+            told += squash(screen.glance) in first
+    print(f"\n{lang}: {results} results on the strip: {without} without the prompt on page 1, "
+          f"{told} ({told / results:.0%}) with what changed for the mover beside it")
+    assert results >= 2000 and without == 0
+    assert told >= 0.8 * results  # (84-91 %) the rest: a choice's two hints, a line too wide
+
+
+def test_a_strips_page_1_in_its_own_words() -> None:
+    """What page 1 of the strip says, result by result: the mover's chips as they
+    changed, a turn missed (the title names who), a death, a choice's hints."""
+    w = Words("en")
+    game = Game((1, 2))
+    firsts = {}
+    for token in ("6", "2", "5", "3", "3", "1", "6", "again", "3", "jump", "6", "1", "6", "3"):
+        game = game.play(parse_action(token))
+        firsts[len(game.actions)] = shown(screens.result_screen(w, game), FONTS, STRIP)[0].rows
+    assert firsts == {
+        1: ("10 chips · pot 20", "▶ Player 2: ROLL"),  # nothing moved: the chips are news
+        2: ("10 chips · pot 20", "▶ Player 1: ROLL"),
+        3: ("+1 → 11 chips", "▶ Player 2: ROLL"),  # 11: collects 1 from the bank
+        4: ("10 chips · pot 19", "▶ Player 1: ROLL"),
+        5: ("+2 → 13 chips", "▶ Player 2: ROLL"),
+        6: ("10 chips · pot 17", "▶ Player 1: ROLL"),
+        7: ("Short: again", "Long: pass"),  # 20: the choice's hints fill the page
+        8: ("Rolls again", "▶ Player 1: ROLL"),  # the title names who
+        9: ("Short: sail", "Long: stay"),
+        10: ("Takes the canoe", "▶ Player 2: ROLL"),
+        11: ("Misses the next turn", "▶ Player 1: ROLL"),  # 12
+        12: ("Player 2 sits out", "▶ Player 1: ROLL"),  # why Player 1 rolls again
+        13: ("13 chips · pot 17", "▶ Player 2: ROLL"),
+        14: ("−2 → 8 chips", "▶ Player 1: ROLL")}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -15,6 +15,7 @@ PANEL = {
     "turn_title": "{name} · {square}",
     "moved_to": "{name} → {square}",
     "ledger": "{chips:chips} · pot {pot}",
+    "glance_chips": "{change} → {chips:chips}",  # a strip's page 1: the mover's chips
     "more": "more ▼",  # the footer while a press only turns the page
     "money_everyone": "Everyone −{amount}{but}",
     "money_one": "{name} {change}",
@@ -32,6 +33,7 @@ PANEL = {
     "dead_title": "{name} is dead",
     "won_pot": "Takes the pot: {pot}",  # under the title that says who won
     "hanged": "Hanged on 42: take the token off",  # the title names who; what to do
+    "glance_hanged": "Take the token off",  # a strip's page 1: the title says who died
     "end_row_out": "{name} (out): {chips}",  # the end: a hanged player, last
     "won_title": "{name} wins!",
     "over_title": "Game over",

@@ -15,6 +15,7 @@ PANEL = {
     "turn_title": "{name} · {square}",
     "moved_to": "{name} → {square}",
     "ledger": "{chips:chips}, kassa {pot}",  # a comma: 21 letters fit a row
+    "glance_chips": "{change} → {chips:chips}",  # a strip's page 1: the mover's chips
     "more": "lisää ▼",  # the footer while a press only turns the page
     "money_everyone": "Kaikki −{amount}{but}",
     "money_one": "{name} {change}",
@@ -32,6 +33,7 @@ PANEL = {
     "dead_title": "{name} kuoli",
     "won_pot": "Saa kassan: {pot}",  # under the title that says who won
     "hanged": "Hirsipuu (42), nappula pois laudalta",
+    "glance_hanged": "Nappula pois laudalta",  # a strip's page 1: the title says who died
     "end_row_out": "{name} (pois): {chips}",
     "won_title": "{name} voitti!",
     "over_title": "Peli päättyi",

@@ -15,6 +15,7 @@ PANEL = {
     "turn_title": "{name} · {square}",
     "moved_to": "{name} → {square}",
     "ledger": "{chips:chips} · ulog {pot}",
+    "glance_chips": "{change} → {chips:chips}",  # a strip's page 1: the mover's chips
     "more": "dalje ▼",  # the footer while a press only turns the page
     "money_everyone": "Svi −{amount}{but}",
     "money_one": "{name} {change}",
@@ -32,6 +33,7 @@ PANEL = {
     "dead_title": "{name} ispada",
     "won_pot": "Uzima ulog: {pot}",  # under the title that says who won
     "hanged": "Vješala na 42: makni figuru",
+    "glance_hanged": "Makni figuru",  # a strip's page 1: the title says who died
     "end_row_out": "{name} (van): {chips}",  # van: out of the game
     "won_title": "{name} slavi!",
     "over_title": "Kraj igre",

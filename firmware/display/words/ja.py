@@ -15,6 +15,7 @@ PANEL = {
     "turn_title": "{name} · {square}",
     "moved_to": "{name} → {square}",
     "ledger": "{chips:chips} · 場{pot}枚",
+    "glance_chips": "{change} → {chips:chips}",  # a strip's page 1: the mover's chips
     "more": "つづく ▼",  # the footer while a press only turns the page
     "money_everyone": "全員 −{amount}{but}",
     "money_one": "{name}{change}",
@@ -32,6 +33,7 @@ PANEL = {
     "dead_title": "{name}は死んだ",
     "won_pot": "場の{pot}枚をもらう",  # under the title that says who won
     "hanged": "42番で死んだ: コマをとりのぞく",
+    "glance_hanged": "コマをとりのぞく",  # a strip's page 1: the title says who died
     "end_row_out": "{name}（アウト）: {chips:chips}",
     "won_title": "{name}の勝ち！",
     "over_title": "ゲーム終わり",

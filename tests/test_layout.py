@@ -76,12 +76,12 @@ FORBIDDEN = {
                        "firmware.speech", "firmware.runtime", "firmware.devices",
                        "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
     # The machine and what it is made of never reach the disk's rooms (a fault's kind only);
-    # its rooms stand under it, one over another: the pure parts (the panel, pairing, the
+    # its rooms stand under it, one over another: the pure parts (the panel, the phones paired, the
     # write queue), then moment, phones, play, menus, machine.
     **{f"firmware.table.{part}": MACHINE_AWAY + ("firmware.table.moment",
                                                 "firmware.table.phones", "firmware.table.play",
                                                 "firmware.table.menus", "firmware.table.machine")
-       for part in ("panel", "pairing", "writes")},
+       for part in ("panel", "paired", "writes")},
     "firmware.table.moment": MACHINE_AWAY + ("firmware.table.phones", "firmware.table.play",
                                              "firmware.table.menus", "firmware.table.machine"),
     "firmware.table.phones": MACHINE_AWAY + ("firmware.table.play", "firmware.table.menus",
@@ -123,7 +123,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.table.menu": PURE,
     "firmware.table.writes": PURE,
     "firmware.table.panel": PURE,
-    "firmware.table.pairing": PURE,
+    "firmware.table.paired": PURE,
     "firmware.table.moment": PURE,  # the machine's rooms: a step in the making, and what
     "firmware.table.play": PURE,  # a press does at play, in the menus, with phones
     "firmware.table.menus": PURE,

@@ -107,7 +107,7 @@ TARGETS = {
         f"firmware.table.{room}", MACHINE_STAGES + (PHONE_STAGE if room == "phones" else ()),
         enums=("Mode", "TimerKind", "Tune", "Press", "Saver", "Row", "Pending", "Status",
                "Choice", "Showing", "Question", "Waiting", "Fault"))
-       for room in ("moment", "play", "menus", "phones", "writes", "panel", "pairing",
+       for room in ("moment", "play", "menus", "phones", "writes", "panel", "paired",
                     "menu")},
     "view": Target(  # the screen from the state: judged as the machine is
         "firmware.table.view", MACHINE_STAGES,

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from firmware.display import screens
 from firmware.saves.faults import Fault
-from firmware.table import pairing, phones, play
+from firmware.table import paired as paired_phones
+from firmware.table import phones, play
 from firmware.table.menu import MENU, SETTINGS, PhoneRow, Row, phone_cursor
 from firmware.table.messages import BringBack, NeedRecall, Press
 from firmware.table.moment import Moment
@@ -79,7 +80,7 @@ def phones_press(m: Moment, kind: Press) -> None:
         m.set(now=Phones((row + 1) % (len(kept) + len(PhoneRow))))
         return
     if row < len(kept):  # listed newest first
-        phones.keep_phones(m, pairing.forgotten(kept, kept[-1 - row].digest))
+        phones.keep_phones(m, paired_phones.forgotten(kept, kept[-1 - row].digest))
         m.flash(Notice.of("phone_forgotten"), 3.0)
         if m.state.prefs.phones:
             m.set(now=Phones(min(row, len(m.state.prefs.phones) - 1)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import firmware.config.phone
 from firmware.table import machine as m
 from firmware.table import messages as msg
-from firmware.table import pairing
+from firmware.table import paired
 from firmware.table.menu import Row
 from firmware.table.messages import Press, TimerKind
 from firmware.table.prefs import PHONES_MOST, Phone
@@ -104,51 +104,51 @@ def test_a_phone_paired_again_is_kept_once() -> None:
     assert table.state.prefs.digests == (PHONE_A,)
 
 
-# -- pairing: who pairs, and the phones kept (``firmware.table.pairing``) ---------------
+# -- who pairs, and the phones kept (``firmware.table.paired``) ---------------------
 
 SHOWN = msg.Code("123456", "tok3n")
 DAY = 20000
 
 
 def test_a_phone_pairs_with_the_code_shown_or_its_token_and_nothing_else() -> None:
-    assert pairing.proof("123456", PHONE_A, SHOWN, owner="", phones=()) == "code"
-    assert pairing.proof("tok3n", PHONE_A, SHOWN, owner="", phones=()) == "code"
-    assert pairing.proof("654321", PHONE_A, SHOWN, owner="", phones=()) is None
-    assert pairing.proof("123456", PHONE_A, None, owner="", phones=()) is None  # none shown
-    assert pairing.proof("123456", "A" * 64, SHOWN, owner="", phones=()) is None  # not hex
-    assert pairing.proof("123456", PHONE_A[:63], SHOWN, owner="", phones=()) is None
+    assert paired.proof("123456", PHONE_A, SHOWN, owner="", phones=()) == "code"
+    assert paired.proof("tok3n", PHONE_A, SHOWN, owner="", phones=()) == "code"
+    assert paired.proof("654321", PHONE_A, SHOWN, owner="", phones=()) is None
+    assert paired.proof("123456", PHONE_A, None, owner="", phones=()) is None  # none shown
+    assert paired.proof("123456", "A" * 64, SHOWN, owner="", phones=()) is None  # not hex
+    assert paired.proof("123456", PHONE_A[:63], SHOWN, owner="", phones=()) is None
 
 
 def test_the_owner_code_pairs_only_while_no_phone_is_paired() -> None:
     one = (Phone(PHONE_B),)
-    assert pairing.proof("0123456789", PHONE_A, None, "0123456789", ()) == "owner"
-    assert pairing.proof("0123456789", PHONE_A, None, "0123456789", one) is None
-    assert pairing.proof("0123456788", PHONE_A, None, "0123456789", ()) is None
-    assert pairing.proof("", PHONE_A, None, "", ()) is None  # spent: no code at all
-    assert pairing.proof("0123456789", PHONE_A, msg.Code("0123456789", "t"), "0123456789",
+    assert paired.proof("0123456789", PHONE_A, None, "0123456789", ()) == "owner"
+    assert paired.proof("0123456789", PHONE_A, None, "0123456789", one) is None
+    assert paired.proof("0123456788", PHONE_A, None, "0123456789", ()) is None
+    assert paired.proof("", PHONE_A, None, "", ()) is None  # spent: no code at all
+    assert paired.proof("0123456789", PHONE_A, msg.Code("0123456789", "t"), "0123456789",
                          ()) == "owner"  # the owner's, whatever the panel shows
 
 
 def test_a_phone_paired_is_the_newest_once_and_sixteen_are_kept_at_most() -> None:
     assert PHONES_MOST == 16  # the README's figure
     old = (Phone(PHONE_A, "x/y", DAY - 40, DAY - 40), Phone(PHONE_B, "", DAY - 5, DAY - 5))
-    assert pairing.joined(old, PHONE_C, "Chrome/Android", DAY) == (
+    assert paired.joined(old, PHONE_C, "Chrome/Android", DAY) == (
         Phone(PHONE_B, "", DAY - 5, DAY - 5), Phone(PHONE_C, "Chrome/Android", DAY, DAY))
-    again = pairing.joined(old, PHONE_B, "Safari/iPhone", DAY)  # paired again: once, newest
+    again = paired.joined(old, PHONE_B, "Safari/iPhone", DAY)  # paired again: once, newest
     assert again == (Phone(PHONE_B, "Safari/iPhone", DAY, DAY),)  # (A: 40 days unused)
     many = tuple(Phone(f"{n:064x}", "", DAY, DAY) for n in range(16))
-    assert pairing.joined(many, PHONE_A, "", DAY) == (*many[1:], Phone(PHONE_A, "", DAY, DAY))
+    assert paired.joined(many, PHONE_A, "", DAY) == (*many[1:], Phone(PHONE_A, "", DAY, DAY))
 
 
 def test_a_use_is_never_older_and_phones_unused_over_30_days_are_forgotten() -> None:
     phones = (Phone(PHONE_A, "", DAY, DAY), Phone(PHONE_B, "", DAY, DAY + 10))
-    assert pairing.used(phones, PHONE_B, DAY + 30) == (
+    assert paired.used(phones, PHONE_B, DAY + 30) == (
         Phone(PHONE_A, "", DAY, DAY), Phone(PHONE_B, "", DAY, DAY + 30))  # 30 days: kept
-    assert pairing.used(phones, PHONE_B, DAY + 31) == (Phone(PHONE_B, "", DAY, DAY + 31),)
-    assert pairing.used(phones, PHONE_B, DAY + 5) == phones  # a clock behind: nothing older
-    assert pairing.used((Phone(PHONE_A),), PHONE_B, DAY) == (Phone(PHONE_A),)  # no day yet
-    assert pairing.forgotten(phones, PHONE_A) == phones[1:]
-    assert pairing.forgotten(phones, PHONE_C) == phones
+    assert paired.used(phones, PHONE_B, DAY + 31) == (Phone(PHONE_B, "", DAY, DAY + 31),)
+    assert paired.used(phones, PHONE_B, DAY + 5) == phones  # a clock behind: nothing older
+    assert paired.used((Phone(PHONE_A),), PHONE_B, DAY) == (Phone(PHONE_A),)  # no day yet
+    assert paired.forgotten(phones, PHONE_A) == phones[1:]
+    assert paired.forgotten(phones, PHONE_C) == phones
 
 
 # -- pairing at the table --------------------------------------------------------------

@@ -14,7 +14,7 @@ from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.saves.rows import Summary, ending
 from firmware.table.menu import labels, phone_labels
-from firmware.table.prefs import PHONES_MOST, SPEEDS, VOLUMES, Phone
+from firmware.table.prefs import PHONES_MOST, SPEEDS, VOLUMES, Phone, Prefs
 from robinson_core import Game, HouseRules, Square4, play_script
 from robinson_core.texts import LANGUAGES
 
@@ -63,8 +63,9 @@ def menu_items(w: Words) -> list[str]:
     from firmware.display.fonts import Fonts
 
     fonts = Fonts()
-    every = [labels(w, language=lang, level="4/4", voice=on, story=on, odds=on, volume=volume,
-                    speed=speed, phones=PHONES_MOST)
+    phones = tuple(Phone(f"{n:064x}") for n in range(PHONES_MOST))
+    every = [labels(w, Prefs(language=lang, voice=on, story=on, odds=on, volume=volume,
+                             speed=speed, phones=phones))
              for lang in LANGUAGES for on in (True, False) for volume in VOLUMES
              for speed in SPEEDS]
     return [max(row, key=fonts.width) for row in zip(*every, strict=True)]

@@ -4,8 +4,8 @@ rest is the machine's rooms' (``firmware.table.menus``). What a change of settin
 of the devices, from the menu or from a phone, is ``retuned``.
 
 >>> from firmware.display.words import Words
->>> labels(Words("en"), language="en", level="1/4")[:2]
-['Back to the game', 'Repeat last result']
+>>> labels(Words("en"), Prefs(contrast=8))[:2] + labels(Words("en"), Prefs(contrast=8))[8:9]
+['Back to the game', 'Repeat last result', 'Brightness: 1/4']
 """
 
 from __future__ import annotations
@@ -15,11 +15,19 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from firmware.config.settings import Voice
 from firmware.display.screens import phone_row
 from firmware.display.words import Words
 from firmware.table.messages import Contrast, Effect, Hush, Voicing
-from firmware.table.prefs import SPEEDS, VOLUMES, Phone, Prefs, next_brightness, next_step
+from firmware.table.prefs import (
+    BRIGHTNESS,
+    SPEEDS,
+    VOLUMES,
+    Phone,
+    Prefs,
+    brightness_level,
+    next_brightness,
+    next_step,
+)
 from robinson_core.texts import LANGUAGES, language_name
 
 
@@ -51,27 +59,31 @@ MENU = tuple(Row)
 @dataclass(frozen=True)
 class Setting:
     """A row that changes a setting: the settings after a long press on it, and what the
-    voice then says (a key of ``Spoken.switched``, said only with the voice on)."""
+    voice then says (a key of ``Spoken.switched``, said only with the voice on): ``said``
+    always, or ``switch``'s own word, on or off, as it is now."""
 
     change: Callable[[Prefs], Prefs]
-    said: Callable[[Prefs], str | None] = lambda prefs: None
+    said: str = ""
+    switch: str = ""  # a switch of Prefs: said as "<switch>_on" or "<switch>_off"
 
 
-def _switched(key: str) -> Callable[[Prefs], str]:
-    """The row's own switch said: ``key``_on or ``key``_off, as it is now."""
-    return lambda prefs: f"{key}_{'on' if getattr(prefs, key) else 'off'}"
+def spoken(setting: Setting, prefs: Prefs) -> str:
+    """What the voice says after ``setting`` changed ``prefs`` ("" nothing): a voice
+    switched off says nothing (it is hushed)."""
+    if setting.switch:
+        return f"{setting.switch}_{'on' if getattr(prefs, setting.switch) else 'off'}"
+    return setting.said if prefs.voice else ""
 
 
 SETTINGS: dict[Row, Setting] = {
     Row.LANGUAGE: Setting(lambda p: p.but(language=next_step(p.language, LANGUAGES))),
     Row.BRIGHTNESS: Setting(lambda p: p.but(contrast=next_brightness(p.contrast))),
-    Row.VOICE: Setting(lambda p: p.but(voice=not p.voice),
-                       lambda p: "voice_on" if p.voice else None),  # off: hushed, unsaid
+    Row.VOICE: Setting(lambda p: p.but(voice=not p.voice), said="voice_on"),
     Row.VOLUME: Setting(lambda p: p.but(volume=next_step(p.volume, VOLUMES)),
-                        lambda p: "voice_on"),  # heard as it now sounds
-    Row.SPEED: Setting(lambda p: p.but(speed=next_step(p.speed, SPEEDS)), lambda p: "voice_on"),
-    Row.STORY: Setting(lambda p: p.but(story=not p.story), _switched("story")),
-    Row.ODDS: Setting(lambda p: p.but(odds=not p.odds), _switched("odds")),
+                        said="voice_on"),  # heard as it now sounds
+    Row.SPEED: Setting(lambda p: p.but(speed=next_step(p.speed, SPEEDS)), said="voice_on"),
+    Row.STORY: Setting(lambda p: p.but(story=not p.story), switch="story"),
+    Row.ODDS: Setting(lambda p: p.but(odds=not p.odds), switch="odds"),
 }
 """The menu's setting rows: a long press steps or switches the setting, and keeps it."""
 
@@ -96,23 +108,23 @@ class PhoneRow(enum.Enum):
     BACK = "phones_back"  # to the menu's Phones row
 
 
-def labels(words: Words, *, language: str, level: str, voice: bool = False,
-           story: bool = False, odds: bool = False, volume: int = Voice.volume,
-           speed: int = Voice.speed, phones: int = 0) -> list[str]:
+def labels(words: Words, prefs: Prefs) -> list[str]:
     """The rows' texts now: the language row names the language, brightness its step,
     the voice, the storyteller and the odds whether they are on, the voice's volume
     and speed their step, the phones' row how many are paired."""
     def state(on: bool) -> str:
         return words("switch_on" if on else "switch_off")
 
-    values: dict[Row, dict[str, object]] = {Row.LANGUAGE: {"language": language_name(language)},
-                                            Row.BRIGHTNESS: {"level": level},
-                                            Row.VOICE: {"state": state(voice)},
-                                            Row.STORY: {"state": state(story)},
-                                            Row.ODDS: {"state": state(odds)},
-                                            Row.VOLUME: {"level": f"{volume} %"},
-                                            Row.SPEED: {"level": _pace(words, speed)},
-                                            Row.PHONES: {"count": phones}}
+    level = f"{brightness_level(prefs.contrast)}/{len(BRIGHTNESS)}"
+    values: dict[Row, dict[str, object]] = {
+        Row.LANGUAGE: {"language": language_name(prefs.language)},
+        Row.BRIGHTNESS: {"level": level},
+        Row.VOICE: {"state": state(prefs.voice)},
+        Row.STORY: {"state": state(prefs.story)},
+        Row.ODDS: {"state": state(prefs.odds)},
+        Row.VOLUME: {"level": f"{prefs.volume} %"},
+        Row.SPEED: {"level": _pace(words, prefs.speed)},
+        Row.PHONES: {"count": len(prefs.phones)}}
     return [words(row.value, **values.get(row, {})) for row in MENU]
 
 

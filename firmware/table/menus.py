@@ -11,7 +11,7 @@ from firmware.display import screens
 from firmware.saves.faults import Fault
 from firmware.table import paired as paired_phones
 from firmware.table import phones, play
-from firmware.table.menu import MENU, SETTINGS, PhoneRow, Row, phone_cursor
+from firmware.table.menu import MENU, SETTINGS, PhoneRow, Row, phone_cursor, spoken
 from firmware.table.messages import BringBack, NeedRecall, Press
 from firmware.table.moment import Moment
 from firmware.table.state import (
@@ -34,7 +34,7 @@ def menu_press(m: Moment, kind: Press) -> None:
     prefs, row = m.state.prefs, MENU[menu.row]
     if (setting := SETTINGS.get(row)) is not None:
         m.prefer(setting.change(prefs))
-        if said := setting.said(m.state.prefs):
+        if said := spoken(setting, m.state.prefs):
             m.speak(m.s.switched(said))
         return
     match row:

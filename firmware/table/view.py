@@ -20,7 +20,7 @@ from firmware.display.screen import Screen
 from firmware.display.words import Words
 from firmware.table.menu import Row, labels, phone_cursor, phone_labels
 from firmware.table.messages import Press
-from firmware.table.prefs import BRIGHTNESS, brightness_level, seat_names
+from firmware.table.prefs import seat_names
 from firmware.table.state import (
     TRIAL_FOR,
     Animate,
@@ -54,11 +54,7 @@ def words(state: TableState) -> Words:
 
 
 def menu_labels(state: TableState) -> list[str]:
-    prefs = state.prefs
-    level = f"{brightness_level(prefs.contrast)}/{len(BRIGHTNESS)}"
-    return labels(words(state), language=prefs.language, level=level, voice=prefs.voice,
-                  story=prefs.story, odds=prefs.odds, volume=prefs.volume, speed=prefs.speed,
-                  phones=len(prefs.phones))
+    return labels(words(state), state.prefs)
 
 
 BUILT_KEPT = 4

@@ -9,12 +9,13 @@ import pytest
 
 from firmware.display import screens
 from firmware.display.screen import Screen
+from firmware.display.words import Words
 from firmware.saves.faults import Fault
 from firmware.speech.said import Spoken
 from firmware.table import messages as msg
-from firmware.table.menu import MENU, Row, retuned
+from firmware.table.menu import MENU, SETTINGS, Row, phone_labels, retuned, spoken
 from firmware.table.messages import Press, TimerKind
-from firmware.table.prefs import Prefs, brightness_step
+from firmware.table.prefs import Phone, Prefs, brightness_step
 from firmware.table.state import Mode, Notice, Waiting
 from firmware.table.view import menu_labels, view, words
 
@@ -99,6 +100,19 @@ def test_back_after_a_new_game_stays_in_setup_never_resumes_the_game_put_away() 
 
 
 # -- the setting rows ------------------------------------------------------------------
+
+
+def test_each_setting_row_says_its_own_word_with_the_voice_on() -> None:
+    """What a long press on a setting row says (``menu.spoken``): a switch its own word,
+    on or off as it is now; the voice's rows "voice on", and nothing once it is off."""
+    on, off = Prefs(voice=True, story=True, odds=False), Prefs(voice=False)
+    said = {row: (spoken(setting, on), spoken(setting, off)) for row, setting in SETTINGS.items()}
+    assert said == {Row.LANGUAGE: ("", ""), Row.BRIGHTNESS: ("", ""),
+                    Row.VOICE: ("voice_on", ""), Row.VOLUME: ("voice_on", ""),
+                    Row.SPEED: ("voice_on", ""), Row.STORY: ("story_on", "story_off"),
+                    Row.ODDS: ("odds_off", "odds_off")}
+
+
 
 
 def test_a_change_of_settings_asks_the_devices_for_what_changed_and_only_that() -> None:
@@ -373,6 +387,15 @@ def test_the_menus_repeat_shows_the_last_result_from_page_one_and_says_it_again(
 
 
 # -- the phones list -------------------------------------------------------------------
+
+
+def test_two_phones_of_a_kind_are_numbered_in_the_order_they_paired() -> None:
+    kinds = ("Chrome/Android", "Safari/iPhone", "Chrome/Android", "Chrome/Android")
+    rows = phone_labels(Words("en"), [Phone(f"{n:064x}", kind) for n, kind in enumerate(kinds)])
+    assert rows == ["Android Chrome 3", "Android Chrome 2", "iPhone Safari",
+                    "Android Chrome 1", "Forget all", "Back to the menu"]
+
+
 
 
 def test_the_menu_lists_the_phones_newest_first_and_forgets_the_one_chosen() -> None:

@@ -284,3 +284,19 @@ def test_no_odds_are_asked_for_while_they_are_off_and_the_menu_switches_them() -
     assert not table.state.prefs.odds and kept(effects)[-1]["odds"] == "off"
     effects = table(msg.Odds(game, (41, 38)))
     assert table.state.odds is None
+
+
+
+def test_odds_switched_off_and_on_again_are_asked_for_anew_from_a_phone_too() -> None:
+    """Switching the odds drops those shown and asks again when they are back on, from
+    the menu or from a phone's settings (``Moment.prefer``: one home for both)."""
+    game = pending(Pending.TREE)
+    table = started(game, game.seats, config=ODDS_ON)
+    effects = table.press()
+    assert of(msg.NeedOdds, effects) == [msg.NeedOdds(game)]
+    table(msg.Odds(game, (41, 38)))
+    assert table.state.odds == (game, (41, 38))
+    table(msg.Prefer(table.state.prefs.but(odds=False)))
+    assert table.state.odds is None and table.state.weighing is None
+    effects = table(msg.Prefer(table.state.prefs.but(odds=True)))
+    assert of(msg.NeedOdds, effects) == [msg.NeedOdds(game)]

@@ -390,10 +390,10 @@ def test_the_menus_repeat_shows_the_last_result_from_page_one_and_says_it_again(
 
 
 def test_two_phones_of_a_kind_are_numbered_in_the_order_they_paired() -> None:
-    kinds = ("Chrome/Android", "Safari/iPhone", "Chrome/Android", "Chrome/Android")
+    kinds = ("Chrome/Android", "Safari/iPhone", "Chrome/Android", "Firefox/Linux")
     rows = phone_labels(Words("en"), [Phone(f"{n:064x}", kind) for n, kind in enumerate(kinds)])
-    assert rows == ["Android Chrome 3", "Android Chrome 2", "iPhone Safari",
-                    "Android Chrome 1", "Forget all", "Back to the menu"]
+    assert rows == ["Linux Firefox", "Android Chrome 2", "iPhone Safari", "Android Chrome 1",
+                    "Forget all", "Back to the menu"]
 
 
 

@@ -100,7 +100,7 @@ def unpair(m: Moment) -> None:
     m.on(panel.first_page(m.state.panel))
 
 
-def paired(m: Moment, proof: str, phone: str, kind: str = "", day: int = 0) -> None:
+def paired(m: Moment, proof: str, phone: str, kind: str, day: int) -> None:
     """A phone paired with the code (or its QR token) on the panel, or with the first
     boot's owner code while no phone is paired: kept, and the code used up. Anything
     else is not a pairing."""

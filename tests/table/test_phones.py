@@ -50,6 +50,26 @@ def test_a_new_panel_is_tried_for_fifteen_seconds_then_the_one_before_is_back() 
     assert of(msg.KeepHardware, effects) == []
 
 
+def test_a_new_panel_wakes_the_table_draws_whole_and_a_second_starts_its_time_anew() -> None:
+    """A phone's new panel on a dimmed table: awake, the saver's timers from now, the
+    view drawn whole on the new device (it holds nothing of ours), the page from its
+    start; another new panel during the trial starts the 15 s again."""
+    table = playing(MOVED, measure=lambda screen: (2, 1))
+    table.fire(TimerKind.DIM)
+    table.fire(TimerKind.PAGE)
+    effects = table(NEW_PANEL)
+    assert msg.Wake() in effects and table.state.panel.saver.name == "AWAKE"
+    assert msg.After(TimerKind.DIM, CONFIG.timings.dim_after) in effects
+    assert msg.After(TimerKind.BLANK, CONFIG.timings.blank_after) in effects
+    assert len(of(msg.Draw, effects)) == 1
+    effects = table(NEW_PANEL)  # again, while on trial: the same pattern, drawn anew
+    assert effects.index(msg.Cancel(TimerKind.TRIAL)) < effects.index(
+        msg.After(TimerKind.TRIAL, 15))
+    assert len(of(msg.Draw, effects)) == 1
+    table(MOVED_BUTTON)  # the trial ends unsaid: its timer with it, the screen from page 1
+    assert TimerKind.TRIAL not in table.state.armed and table.state.panel.page == 0
+
+
 def test_a_panel_on_trial_kept_cancels_its_timer_and_needs_no_restart() -> None:
     table = playing(MOVED)
     table(NEW_PANEL)
@@ -94,6 +114,18 @@ def test_a_code_is_asked_for_only_with_the_page_there_to_take_it() -> None:
     table(msg.Address("http://robinson.local/"))
     effects = table(msg.PairAsked())
     assert of(msg.NeedCode, effects) == [msg.NeedCode()]
+
+
+def test_a_wrong_code_is_logged_and_pairing_shows_paired_for_three_seconds() -> None:
+    table = playing(MOVED)
+    table(msg.Address("http://robinson.local/"), msg.PairAsked(), msg.Code("123456", "t"))
+    table.fire(TimerKind.PAGE)
+    effects = table(msg.Paired("654321", PHONE_A))
+    assert of(msg.Log, effects) == [
+        msg.Log("warning", "a phone offered a pairing code the panel does not show")]
+    effects = table(msg.Paired("123456", PHONE_A))
+    assert notice(table) == "phone_paired" and msg.After(TimerKind.FLASH, 3.0) in effects
+    assert table.state.panel.page == 0  # the code gone: the screen from its first page
 
 
 def test_a_phone_paired_again_is_kept_once() -> None:

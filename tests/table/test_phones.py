@@ -117,9 +117,10 @@ def test_a_code_is_asked_for_only_with_the_page_there_to_take_it() -> None:
 
 
 def test_a_wrong_code_is_logged_and_pairing_shows_paired_for_three_seconds() -> None:
-    table = playing(MOVED)
+    table = playing(MOVED, measure=lambda screen: (2, 1))  # a result of two pages
     table(msg.Address("http://robinson.local/"), msg.PairAsked(), msg.Code("123456", "t"))
-    table.fire(TimerKind.PAGE)
+    table.fire(TimerKind.PAGE)  # page 2 turned to under the code
+    assert table.state.panel.page == 1
     effects = table(msg.Paired("654321", PHONE_A))
     assert of(msg.Log, effects) == [
         msg.Log("warning", "a phone offered a pairing code the panel does not show")]

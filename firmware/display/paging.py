@@ -59,9 +59,9 @@ def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
     page 1 is its ``glance`` and the prompt (a choice's two hints alone), then the
     essentials that are news (not a ledger no chip moved), the mover's chips last; any
     other screen's essentials, then its prompt (the story is dropped; a menu keeps its
-    cursor). With ``fonts``, a
-    body that would page, or wrap a line, is replaced by its ``compact`` form, if any,
-    and a title too wide for its bar by the first of its ``shorter`` ones that is not."""
+    cursor). With ``fonts``, a body that would page, or wrap a line, is replaced by its
+    ``compact`` form, if any, and a title too wide for its bar by the first of its
+    ``shorter`` ones that is not."""
     if fonts is not None and screen.shorter:  # the first title that fits the bar whole
         room = box(layout, screen, fonts).width - 4
         titles = (screen.title, *screen.shorter)

@@ -4,8 +4,9 @@ rest is the machine's rooms' (``firmware.table.menus``). What a change of settin
 of the devices, from the menu or from a phone, is ``retuned``.
 
 >>> from firmware.display.words import Words
->>> labels(Words("en"), Prefs(contrast=8))[:2] + labels(Words("en"), Prefs(contrast=8))[8:9]
-['Back to the game', 'Repeat last result', 'Brightness: 1/4']
+>>> rows = labels(Words("en"), Prefs(contrast=8))
+>>> rows[:2], rows[MENU.index(Row.BRIGHTNESS)]
+(['Back to the game', 'Repeat last result'], 'Brightness: 1/4')
 """
 
 from __future__ import annotations

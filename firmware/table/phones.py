@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 from firmware.config.settings import Config
-from firmware.table import paired as kept
+from firmware.table import paired as paired_phones
 from firmware.table import panel
 from firmware.table.messages import (
     KeepHardware,
@@ -19,9 +19,7 @@ from firmware.table.messages import (
     UsePanel,
 )
 from firmware.table.moment import Moment
-from firmware.table.prefs import (
-    Phone,
-)
+from firmware.table.prefs import Phone
 from firmware.table.state import (
     TRIAL_FOR,
     Mode,
@@ -105,7 +103,7 @@ def paired(m: Moment, proof: str, phone: str, kind: str, day: int) -> None:
     boot's owner code while no phone is paired: kept, and the code used up. Anything
     else is not a pairing."""
     prefs, fixed = m.state.prefs, m.state.fixed
-    by = kept.proof(proof, phone, m.state.pairing, fixed.owner, prefs.phones)
+    by = paired_phones.proof(proof, phone, m.state.pairing, fixed.owner, prefs.phones)
     if by is None:
         m.do(Log("warning", "a phone offered a pairing code the panel does not show"))
         return
@@ -113,7 +111,7 @@ def paired(m: Moment, proof: str, phone: str, kind: str, day: int) -> None:
         m.set(fixed=dataclasses.replace(fixed, owner=""))
         m.do(OwnerCodeUsed())
     unpair(m)
-    m.set(prefs=prefs.but(phones=kept.joined(prefs.phones, phone, kind, day)))
+    m.set(prefs=prefs.but(phones=paired_phones.joined(prefs.phones, phone, kind, day)))
     m.save_prefs()
     m.flash(Notice.of("phone_paired"), 3.0)
 
@@ -121,12 +119,12 @@ def paired(m: Moment, proof: str, phone: str, kind: str, day: int) -> None:
 def phone_used(m: Moment, phone: str, day: int) -> None:
     """A paired phone's first use of ``day``: its last use, and those unused for too
     long forgotten (a clock behind forgets none, and never makes a use older)."""
-    keep_phones(m, kept.used(m.state.prefs.phones, phone, day))
+    keep_phones(m, paired_phones.used(m.state.prefs.phones, phone, day))
 
 
 def forget_phone(m: Moment, phone: str) -> None:
     """One phone forgotten (from the page's list): its session ends."""
-    keep_phones(m, kept.forgotten(m.state.prefs.phones, phone))
+    keep_phones(m, paired_phones.forgotten(m.state.prefs.phones, phone))
 
 
 def keep_phones(m: Moment, phones: tuple[Phone, ...]) -> None:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO
 
 from firmware.runtime import soundcards
-from firmware.speech.words import VOICES
+from firmware.speech.words import VOICES, pace
 
 log = logging.getLogger("robinson.voice")
 
@@ -63,8 +63,10 @@ def synthesizer(text: str, lang: str, *, volume: int, speed: int) -> list[str]:
     that begins with a dash is said, not read as one. Two brackets together are parted
     (``[[`` is "[ ["): espeak-ng reads what follows ``[[`` as phoneme codes up to ``]]``,
     so a name of brackets would turn the rest of the sentence into noise. It reads no
-    other markup without ``-m``, which it is not given."""
-    return ["espeak-ng", "-v", VOICES[lang], "-a", str(volume), "-s", str(speed), "--stdout",
+    other markup without ``-m``, which it is not given. ``speed`` is the set one, each
+    language at its own pace (``pace``)."""
+    return ["espeak-ng", "-v", VOICES[lang], "-a", str(volume), "-s", str(pace(lang, speed)),
+            "--stdout",
             "--", re.sub(r"([\[\]])(?=[\[\]])", r"\1 ", text)]
 
 
@@ -76,7 +78,7 @@ def player(device: str) -> list[str]:
 class Speaker:
     """Says one text at a time through a thread of its own; the newest text wins."""
 
-    def __init__(self, *, device: str = "default", volume: int = 100, speed: int = 170,
+    def __init__(self, *, device: str = "default", volume: int = 100, speed: int = 185,
                  amplifier: bool = False,
                  play: Callable[[str], Sequence[str]] | None = None,
                  clock: Callable[[], float] = time.monotonic,

@@ -92,7 +92,7 @@ class Spoken:
             said = []
         else:
             said = [self("where", name=name(seat), square=self._square(square))]
-        said += [self(narrate.decided_key(e), name=name(e.seat))
+        said += [self(narrate.decided_key(e))  # the mover's: their name was just said
                  for e in events if isinstance(e, ev.Decided)]
         paid = [e for e in events if isinstance(e, ev.Transfer) and e.amount]
         oath = narrate.oath(events)  # 29, to the mover: the 2 and the oath, one sentence
@@ -117,14 +117,18 @@ class Spoken:
         moneyed = any(isinstance(e, ev.Transfer | ev.Won | ev.NoWinner) for e in events)
         if landed is not None and not dead and not changes and not moneyed:
             key = instruction_key(landed.end, game.rules)
-            if key in SQUARE_SAYS:
-                said.append(self(key))
+            if key in SQUARE_SAYS and not (key == "roll_again"
+                                           and state.pending is Pending.AGAIN):
+                said.append(self(key))  # 20's five: on the panel beside the options,
+                # which the voice says (both made 5 to 6 s, the longest result there was)
         if storyteller and landed is not None and landed.end:
             said.append(story(self.lang, landed.end))
-        if state.status is Status.PLAYING and (state.pending is not Pending.ROLL
-                                               or state.to_move != _next_in_turn(state, seat)):
-            said.append(self.next(state, seat))  # not the table's order: a decision, a skip,
-        return " ".join(line for line in said if line)  # again
+        skipped = {e.seat for e in events if isinstance(e, ev.SatOut)}
+        if state.status is Status.PLAYING and (
+                state.pending is not Pending.ROLL
+                or state.to_move != _next_in_turn(state, seat, skipped)):
+            said.append(self.next(state, seat))  # not the order heard: a decision, a skip
+        return " ".join(line for line in said if line)  # not said, a roll again
 
     def next(self, state: GameState, mover: int) -> str:
         """After a result, what comes next: the mover's own decision's options (their name
@@ -165,7 +169,7 @@ class Spoken:
             if paid[0].payer is None and paid[0].amount < paid[0].asked:
                 said.append(self("bank_empty"))
         else:
-            said = self._changes(paid, state)
+            said = self._changes(paid, state, mover)
         return said  # the pot is on the panel: said, it made every payment a second longer
 
     def _payment(self, event: ev.Transfer, mover: int) -> str:
@@ -181,21 +185,25 @@ class Spoken:
         else:
             key, seat = "pay_player", event.payer
         if seat != mover:
-            key += "_other"
+            key = "pay_you" if key == "pay_player" and event.payee == mover else key + "_other"
         assert seat is not None
         other = self.name(event.payee) if event.payee is not None else ""
         return self(key, name=self.name(seat), other=other, amount=event.amount)
 
-    def _changes(self, paid: Sequence[ev.Transfer], state: GameState) -> list[str]:
+    def _changes(self, paid: Sequence[ev.Transfer], state: GameState,
+                 mover: int) -> list[str]:
         """Each purse's change, gains first; "everyone pays 1" when every player in the
         game but one winner (or none) lost the same (none left out: the ear cannot see
-        who was)."""
+        who was), and "everyone pays you 1" when that winner is the mover (whose name
+        was just said: the gain is theirs, and not said twice)."""
         change = narrate.nets(paid)
         playing = [p.seat for p in state.players if p.position is not None]
         if (same := narrate.alike(change, playing, narrate.LEFT_OUT_HEARD)) is not None:
             gained, amount, _ = same
             if not gained:
                 return [self("everyone_pays", amount=amount)]
+            if gained == (mover,):
+                return [self("others_pay_own", amount=amount)]
             if len(gained) == 1:
                 return [self("others_pay", name=self.name(gained[0]), gain=change[gained[0]],
                              amount=amount)]
@@ -205,9 +213,10 @@ class Spoken:
                              gain=change[one], amount=amount)]
         gains = [seat for seat, amount in change.items() if amount > 0]
         losers = [seat for seat, amount in change.items() if amount < 0]
-        return ([self("gets", name=self.name(seat), amount=change[seat]) for seat in gains]
-                + [self("pays", name=self.name(seat), amount=-change[seat])
-                   for seat in losers])
+        return ([self("gets_own" if seat == mover else "gets", name=self.name(seat),
+                      amount=change[seat]) for seat in gains]
+                + [self("pays_own" if seat == mover else "pays", name=self.name(seat),
+                        amount=-change[seat]) for seat in losers])
 
     def _change(self, event: ev.Event, mover: int) -> str:
         """What changes the next turns, or "" if ``event`` changes none."""
@@ -284,11 +293,13 @@ class Spoken:
         return self(key)
 
 
-def _next_in_turn(state: GameState, seat: int) -> int | None:
-    """The seat after ``seat`` in the table's order among those still in the game: whose
-    roll it is if nobody misses a turn or rolls again (the voice need not say it)."""
+def _next_in_turn(state: GameState, seat: int, skipped: set[int]) -> int | None:
+    """The seat after ``seat`` in the table's order among those still in the game, past
+    those just said to miss this turn (``skipped``): whose roll it is if nobody else
+    misses a turn or rolls again (the voice need not say it: "Eve misses this turn."
+    says Ann is next)."""
     seats = [p.seat for p in state.players if p.position is not None or p.seat == seat]
     after = seats[seats.index(seat) + 1:] + seats[:seats.index(seat)]
-    return after[0] if after else None
+    return next((other for other in after if other not in skipped), None)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import array
 import random
 import re
-import statistics
 import subprocess
 import wave
 from collections import Counter
@@ -149,6 +148,11 @@ def play(choices: list[int], seats: int) -> list[Game]:
     return out
 
 
+def speak_own(lang: str, amount: int) -> str:
+    """What the voice says when everyone else pays the mover ``amount``."""
+    return spoken(lang, "others_pay_own", amount=amount)
+
+
 class Compared:
     """How many results each check really compared (asserted at the end of the run)."""
 
@@ -198,6 +202,12 @@ def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang:
             assert sorted(shares) == sorted(c for s, c in change.items() if s != winner and c > 0)
             assert spoken_numbers[0] - sum(shares) == change[winner]
             Compared.counts["won"] += 1
+        elif moved and change[mover] > 0 and spoken_numbers and \
+                speak_own(lang, spoken_numbers[0]) in text:  # everyone pays the mover:
+            paid = [c for s, c in change.items() if c < 0]  # the gain goes without saying
+            assert set(paid) == {-spoken_numbers[0]} and len(spoken_numbers) == 1, text
+            assert change[mover] == -sum(paid), text
+            Compared.counts["everyone pays you"] += 1
         elif moved:
             money = spoken_numbers  # the pot is the panel's: not said
             assert set(money) == moved, text  # each purse's change, alike ones said once
@@ -212,11 +222,18 @@ def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang:
         if new.status is Status.PLAYING:  # whose turn, unless it is the table's order
             alive = [p.seat for p in new.players if p.position is not None]
             later = [s for s in alive if s > mover] + [s for s in alive if s < mover]
+            sat = {e.seat for e in game.events if isinstance(e, ev.SatOut)}  # said to sit
+            skipped = [s for s in later if s in sat]  # out: who is next goes without saying
+            heard = [s for s in later if s not in sat]
             speak = said.Spoken(lang, names)
             turn, who = speak.turn(new), names[new.to_move] if new.to_move else ""
-            if new.pending is Pending.ROLL and later and new.to_move == later[0]:
+            if new.pending is Pending.ROLL and not skipped and later \
+                    and new.to_move == later[0]:
                 assert not text.endswith(turn), text
                 Compared.counts["in order"] += 1
+            elif new.pending is Pending.ROLL and skipped and heard and new.to_move == heard[0]:
+                assert not text.endswith(turn), text  # "Ana misses this turn." says Ben's
+                Compared.counts["skip heard"] += 1
             elif new.pending is Pending.ROLL and new.to_move == mover:  # rolls on: 7, 20
                 assert not text.endswith(turn), text
                 Compared.counts["rolls on"] += 1
@@ -237,7 +254,8 @@ def test_the_agreement_check_compared_real_results() -> None:
     """Run after the property test (file order): it compared every kind of result."""
     counts = Compared.counts
     assert counts["money"] >= 300 and counts["quiet"] >= 300 and counts["won"] >= 3, counts
-    assert counts["in order"] >= 300 and counts["turn said"] >= 30, counts
+    assert counts["in order"] >= 300 and counts["skip heard"] >= 30, counts
+    assert counts["everyone pays you"] >= 3, counts  # "turn said": a lap, rare (below)
     assert counts["rolls on"] >= 30 and counts["decides"] >= 10 and counts["own options"] >= 30
     assert counts["sent on"] >= 20, counts
 
@@ -288,7 +306,7 @@ def test_every_language_has_the_same_texts_for_speech_with_the_same_placeholders
     ours, theirs = table("en"), table(lang)
     assert set(theirs) == set(ours)
     assert [key for key in ours if fields(theirs[key]) != fields(ours[key])] == []
-    assert len(ours) == 67
+    assert len(ours) == 71
 
 
 @pytest.mark.parametrize("name,injected", [("[[h@'loU]]", "h@l'oU"), ("[[[", None),
@@ -328,29 +346,42 @@ def test_a_payment_between_players_is_said_as_who_pays_how_many_chips_to_whom() 
             mover = next(e.seat for e in game.events if isinstance(e, ev.Rolled | ev.Decided))
             chips = f"{payment.amount} chip{'s' if payment.amount != 1 else ''}"
             expected = (f"Pay {chips} to Player {payment.payee}." if payment.payer == mover
+                        else f"Player {payment.payer} pays you {chips}."
+                        if payment.payee == mover  # the mover's name was just said
                         else f"Player {payment.payer} pays {chips} to Player {payment.payee}.")
             if any(isinstance(e, ev.FridaySworn) for e in game.events):  # 29: one sentence
-                expected = f"Player {payment.payer} pays you {chips} and is now your Friday."
+                expected = f"Player {payment.payer} pays you {payment.amount} and is your Friday."
                 sworn += 1
             assert expected in said.Spoken("en").result(game), (expected, game.events)
             compared += 1
     assert compared >= 50 and sworn >= 10, (compared, sworn)
 
 
-def test_a_result_takes_four_seconds_or_less_to_hear_at_the_median(espeak: None) -> None:
-    """What matters first and short: every result of three seeded games of 2 to 4
-    players (random choices), each said as the table says it at the default speed: the
-    median WAV, in every language, is 4 s or less (before this was asked, on these 178
-    results a language: 5.2 s in English to 6.7 s in Finnish)."""
+FAMILY = {"en": ("Ann", "Ben", "Cy", "Dora", "Eve", "Finn"),
+          "hr": ("Ana", "Ivo", "Maja", "Čedo", "Pero", "Marko"),
+          "fi": ("Kaisa", "Ville", "Aino", "Eero", "Lauri", "Satu"),
+          "ja": ("カイ", "ユキ", "ミナ", "ソラ", "ハル", "レン")}
+"""A family's names, as a table is played: the names the figures below were measured
+with (the seats' own, "Player 3", are longer: the README gives both)."""
+
+
+def test_nineteen_results_in_twenty_are_heard_within_four_seconds(espeak: None) -> None:
+    """Every result of 40 seeded games of 2 to 6 players (random choices), said as the
+    table says it at the default speed, each language at its pace: at most 5 % of the
+    WAVs last over 4 s, in every language, and the setup's are within 4 s. Before this
+    was asked: 15 to 34 % over 4 s, Finnish's longest 9.96 s, the setup 6.4 to 8.1 s.
+    Each text is synthesized once and counted as often as it was said."""
     speed = Voice().speed
-    medians, heard = {}, 0
+    over, p95, heard = {}, {}, 0
     for lang in LANGUAGES:
-        texts = []
-        for seed in range(3):
-            rng, game = random.Random(seed), Game(tuple(range(1, 3 + seed)))
-            while game.state.legal_actions() and len(game.actions) < 300:
+        speak = said.Spoken(lang, dict(enumerate(FAMILY[lang], start=1)))
+        texts = Counter[str]()
+        for seed in range(40):
+            rng, game = random.Random(seed), Game(tuple(range(1, 3 + seed % 5)))
+            while game.state.legal_actions() and len(game.actions) < 400:
                 game = game.play(rng.choice(game.state.legal_actions()))
-                texts.append(said.Spoken(lang).result(game))
+                texts[speak.result(game)] += 1
+        setups = [speak.setup(range(1, 7), first, ready=True) for first in range(1, 7)]
 
         def seconds(text: str, lang: str = lang) -> float:
             wav = subprocess.run(synthesizer(text, lang, volume=100, speed=speed),
@@ -358,11 +389,16 @@ def test_a_result_takes_four_seconds_or_less_to_hear_at_the_median(espeak: None)
             return (len(wav) - WAV_HEADER) / BYTES_A_SECOND
 
         with ThreadPoolExecutor(max_workers=4) as pool:
-            lengths = list(pool.map(seconds, texts))
-        medians[lang] = round(statistics.median(lengths), 2)
-        heard += len(lengths)
-    print(f"\na result's median length, heard at {speed} words a minute: {medians}")
-    assert heard >= 4 * 150 and all(m <= 4.0 for m in medians.values()), (heard, medians)
+            lengths = dict(zip(texts, pool.map(seconds, texts), strict=True))
+            setup = max(pool.map(seconds, [*setups, speak.setup((1,), None, ready=False)]))
+        each = sorted(length for text, length in lengths.items() for _ in range(texts[text]))
+        over[lang] = round(100 * sum(length > 4.0 for length in each) / len(each), 1)
+        p95[lang] = round(each[len(each) * 95 // 100], 2)
+        heard += len(each)
+        assert setup <= 4.0, (lang, setup)
+    print(f"\nresults over 4 s, heard at {speed} words a minute: {over} % (95th "
+          f"percentile {p95} s) of {heard}")
+    assert heard >= 4 * 2000 and all(share <= 5.0 for share in over.values()), (heard, over)
 
 
 def test_every_moment_is_said_as_pinned() -> None:
@@ -423,3 +459,17 @@ def test_the_setup_is_said_in_four_seconds_at_most(espeak: None) -> None:
                for lang in LANGUAGES}
     print(f"\nsetup, the longest a language: {longest}")
     assert len(lengths) == 4 * 7 and max(lengths.values()) <= 4.0, lengths
+
+
+def test_who_is_next_is_said_only_when_the_sitting_out_does_not_say_it() -> None:
+    """"Ana misses this turn." says that Ben rolls next: not said again. When every other
+    player sits out, whose turn it is is said (the mover's, here Cid's own next turn is
+    missed too, and the lap comes back to Ana)."""
+    speak = said.Spoken("en", dict(enumerate(NAMES["en"], start=1)))
+    skip = play([28, 2, 53, 2, 51, 1] + [0] * 13, 3)[-1]
+    assert speak.result(skip) == "Cid, square 12. You miss your next turn. Ana misses this turn."
+    assert skip.state.to_move == 2  # Ben: after Ana, as heard
+    lap = play([0, 0, 49] + [0] * 14 + [45, 0, 0, 0, 0, 8] + [0] * 5 + [39, 0, 0, 12, 35, 0, 0,
+                                                                        0, 50, 0], 3)[-1]
+    assert speak.result(lap) == ("Cid, square 12. You miss your next turn. "
+                                 "Ana, Ben and Cid miss this turn. Ana's turn.")

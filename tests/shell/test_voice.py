@@ -221,14 +221,14 @@ def test_the_menus_volume_and_speed_reach_the_speaker(tmp_path: Path, heard: Hea
         menu_to(rig, Row.SPEED)
         rig.long()
         rig.settle()
-        assert heard.voiced == [(70, 170), (70, 200)]  # the config's speed, then fast
-        assert (heard.speaker.volume, heard.speaker.speed) == (70, 200)
+        assert heard.voiced == [(70, 185), (70, 220)]  # the config's speed, then fast
+        assert (heard.speaker.volume, heard.speaker.speed) == (70, 220)
         assert "70 %" in " ".join(rig.table.screen.body)
     finally:
         rig.close()
     again = Rig(tmp_path / "state", faces=FACES, seats_on=(1, 2), voice=heard)
     try:
-        assert heard.voiced[-1] == (70, 200) and len(heard.voiced) == 3  # told at the start
+        assert heard.voiced[-1] == (70, 220) and len(heard.voiced) == 3  # told at the start
     finally:
         again.close()
 

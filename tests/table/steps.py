@@ -25,7 +25,7 @@ from robinson_core import Game, HouseRules, Pending, Roll, Square4
 CONFIG = Config()
 T = CONFIG.timings
 VOICE_OFF = {"voice": "off", "story": "off", "odds": "off", "volume": "100",  # a table that
-             "speed": "170"}  # does not speak, at the config's loudness and speed
+             "speed": "185"}  # does not speak, at the config's loudness and speed
 
 
 def one_page(screen: Screen) -> tuple[int, int]:

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from . import events as ev
 from .actions import CHOICES, Choice
@@ -223,12 +223,13 @@ def account(game: Game, lang: str, name: Names | None = None) -> list[str]:
     rules = game.rules
     start = game.history[0][0]
     lines = [ui(lang, "setup", players=len(game.seats), stake=rules.stake, pot=start.pot)]
-    for number, (_, events) in enumerate(game.history[1:], start=1):
+    for number, (after, events) in enumerate(game.history[1:], start=1):
         lines.append(ui(lang, "turn", number=number))
         for event, line in zip(events, describe_each(events, lang, name), strict=True):
             if isinstance(event, ev.Shared):  # who gets the half, and why them
-                line = ui(lang, shared_key(event, rules), other=name(event.partner),
-                          amount=event.amount)
+                passed = passed_over(event, after, rules)
+                line = ui(lang, shared_key(event, rules, passed), other=name(event.partner),
+                          amount=event.amount, dead=listed(lang, map(name, passed)))
             if isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL and event.end:
                 told = [caption(lang, event.end), instruction(lang, event.end, rules)]
                 line += "  (" + " — ".join(t for t in told if t) + ")"
@@ -308,12 +309,45 @@ def way(events: Sequence[ev.Event], rolled: ev.Moved) -> list[int]:
     return [*([HOME] if rolled.bounced else []), rolled.end, *ends]
 
 
-def shared_key(event: ev.Shared, rules: HouseRules) -> str:
+def shared_key(event: ev.Shared, rules: HouseRules, passed: Sequence[int] = ()) -> str:
     """The text key of a share-out: the Friday's third, or the half and why that player
-    (on the right, on the left, the next furthest on: house rule ``share_with``)."""
-    return "shared_friday" if event.as_friday else SHARED[rules.share_with]
+    (on the right, on the left, the next furthest on: house rule ``share_with``), and
+    whether it went past the hanged (``passed``: ``passed_over``)."""
+    if event.as_friday:
+        return "shared_friday"
+    return SHARED_PAST[rules.share_with] if passed else SHARED[rules.share_with]
+
+
+def listed(lang: str, names: Iterable[str]) -> str:
+    """Names in a row, as the panel lists them: "Ana, Ben"; "アナ、ベン"."""
+    return ("、" if lang == "ja" else ", ").join(names)
+
+
+def passed_over(event: ev.Shared, state: GameState, rules: HouseRules) -> list[int]:
+    """The hanged a half to the right or the left went past, nearest the winner first: at
+    the table they sit between the two, and "on the right" would name them.
+
+    >>> from dataclasses import replace
+    >>> from robinson_core import Game
+    >>> from robinson_core.state import Player
+    >>> won = replace(Game((1, 2, 3)).state, players=(
+    ...     Player(1, 45, 10), Player(2, 9, 10), Player(3, None, 10)))
+    >>> passed_over(ev.Shared(1, 2, 5, False), won, won.rules)  # 3 is on 1's right
+    [3]
+    """
+    if event.as_friday or rules.share_with not in SHARED_PAST:
+        return []
+    seats = [p.seat for p in state.players]
+    at = seats.index(event.winner)
+    ring = seats[at + 1:] + seats[:at]  # in turn order after the winner: the left first
+    if rules.share_with is ShareWith.RIGHT:
+        ring.reverse()
+    between = ring[:ring.index(event.partner)]
+    return [seat for seat in between if state.player(seat).position is None]
 
 
 SHARED = {ShareWith.RIGHT: "shared_right", ShareWith.LEFT: "shared_left",
           ShareWith.RUNNER_UP: "shared_runner_up", ShareWith.NONE: "shared"}
 """Each rule's half, said with why that player (``none`` shares nothing: never said)."""
+SHARED_PAST = {ShareWith.RIGHT: "shared_right_past", ShareWith.LEFT: "shared_left_past"}
+"""The right's and the left's half that went past the hanged, who are named."""

@@ -50,6 +50,8 @@ MOMENTS = {
     "won_alone": "5 5 5 6 6 3 5 3 2 6 2 6 4 6 5 1 1 jump 3 6 4 4 2 4 2 6 2 6 2 4 1 1 1 6 2 4 "
                  "5 4 4 2 6 1",
     "won_half": "3 6 2 3 5 2 5 5 1 5 3 6 4 pass 4 jump stay 5 6 roll 5 2 6 6 6",
+    "won_past": "6 2 5 2 6 3 2 4 5 1 6 4 3 2 6 4 6 5 4 stay 6 5 2 6 6 2 3 2 1 6 6",  # the
+    # half to the right goes past the hanged Cid
     "won_friday": "3 3 4 4 6 4 roll 3 6 1 5 5 again 4 3 4 5 4 5 6 3 2 5 6 1 5",
     "no_winner": "6 2 5 5 1 2 1 2 stay 1 roll 4 6 6 3 2 again 2 4 6 2 1 4 2 3 3 6 6 2 2 1 5 5 5 "
                  "2 1 5 4 4 3 6 3 6 6 5 6",

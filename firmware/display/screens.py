@@ -27,7 +27,9 @@ from robinson_core.narrate import (
     describe,
     describe_each,
     friday_masters,
+    listed,
     oath,
+    passed_over,
     rolled,
     shared_key,
     way,
@@ -230,9 +232,10 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             said[event] = w("hanged")  # (the title names who: only a mover dies)
         elif isinstance(event, ev.Won):  # the title says who: the pot, in one row
             said[event] = w("won_pot", pot=event.pot)
-        elif isinstance(event, ev.Shared):  # the half's why: on the right, ...
-            said[event] = w(shared_key(event, game.rules), other=w.name(event.partner),
-                            amount=event.amount)
+        elif isinstance(event, ev.Shared):  # the half's why: on the right (past the
+            passed = passed_over(event, game.state, game.rules)  # hanged), ...
+            said[event] = w(shared_key(event, game.rules, passed), other=w.name(event.partner),
+                            amount=event.amount, dead=listed(w.lang, map(w.name, passed)))
     sworn_paid = oath(events)
     if sworn_paid is not None:  # square 29: the 2 paid and the oath, said once
         payment, sworn = sworn_paid

@@ -153,9 +153,12 @@ class Spoken:
         won = next((e for e in events if isinstance(e, ev.Won)), None)
         if won is not None:
             said = [self("won", name=name(won.seat), pot=won.pot)]
-            said += [self(narrate.shared_key(e, state.rules), other=name(e.partner),
-                          amount=e.amount)
-                     for e in events if isinstance(e, ev.Shared) and e.amount]
+            for e in events:
+                if isinstance(e, ev.Shared) and e.amount:
+                    passed = narrate.passed_over(e, state, state.rules)
+                    said.append(self(narrate.shared_key(e, state.rules, passed),
+                                     other=name(e.partner), amount=e.amount,
+                                     dead=self.listed([name(seat) for seat in passed])))
             return said
         lost = next((e for e in events if isinstance(e, ev.NoWinner)), None)
         paid = [e for e in events if isinstance(e, ev.Transfer) and e.amount]

@@ -128,6 +128,8 @@ UI = {
     "shared": "{other} saa puolet: {amount}",
     "shared_right": "Puolet oikealle, {other:all}: {amount}",
     "shared_left": "Puolet vasemmalle, {other:all}: {amount}",
+    "shared_right_past": "Puolet oikealle, {other:all} ({dead} pois pelistä): {amount}",
+    "shared_left_past": "Puolet vasemmalle, {other:all} ({dead} pois pelistä): {amount}",
     "shared_runner_up": "Puolet toiselle, {other:all}: {amount}",
     "no_winner": "Ketään ei ole jäljellä: kassaan jää {pot}",
     "turn": "Vuoro {number}",

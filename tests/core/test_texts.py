@@ -15,7 +15,8 @@ from robinson_core.texts import LANGUAGES, caption, instruction, texts, ui
 from robinson_core.texts import en as english
 
 # What each UI text may be given; the test fills every one.
-SAMPLE = {"but": "", "change": "+2", "master": "Dan", "n": 5, "seat": 3, "name": "Ana",
+SAMPLE = {"but": "", "dead": "Cid", "change": "+2", "master": "Dan", "n": 5, "seat": 3,
+          "name": "Ana",
           "other": "Ben", "friday": "Cid", "face": 4, "start": 14, "end": 18, "amount": 2,
           "asked": 3, "pot": 30, "number": 7, "players": 3, "stake": 10,
           "position": 12, "chips": 9, "square": 14, "list": "Ana 9, Ben 12", "short": "again",
@@ -70,7 +71,7 @@ def test_the_four_word_tables_carry_the_same_keys_and_placeholders(lang: str) ->
         for key, template in ours.items():
             assert fields(theirs[key]) == fields(template), (name, lang, key)
             compared += 1
-    assert compared == 77 + 147 + 71 + 78
+    assert compared == 77 + 149 + 73 + 78
 
 
 def test_each_text_has_one_home_the_game_or_the_panel() -> None:
@@ -85,7 +86,7 @@ def test_every_ui_text_fills_its_placeholders(lang: str) -> None:
     for key in keys:
         text = words(key, **SAMPLE)
         assert "{" not in text and "}" not in text and text.strip()
-    assert len(keys) == 224
+    assert len(keys) == 226
 
 
 def test_every_text_is_used_somewhere() -> None:

@@ -31,6 +31,8 @@ SPOKEN = {
     "shared": "{other} gets half: {amount}.",
     "shared_right": "{other} on the right gets half: {amount}.",
     "shared_left": "{other} on the left gets half: {amount}.",
+    "shared_right_past": "With {dead} out, {other} on the right gets half: {amount}.",
+    "shared_left_past": "With {dead} out, {other} on the left gets half: {amount}.",
     "shared_runner_up": "{other}, next furthest on, gets half: {amount}.",
     "shared_friday": "Friday {other} gets a third: {amount}.",
     "no_winner": "Nobody is left. The pot of {pot} stays.",

@@ -32,6 +32,8 @@ SPOKEN = {
     "shared": "{other} saa puolet: {amount}.",
     "shared_right": "{other} oikealla saa puolet: {amount}.",
     "shared_left": "{other} vasemmalla saa puolet: {amount}.",
+    "shared_right_past": "{other} oikealla saa puolet: {amount}; {dead} pois pelistä.",
+    "shared_left_past": "{other} vasemmalla saa puolet: {amount}; {dead} pois pelistä.",
     "shared_runner_up": "{other}, toisena, saa puolet: {amount}.",
     "shared_friday": "Perjantai {other} saa kolmanneksen: {amount}.",
     "no_winner": "Ketään ei ole jäljellä. Kassaan jää {pot}.",

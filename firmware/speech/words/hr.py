@@ -32,6 +32,8 @@ SPOKEN = {
     "shared": "{other} dobiva pola: {amount}.",
     "shared_right": "{other} zdesna dobiva pola: {amount}.",
     "shared_left": "{other} slijeva dobiva pola: {amount}.",
+    "shared_right_past": "{other} zdesna dobiva pola: {amount}; {dead} izvan igre.",
+    "shared_left_past": "{other} slijeva dobiva pola: {amount}; {dead} izvan igre.",
     "shared_runner_up": "Pola dobiva {other}, na drugom mjestu: {amount}.",
     "shared_friday": "Petak {other} dobiva trećinu: {amount}.",
     "no_winner": "Nitko nije ostao. Ulog od {pot} ostaje.",

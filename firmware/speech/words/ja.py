@@ -31,6 +31,8 @@ SPOKEN = {
     "shared": "{other}に はんぶん、{amount}まい。",
     "shared_right": "みぎの {other}に はんぶん {amount}まい。",
     "shared_left": "ひだりの {other}に はんぶん {amount}まい。",
+    "shared_right_past": "{dead}わ だつらく。 みぎの {other}に はんぶん {amount}まい。",
+    "shared_left_past": "{dead}わ だつらく。 ひだりの {other}に はんぶん {amount}まい。",
     "shared_runner_up": "にばんての {other}に はんぶん、{amount}まい。",
     "shared_friday": "フライデーの {other}に さんぶんの いち、{amount}まい。",
     "no_winner": "だれも のこって いない。ばの {pot}まいわ のこる。",

@@ -120,6 +120,33 @@ def alike(change: dict[int, int], playing: Sequence[int],
     return None
 
 
+def fridays_apart(events: Sequence[ev.Event], playing: Sequence[int],
+                  left_out: int) -> tuple[int, list[int], list[ev.Transfer]] | None:
+    """Where everyone paid the bank alike but a Friday paid again for their master (1 on
+    square 1 with seven players: "Everyone −1 · Cid (Friday) −1", not a row for each of
+    seven): what each paid, who was left out, and the Fridays' own payments. None
+    where the square's payments alone are not alike, or no Friday paid on top.
+
+    >>> paid = [ev.Transfer(s, None, 1, 1, ev.Why.SQUARE) for s in (1, 2, 3)]
+    >>> fridays_apart([*paid, ev.Transfer(3, None, 1, 1, ev.Why.FRIDAY)], [1, 2, 3], 0)
+    (1, [], [Transfer(payer=3, payee=None, asked=1, amount=1, why=<Why.FRIDAY: 'friday'>)])
+    """
+    fridays = [e for e in events if isinstance(e, ev.Transfer) and e.why is ev.Why.FRIDAY
+               and e.amount]
+    if not fridays or any(e.payer is None for e in fridays):
+        return None
+    square = [e for e in events if isinstance(e, _MONEY) and e not in fridays]
+    if not all(isinstance(e, ev.Transfer) and e.payee is None for e in square):
+        return None
+    same = alike(nets(square), playing, left_out)
+    if same is None or same[0]:
+        return None
+    return same[1], same[2], fridays
+
+
+_MONEY = (ev.Transfer, ev.Won, ev.Shared)
+
+
 def friday_masters(events: Sequence[ev.Event]) -> dict[int, int]:
     """Each Friday who paid or collected by the Friday rule in ``events``, and whose
     Friday: the player whose payment with the bank the Friday's follows."""
@@ -227,9 +254,10 @@ def account(game: Game, lang: str, name: Names | None = None) -> list[str]:
         lines.append(ui(lang, "turn", number=number))
         for event, line in zip(events, describe_each(events, lang, name), strict=True):
             if isinstance(event, ev.Shared):  # who gets the half, and why them
-                passed = passed_over(event, after, rules)
-                line = ui(lang, shared_key(event, rules, passed), other=name(event.partner),
-                          amount=event.amount, dead=listed(lang, map(name, passed)))
+                line = ui(lang, shared_key(event, rules), other=name(event.partner),
+                          amount=event.amount)
+                if passed := passed_over(event, after, rules):  # past the hanged
+                    line += "; " + ui(lang, "passed_over", dead=listed(lang, map(name, passed)))
             if isinstance(event, ev.Moved) and event.cause is ev.Cause.ROLL and event.end:
                 told = [caption(lang, event.end), instruction(lang, event.end, rules)]
                 line += "  (" + " — ".join(t for t in told if t) + ")"
@@ -312,7 +340,8 @@ def way(events: Sequence[ev.Event], rolled: ev.Moved) -> list[int]:
 def shared_key(event: ev.Shared, rules: HouseRules, passed: Sequence[int] = ()) -> str:
     """The text key of a share-out: the Friday's third, or the half and why that player
     (on the right, on the left, the next furthest on: house rule ``share_with``), and
-    whether it went past the hanged (``passed``: ``passed_over``)."""
+    for the voice, whether it went past the hanged (``passed``: ``passed_over``; the
+    panel says them in a line of their own, "passed_over")."""
     if event.as_friday:
         return "shared_friday"
     return SHARED_PAST[rules.share_with] if passed else SHARED[rules.share_with]
@@ -350,4 +379,4 @@ SHARED = {ShareWith.RIGHT: "shared_right", ShareWith.LEFT: "shared_left",
           ShareWith.RUNNER_UP: "shared_runner_up", ShareWith.NONE: "shared"}
 """Each rule's half, said with why that player (``none`` shares nothing: never said)."""
 SHARED_PAST = {ShareWith.RIGHT: "shared_right_past", ShareWith.LEFT: "shared_left_past"}
-"""The right's and the left's half that went past the hanged, who are named."""
+"""The right's and the left's half that went past the hanged, said with their names."""

@@ -8,7 +8,8 @@ readable one by one:
 - **number**: no move chain leaves its arrow (``43 → 45 → 41``), no count its
   chips, no square number the word before it (checked on the rows, so across
   pages too);
-- **fragment**: no page holds only the tail of a line begun on the page before;
+- **fragment**: no page holds only the tail of a line begun on the page before, but
+  for a tail that fills its page (a line longer than two pages read on);
 - **money**: every player whose chips changed is named on page 1, in a line
   with a number, whole on that page (the mover by the chips in their own line,
   everybody at once by the line that says all paid alike);
@@ -50,6 +51,7 @@ COUNT = re.compile(r"\d+ ?(?:" + "|".join(sorted(map(re.escape, chip_nouns()), k
 RULES = ("sentence", "number", "fragment", "money", "footer", "ghost", "alone", "parted",
          "friday", "cases")
 FRIDAY = re.compile(r"Friday|Petk|Petak|Perjantai|フライデー")  # the word, in its cases
+EVERYONE = re.compile(r"Everyone|Svi|Kaikki|全員")  # all the players at once, the master too
 
 
 def squash(text: str) -> str:
@@ -112,6 +114,10 @@ class Money:
     mover_line: str
     others: tuple[tuple[str, ...], ...]  # their names, each in the forms it may take
     everyone: str  # the words that cover them all at once ("Everyone −1"), or ""
+    apart: tuple[tuple[str, ...], ...] = ()  # named beside those words: a Friday who paid
+    # again for their master ("Everyone −1 · Cid (Friday) −1")
+    mover_said: tuple[str, ...] = ()  # the mover's change in the money line ("Ana +2"):
+    # page 1 may say it so, their chips after it, where beside them it would be alone
 
 
 def line_pages(seen: Seen) -> list[list[int]]:
@@ -139,23 +145,34 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
         for word in seen.seat_words:
             if re.search(rf"(?<!\w){re.escape(word)}(?![\s\u00a0]*\d)", line):
                 yield "cases", f"{line!r}: {word!r} without its number"
-        named = sum(any(form in line for form in forms) for forms in seen.names)
-        if FRIDAY.search(line) and named == 1:
+        title = seen.pages[pages[0]][0]  # a win's names the winner, whose Friday shares
+        named = [any(form in line for form in forms) for forms in seen.names]
+        titled = any(form in title for forms, here in zip(seen.names, named, strict=True)
+                     if not here for form in forms)
+        if FRIDAY.search(line) and sum(named) == 1 and not titled \
+                and not EVERYONE.search(line):
             yield "friday", f"{line!r} names a Friday without the master"
         for row in rows[:-1]:  # a label: a word or two (a name) and a colon
             if row.rstrip().endswith((":", "：")) and len(row.split()) <= 2:
                 yield "parted", f"{row!r} parted from the rest of {list(rows)!r}"
     for n, (_, rows, _) in enumerate(seen.pages):
         owners = {i for i, pages in enumerate(on) if n in pages}
-        if rows and all(min(on[i]) < n for i in owners):
+        if rows and all(min(on[i]) < n for i in owners) and len(rows) < seen.per_page:
+            # (a tail that fills its page is a long line read on, not a stray end)
             yield "fragment", f"page {n + 1} holds only {list(rows)!r}"
     if money is not None:  # (a separator a row broke after is not drawn: "·" aside)
         first = " ".join(unseparated(line) for line, pages in zip(lines, on, strict=True)
                          if set(pages) == {0} and re.search(r"\d", line))
-        if money.mover_line and unseparated(money.mover_line) not in first:
+        read = unseparated("".join(seen.pages[0][1]))  # page 1 as read, a line begun too
+        if money.mover_line and unseparated(money.mover_line) not in first and not any(
+                unseparated(said) in read for said in money.mover_said):
             yield "money", f"the mover's chips {money.mover_line!r} not on page 1"
-        if not (money.everyone and unseparated(money.everyone) in first):
+        if not (money.everyone and unseparated(money.everyone) in read):
             for forms in money.others:
+                if not any(squash(form) in first for form in forms):
+                    yield "money", f"{forms[0]}'s money not on page 1"
+        else:
+            for forms in money.apart:
                 if not any(squash(form) in first for form in forms):
                     yield "money", f"{forms[0]}'s money not on page 1"
     first_rows, first_footer = seen.pages[0][1], seen.pages[0][2]
@@ -177,6 +194,14 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
 
 
 Covering = Callable[[dict[int, int], int, Sequence[int]], str]
+
+
+def common_start(one: str, other: str) -> str:
+    """What two texts begin with alike ("Ana +2, others −1" of it with and without
+    "…, Cid 0")."""
+    same = next((n for n, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
+                min(len(one), len(other)))
+    return one[:same]
 
 
 def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
@@ -204,6 +229,8 @@ def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
                                                            | ev.SatOut))
     if mover not in change:  # their chips are no news: not owed to page 1
         mover_line = ""
+    sign = "+" if change.get(mover, 0) > 0 else "\u2212"
+    mover_said = tuple(f"{form} {sign}{abs(change.get(mover, 0))}" for form in forms(mover))
     named = tuple(tuple(forms(seat)) for seat in change if seat != mover)
     playing = [p.seat for p in game.state.players if p.position is not None]
     lost = {amount for amount in change.values() if amount < 0}
@@ -212,9 +239,23 @@ def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
     unchanged = [seat for seat in playing if seat not in change]
     alike = (len(lost) == 1 and len(gainers) <= 2 and len(losers) >= 2
              and len(unchanged) <= 2 and set(change) <= set(playing))
-    line = covering({seat: change[seat] for seat in gainers}, -min(lost),
-                    unchanged) if alike else ""
-    return Money(mover_line, named, line)
+    gains = {seat: change[seat] for seat in gainers}
+    line = common_start(  # who did not pay may follow on page 2: theirs did not change
+        covering(gains, -min(lost), unchanged), covering(gains, -min(lost), [])
+    ) if alike else ""
+    fridays = [e.payer for e in game.events if isinstance(e, ev.Transfer) and e.amount
+               and e.why is ev.Why.FRIDAY and e.payer is not None]
+    square = [e for e in game.events if isinstance(e, ev.Transfer) and e.amount
+              and e.why is not ev.Why.FRIDAY]
+    paid = {e.payer: e.amount for e in square if e.payee is None}
+    if not alike and fridays and len(paid) == len(square) and len(set(paid.values())) == 1 \
+            and len(paid) >= 2 and len(playing) - len(paid) <= 2 and set(paid) <= set(playing):
+        # everyone paid the bank alike, and a Friday again for their master: those words,
+        # and the Friday named beside them
+        line = covering({}, next(iter(paid.values())), [])
+        return Money(mover_line, named, line, tuple(tuple(forms(seat)) for seat in fridays),
+                     mover_said)
+    return Money(mover_line, named, line, mover_said=mover_said)
 
 
 _PAYS = {Effect.EVERYONE_PAYS, Effect.COLLECT_BANK, Effect.PAY_BANK, Effect.PAY_NEIGHBOUR,

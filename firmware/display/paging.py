@@ -73,7 +73,7 @@ def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
         whole = len(laid) == 1 and len(laid[0]) == len(full.body)
         screen = replace(screen, body=screen.body if whole else screen.compact, compact=())
     if layout.size is not Size.STRIP:
-        return screen
+        return screen if fonts is None else _chips_not_alone(screen, layout, fonts)
     if screen.cursor >= 0:  # a menu: the cursor's row and the next (or the one before)
         rows = screen.body
         at = max(0, screen.cursor)
@@ -109,6 +109,21 @@ def fit(screen: Screen, layout: Layout, fonts: Fonts | None = None) -> Screen:
     return replace(screen, title=title, big="", picture=None, die=die,
                    body=(*body, *footer), footer="", more="",
                    essential=read if screen.essential else 0)
+
+
+def _chips_not_alone(screen: Screen, layout: Layout, fonts: Fonts) -> Screen:
+    """A result whose page 1 would hold only the mover's chips (the money line after
+    them too long to share it: seven players' "Player 5 +2, others −1, Player 3 0,
+    Player 4 0") has them after its essentials instead: page 1 then says who paid and
+    got what, the mover among them, where it said only the mover's chips and "more"."""
+    essential = screen.body[:screen.essential]
+    if len(essential) < 2 or essential[0] != screen.ledger:
+        return screen
+    laid = paged(screen, fonts, box(layout, screen, fonts))
+    if len(laid) < 2 or any(index for index, _ in laid[0]):
+        return screen
+    return replace(screen, body=(*essential[1:], screen.ledger,
+                                 *screen.body[screen.essential:]))
 
 
 def body_rows(screen: Screen, where: Box = Box()) -> int:

@@ -157,7 +157,8 @@ def _nothing_moved(event: ev.Event) -> bool:
 def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[str, bool]:
     """All the money of one action in one line, for when it moved more than once, and
     whether that line says it all (who paid whom needs no more words): "Everyone −1"
-    (the players in the game paid the bank alike), "Ben +7, others −1" (the others
+    (the players in the game paid the bank alike; "Everyone −1 · Cid (Friday) −1"
+    where a Friday paid again for their master), "Ben +7, others −1" (the others
     paid one player alike), each naming the one or two whose chips did not change
     ("…, Cid 0"); else each player's gain or loss, gains first, a Friday marked as
     such, its master beside ("Ana +2 · Ben −1 · Cid −1", "Ana +3 · Cid (Friday) +1"):
@@ -178,6 +179,12 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
         gains = w("money_and").join(w("money_one", name=w.name(seat), change=_signed(change[seat]))
                                     for seat in gained)
         return w("money_others", gained=gains, amount=paid, but=but), True
+    if (apart := narrate.fridays_apart(events, playing, narrate.LEFT_OUT_SEEN)) is not None:
+        paid, left_out, fridays = apart  # square 1: "Everyone −1 · Cid (Friday) −1" (the
+        but = "".join(w("money_zero", name=w.name(seat)) for seat in left_out)  # master is
+        return w("money_and").join([w("money_everyone", amount=paid, but=but), *(  # everyone)
+            w("money_friday", name=w.name(e.payer), change=_signed(-e.amount))
+            for e in fridays if e.payer is not None)]), True
     ordered = sorted(change.items(), key=lambda item: item[1] < 0)
     masters = friday_masters(events)  # and a Friday's third of the pot at the win:
     masters |= {e.partner: e.winner for e in events if isinstance(e, ev.Shared) and e.as_friday}
@@ -232,10 +239,9 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
             said[event] = w("hanged")  # (the title names who: only a mover dies)
         elif isinstance(event, ev.Won):  # the title says who: the pot, in one row
             said[event] = w("won_pot", pot=event.pot)
-        elif isinstance(event, ev.Shared):  # the half's why: on the right (past the
-            passed = passed_over(event, game.state, game.rules)  # hanged), ...
-            said[event] = w(shared_key(event, game.rules, passed), other=w.name(event.partner),
-                            amount=event.amount, dead=listed(w.lang, map(w.name, passed)))
+        elif isinstance(event, ev.Shared):  # the half's why: on the right, ...
+            said[event] = w(shared_key(event, game.rules), other=w.name(event.partner),
+                            amount=event.amount)
     sworn_paid = oath(events)
     if sworn_paid is not None:  # square 29: the 2 paid and the oath, said once
         payment, sworn = sworn_paid
@@ -339,6 +345,10 @@ def _end_screen(w: Words, game: Game, seat: int, title: str, summed: str, paid: 
     if died and not narrate.nets(events).get(seat):  # their chips, no news: after it
         essential -= 1
         body.append(body.pop(len(died)))
+    body[essential:essential] = [  # the hanged a half went past: "on the right" is them
+        w("passed_over", dead=listed(w.lang, map(w.name, passed)))
+        for e in events if isinstance(e, ev.Shared) and e.amount
+        and (passed := passed_over(e, state, game.rules))]
     # The squares are no news at the end, nor the Fridays (a Friday's third is marked
     # in the share-out): the chips are, the players still in first, those out marked.
     players = sorted(state.players, key=lambda p: p.position is None)

@@ -214,6 +214,12 @@ class Spoken:
             if change[one] == change[other]:  # 32, square_32 = both: the mover and Friday
                 return [self("others_pay_two", name=self.name(one), other=self.name(other),
                              gain=change[one], amount=amount)]
+        if (apart := narrate.fridays_apart(paid, playing, narrate.LEFT_OUT_HEARD)) is not None:
+            each, _, fridays = apart  # square 1: everyone, and a Friday again for the master
+            return [self("everyone_pays", amount=each),
+                    *(self("friday_pays_more_own" if e.payer == mover else "friday_pays_more",
+                           name=self.name(e.payer), amount=e.amount)
+                      for e in fridays if e.payer is not None)]
         gains = [seat for seat, amount in change.items() if amount > 0]
         losers = [seat for seat, amount in change.items() if amount < 0]
         return ([self("gets_own" if seat == mover else "gets", name=self.name(seat),

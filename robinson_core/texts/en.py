@@ -128,9 +128,8 @@ UI = {
     "shared": "{other} gets half: {amount}",
     "shared_right": "Half to {other}, on the right: {amount}",
     "shared_left": "Half to {other}, on the left: {amount}",
-    "shared_right_past": "Half to {other}, on the right ({dead} out): {amount}",
-    "shared_left_past": "Half to {other}, on the left ({dead} out): {amount}",
     "shared_runner_up": "Half to {other}, next furthest on: {amount}",
+    "passed_over": "Skipping {dead} (out)",  # the hanged a half went past
     "no_winner": "Nobody is left: the pot of {pot} stays",
     "turn": "Turn {number}",
     "setup": "{players} players, {stake} each into the pot: {pot}",

@@ -128,9 +128,8 @@ UI = {
     "shared": "{other} dobiva polovinu: {amount}",
     "shared_right": "{other} (zdesna) dobiva polovinu: {amount}",
     "shared_left": "{other} (slijeva) dobiva polovinu: {amount}",
-    "shared_right_past": "{other} (zdesna; {dead} izvan igre) dobiva polovinu: {amount}",
-    "shared_left_past": "{other} (slijeva; {dead} izvan igre) dobiva polovinu: {amount}",
     "shared_runner_up": "{other} (2.) dobiva polovinu: {amount}",
+    "passed_over": "Preskače se {dead} (izvan igre)",  # the hanged a half went past
     "no_winner": "Nitko nije ostao: ulog od {pot} ostaje",
     "turn": "Potez {number}",
     "setup": "{players} igrača, svatko {stake} u ulog: {pot}",

@@ -128,9 +128,8 @@ UI = {
     "shared": "{other}に半分: {amount}枚",
     "shared_right": "右どなりの{other}に半分: {amount}枚",
     "shared_left": "左どなりの{other}に半分: {amount}枚",
-    "shared_right_past": "右どなりの{other}に半分（{dead}は脱落）: {amount}枚",
-    "shared_left_past": "左どなりの{other}に半分（{dead}は脱落）: {amount}枚",
     "shared_runner_up": "2番手の{other}に半分: {amount}枚",
+    "passed_over": "{dead}（脱落）はとばす",  # the hanged a half went past
     "no_winner": "だれもいない。場の{pot}枚はのこる",
     "turn": "{number}手目",
     "setup": "{players}人、ひとり{stake}枚で場は{pot}枚",

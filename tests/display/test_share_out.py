@@ -13,11 +13,10 @@ from firmware.speech import said
 from robinson_core import Game, HouseRules, narrate
 from robinson_core import events as ev
 from robinson_core.house_rules import ShareWith
-from robinson_core.texts import LANGUAGES
+from robinson_core.texts import LANGUAGES, ui
 
-OUT = {"en": " out", "hr": " izvan igre", "fi": " pois pelistä", "ja": "は脱落"}  # the panel's
-HEARD = {"en": " out", "hr": " izvan igre", "fi": " pois pelistä", "ja": "わ だつらく"}  # voice
-"""What follows a name passed over (the standings' "Cid (out)" is another thing)."""
+HEARD = {"en": " out", "hr": " izvan igre", "fi": " pois pelistä", "ja": "わ だつらく"}
+"""What the voice says after the names passed over."""
 
 
 def hanged_between(game: Game, winner: int, partner: int, rule: ShareWith) -> list[int]:
@@ -56,16 +55,18 @@ def test_a_half_past_the_hanged_names_them_on_the_panel_in_the_voice_and_the_tra
                 heard = said.Spoken(lang).result(game)
                 written = "\n".join(narrate.account(game, lang))
                 names = [w.name(seat) for seat in dead]
-                comma = "、" if lang == "ja" else ", "
-                listed = comma.join(names)
+                listed = ("、" if lang == "ja" else ", ").join(names)
                 told = said.Spoken(lang)("comma").join(names[:-1]) + (
                     said.Spoken(lang)("and") if len(names) > 1 else "") + "".join(names[-1:])
-                for text, out, who in ((shown, OUT[lang], listed), (heard, HEARD[lang], told),
-                                       (written, OUT[lang], listed)):
+                line = ui(lang, "passed_over", dead=listed)  # a line of its own, after the
+                before, _, after = ui(lang, "passed_over", dead="|").partition("|")  # half
+                prefix = before if before.strip() else after  # its own words
+                for text, whole, part in ((shown, line, prefix), (written, line, prefix),
+                                          (heard, told + HEARD[lang], HEARD[lang])):
                     if dead:
-                        assert who + out in text, (lang, who, text)
+                        assert whole in text, (lang, whole, text)
                     else:
-                        assert not any(w.name(seat) + out in text for seat in game.seats), text
+                        assert part not in text, (lang, text)
             compared["past the hanged" if dead else "nobody passed"] += 1
     print(dict(compared))
     assert compared["past the hanged"] >= 10 and compared["nobody passed"] >= 100, compared

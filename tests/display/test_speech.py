@@ -153,6 +153,16 @@ def speak_own(lang: str, amount: int) -> str:
     return spoken(lang, "others_pay_own", amount=amount)
 
 
+def speak_everyone(lang: str, amount: int) -> str:
+    return spoken(lang, "everyone_pays", amount=amount)
+
+
+def friday_more(lang: str, names: dict[int, str], seat: int, amount: int, own: bool) -> str:
+    """What the voice says of a Friday who paid again for their master (square 1)."""
+    return spoken(lang, "friday_pays_more_own" if own else "friday_pays_more",
+                  name=names[seat], amount=amount)
+
+
 class Compared:
     """How many results each check really compared (asserted at the end of the run)."""
 
@@ -208,6 +218,13 @@ def test_what_is_said_agrees_with_the_game(choices: list[int], seats: int, lang:
             assert set(paid) == {-spoken_numbers[0]} and len(spoken_numbers) == 1, text
             assert change[mover] == -sum(paid), text
             Compared.counts["everyone pays you"] += 1
+        elif moved and (base := min((-c for c in change.values() if c < 0), default=0)) \
+                and (extra := {s: -c - base for s, c in change.items() if c < 0 and -c != base}) \
+                and speak_everyone(lang, base) in text:  # all alike, a Friday again on top
+            assert all(c < 0 for c in change.values()), text
+            for s, more in extra.items():
+                assert friday_more(lang, names, s, more, s == mover) in text, text
+            Compared.counts["friday more"] += 1
         elif moved:
             money = spoken_numbers  # the pot is the panel's: not said
             assert set(money) == moved, text  # each purse's change, alike ones said once
@@ -306,7 +323,7 @@ def test_every_language_has_the_same_texts_for_speech_with_the_same_placeholders
     ours, theirs = table("en"), table(lang)
     assert set(theirs) == set(ours)
     assert [key for key in ours if fields(theirs[key]) != fields(ours[key])] == []
-    assert len(ours) == 73
+    assert len(ours) == 75
 
 
 @pytest.mark.parametrize("name,injected", [("[[h@'loU]]", "h@l'oU"), ("[[[", None),

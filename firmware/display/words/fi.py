@@ -22,7 +22,7 @@ PANEL = {
     "money_others": "{gained}, muut −{amount}{but}",
     "money_pair": "{change}: {name} · {other}, muut −{amount}{but}",  # two gained alike (32)
     "friday_sworn_paid": "{friday} maksaa {amount}, {name:gen} Perjantai",  # 29: paid, sworn
-    "money_friday": "{name} (Perj.) {change}",  # a Friday's +1/-1, the master beside (one row)
+    "money_friday": "{name} (Perjantai) {change}",  # a Friday's +1/-1 (the master: beside)
     "money_and": " · ",  # between the players of a money line
     "money_zero": ", {name} 0",  # one left out of the above
     "next_decides": "▶ {name}: päätä",

@@ -22,6 +22,8 @@ SPOKEN = {
     "pays": "{name} pays {amount}.",
     "pays_own": "You pay {amount}.",  # the mover's own change
     "everyone_pays": "Everyone pays {amount}.",
+    "friday_pays_more": "{name} pays {amount} more, as a Friday.",  # square 1, on top
+    "friday_pays_more_own": "You pay {amount} more, as a Friday.",
     "others_pay": "{name} gets {gain}, everyone else pays {amount}.",
     "others_pay_own": "Everyone pays you {amount}.",  # the mover gains
     "others_pay_two": "{name} and {other} get {gain} each, everyone else pays {amount}.",

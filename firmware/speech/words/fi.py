@@ -23,6 +23,8 @@ SPOKEN = {
     "pays": "{name} maksaa {amount}.",
     "pays_own": "Maksat {amount}.",  # the mover's own change
     "everyone_pays": "Kaikki maksavat {amount}.",
+    "friday_pays_more": "{name} maksaa Perjantaina vielä {amount}.",  # square 1
+    "friday_pays_more_own": "Maksat Perjantaina vielä {amount}.",
     "others_pay": "{name} saa {gain}, kaikki muut maksavat {amount}.",
     "others_pay_own": "Kaikki maksavat sinulle {amount}.",  # the mover gains
     "others_pay_two": "{name} ja {other} saavat kumpikin {gain}, kaikki muut maksavat {amount}.",

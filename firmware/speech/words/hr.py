@@ -23,6 +23,8 @@ SPOKEN = {
     "pays": "{name} plaća {amount}.",
     "pays_own": "Plaćaš {amount}.",  # the mover's own change
     "everyone_pays": "Svi plaćaju po {amount}.",
+    "friday_pays_more": "{name} kao Petak plaća još {amount}.",  # square 1, on top
+    "friday_pays_more_own": "Kao Petak plaćaš još {amount}.",
     "others_pay": "{name} dobiva {gain}, svi ostali plaćaju po {amount}.",
     "others_pay_own": "Svi ti plaćaju po {amount}.",  # the mover gains
     "others_pay_two": "{name} i {other} dobivaju po {gain}, svi ostali plaćaju po {amount}.",

@@ -21,6 +21,8 @@ SPOKEN = {
     "pays": "{name}わ {amount}まい はらう。",
     "pays_own": "{amount}まい はらう。",  # the mover's own change
     "everyone_pays": "みんな {amount}まい はらう。",
+    "friday_pays_more": "{name}わ フライデーとして もう {amount}まい はらう。",  # square 1
+    "friday_pays_more_own": "フライデーとして もう {amount}まい はらう。",
     "others_pay": "{name}わ {gain}まい もらい、ほかの みんなわ {amount}まい はらう。",
     "others_pay_own": "みんなから {amount}まいずつ もらう。",  # the mover gains
     "others_pay_two": ("{name}と {other}わ {gain}まいずつ もらい、"

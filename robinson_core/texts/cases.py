@@ -31,12 +31,26 @@ def declined(lang: str, name: str, case: str) -> str | None:
 # A name in -a (Ana, Luka, Marija) declines as a feminine noun: Ane, Ani (Mia: Mije,
 # Miji). A man's name in a consonant (Ivan, Ben) declines as a masculine noun: Ivana,
 # Ivanu; -tar and -dar lose their a (Petar: Petra; not Lazar). A man's name in -o
-# declines by its accent, which its spelling shows nearly always: of two syllables with
-# one consonant before the -o (Ivo, Čedo, Pero, Jozo, Božo, Franjo) as Ana does: Ive,
-# Ivi; with two (Marko, Mirko, Zlatko) or of more syllables (Ivano) as Ivan does: Marka,
-# Marku; a vowel before the -o as well (Leo: Lea), with a j after an i (Mario: Marija).
-# A name in -e (Ante, Frane) keeps its genitive and takes -i: Anti. Women's names ending
-# in a consonant (Ines, Karmen) do not decline: those the table knows are listed.
+# declines by its accent, which its spelling does not always show. With two consonants
+# before the -o (Marko, Mirko, Zlatko), of more syllables (Ivano) or a vowel before it
+# (Leo: Lea; Mario: Marija, a j after the i) it is Ivan's: Marka, Marku. Of two
+# syllables with one consonant before the -o it is Ana's when its first syllable is long
+# and falling, as in the home names Ivo, Čedo, Pero, Jozo, Božo (Ive, Ivi), but Ivan's
+# in Bruno, Hugo, Oto (Bruna, Brunu): those the table knows are listed (_HR_O_ANA,
+# _HR_O_IVAN), and one in neither is left as written ("igraču Nedo"): a case guessed
+# wrong reads worse than the noun beside the name. A name in -e (Ante, Frane) keeps its
+# genitive and takes -i: Anti. Women's names ending in a consonant (Ines, Karmen) do not
+# decline: those the table knows are listed.
+
+_HR_O_ANA = frozenset({  # -o, declined as Ana: Ive, Ivi (home names, long and falling)
+    "ivo", "čedo", "pero", "jozo", "joso", "božo", "franjo", "frano", "mato", "vlado",
+    "stipo", "đuro", "niko", "mijo", "pavo", "grgo", "šimo", "krešo", "ljubo", "miro",
+    "tomo", "lovro", "dujo", "jovo", "pajo", "lojzo", "ćiro", "drago", "braco",
+})
+
+_HR_O_IVAN = frozenset({  # -o of two syllables, one consonant, declined as Ivan: Bruna
+    "bruno", "hugo", "oto", "timo", "gino", "lino", "rino", "tino",
+})
 
 _HR_FEMININE = frozenset({
     "ines", "nives", "karmen", "doris", "ruth", "rut", "miriam", "mirjam", "ester",
@@ -63,9 +77,13 @@ def _croatian(name: str, case: str) -> str | None:
     if last == "e":
         return name if case == "gen" else name[:-1] + "i"
     if last == "o":
+        if low in _HR_O_ANA:
+            return name[:-1] + feminine
         if low.endswith("io"):  # Mario: Marija, Mariju
             return name[:-1] + "j" + masculine
-        return name[:-1] + (feminine if _hr_short_o(low) else masculine)
+        if low in _HR_O_IVAN or not _hr_short_o(low):
+            return name[:-1] + masculine
+        return None  # Nedo: Nede or Neda? the accent decides, which the table cannot hear
     if last in _VOWELS:  # -i, -u, -y: a woman's (Suzi) as often as a man's (Toni)
         return None
     if low.endswith(("tar", "dar")) and _syllables(low) >= 2:
@@ -74,8 +92,8 @@ def _croatian(name: str, case: str) -> str | None:
 
 
 def _hr_short_o(low: str) -> bool:
-    """A name in -o that declines as a feminine noun (Ivo: Ive): two syllables, and one
-    consonant (lj, nj and dž are one) between its last two vowels."""
+    """A name in -o whose case its spelling does not tell (Ivo: Ive; Bruno: Bruna): two
+    syllables, and one consonant (lj, nj and dž are one) between its last two vowels."""
     stem = low[:-1]
     if _syllables(low) != 2 or stem[-1] in _VOWELS:
         return False

@@ -459,6 +459,8 @@ def test_every_result_is_read_at_a_glance_in_every_size(lang: str) -> None:
     assert ghostly >= 50, ghostly
     assert results >= len(LAYOUTS) * 2000 and pages > results and numbers > 8000, (
         results, pages, numbers)  # 2,000 results and more on each size (issue 61)
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "reading.md").read_text("utf-8")
+    assert f"{SEEDS} seeds, {results // len(LAYOUTS):,} results a size" in doc  # its figure
     assert strip_most <= 3  # a result of up to 4 players on the strip
     assert kinds >= {"Won", "Shared", "Eliminated", "FridaySworn", "BondEnded", "Swapped",
                      "WillSitOut", "SatOut", "Transfer", "Decided", "Parrot"}, kinds

@@ -37,8 +37,15 @@ def handed_over() -> socket.socket | None:
 
 
 def page_address(port: int, host: str = "") -> str:
-    """Where phones find the page: the Pi's mDNS name where avahi runs, else the address
-    this machine reaches the network by (no packet is sent to find it)."""
+    """Where phones find the page, an address it serves: the one it is bound to (even
+    127.0.0.1, which no phone reaches: the panel then says so rather than show another
+    machine's way in, as its QR code did), or, bound to every address, the Pi's mDNS
+    name where avahi runs, else the address this machine reaches the network by (no
+    packet is sent to find it).
+
+    >>> page_address(8080, "127.0.0.1"), page_address(80, "192.0.2.7")
+    ('http://127.0.0.1:8080/', 'http://192.0.2.7/')
+    """
     suffix = "" if port == 80 else f":{port}"
     if host and host not in ("0.0.0.0", "::", ""):
         name = f"[{host}]" if ":" in host else host
@@ -72,11 +79,12 @@ def serve(directory: Path, config_file: str | None, host: str | None, port: int 
                           "state folder")
     sock = handed_over()
     if sock is not None:
-        port = sock.getsockname()[1] if sock.family in (socket.AF_INET, socket.AF_INET6) else 80
-        address = page_address(int(port))
+        bound = sock.getsockname() if sock.family in (socket.AF_INET, socket.AF_INET6) \
+            else ("", 80)
+        address = page_address(int(bound[1]), str(bound[0]))
     else:
         host, port = host or "127.0.0.1", port or 8080
-        address = page_address(port, host if host not in ("127.0.0.1", "localhost") else "")
+        address = page_address(port, "127.0.0.1" if host == "localhost" else host)
         sock = listen(host, port)
     app = application(directory, config, address)
     settings = uvicorn.Config(
@@ -87,6 +95,9 @@ def serve(directory: Path, config_file: str | None, host: str | None, port: int 
         h11_max_incomplete_event_size=16 * 1024, lifespan="on")
     print(f"robinson web: the page is at {address} (the table's saves: {directory})",
           flush=True)
+    if address.startswith(("http://127.", "http://[::1]")):
+        print("robinson web: it listens on this machine only, where no phone reaches it: "
+              "give --host 0.0.0.0 for the phones on the network", flush=True)
     uvicorn.Server(settings).run()
     return 0
 

@@ -19,17 +19,31 @@ PREF = "names"
 Names = tuple[tuple[int, str], ...]
 
 
+WIDE_LETTERS = NAME_LETTERS * 3 // 4
+"""The longest seat name in Japanese characters (each as wide as 4/3 of a letter)."""
+
+
+def fault(name: str) -> str:
+    """What is wrong with ``name`` as a seat's: "bad" (not printable, or spaces around
+    it), "long" (wider than NAME_LETTERS letters), or '' (fine; empty: the default's).
+    One rule, said in each one's words: here, and on the page in a phone's language."""
+    if name and (not name.isprintable() or name != name.strip()):
+        return "bad"
+    if name and not name_fits(name):
+        return "long"
+    return ""
+
+
 def problem(seat: int, name: str) -> str:
     """Why ``name`` cannot be seat ``seat``'s, or '' (an empty name: the default's)."""
     if seat not in SEATS:
         return f"seat {seat} is not one of {SEATS.start}-{SEATS.stop - 1}"
-    if not name:
-        return ""
-    if not name.isprintable() or name != name.strip():
+    wrong = fault(name)
+    if wrong == "bad":
         return f"the name of seat {seat} must be printable letters, without spaces around"
-    if not name_fits(name):
+    if wrong == "long":
         return (f"the name of seat {seat} is longer than {NAME_LETTERS} letters "
-                f"({NAME_LETTERS * 3 // 4} Japanese characters): {quote(name, 40)}")
+                f"({WIDE_LETTERS} Japanese characters): {quote(name, 40)}")
     return ""
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import hashlib
 import json
 import math
 import socket
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -33,9 +36,11 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from firmware.config.settings import Config
+from firmware.display.layout import NAME_LETTERS
 from firmware.seam.wire import INTENT_MOST, SETTINGS
+from firmware.table.names import WIDE_LETTERS, fault
 from firmware.table.prefs import PHONE_DAYS, Phone
-from firmware.web import pages
+from firmware.web import icons, pages
 from firmware.web.hosts import is_own, own_names
 from firmware.web.live import Live
 from firmware.web.pairing import (
@@ -64,13 +69,20 @@ FIRST_VIEW_WITHIN = 3.0  # seconds the page waits for the table's view as it sta
 ASK_EVERY = 3.0  # seconds between two codes asked for on the panel
 HEADERS = {
     "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
-                               "img-src 'self'; connect-src 'self'; form-action 'self'; "
+                               "img-src 'self'; connect-src 'self'; manifest-src 'self'; "
+                               "form-action 'self'; "
                                "base-uri 'none'; frame-ancestors 'none'",
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",
-    "cache-control": "no-store",
 }
+CACHE = "no-cache"
+"""A page may be kept, and is asked for again before it is shown anew: "no-store" kept
+a phone's back button from showing it at once (the browser's back/forward cache)."""
+PRIVATE = "no-store"
+"""What the API and the pairing answer: not kept anywhere."""
+REFUSED = {**HEADERS, "cache-control": PRIVATE}
+COMPRESS_FROM = 500  # bytes: a smaller answer goes as it is (gzip's own head is 18)
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -159,19 +171,31 @@ def build(companion: Companion) -> Starlette:
         return JSONResponse(live.public())
 
     async def events(request: Request) -> Response:
+        """Now's live part each time what a phone shows changes, and only then: the panel
+        turning a result's pages every 3 s changes the table's view, not the phone's (the
+        same 3.5 KB were sent again each time, 6.8 MB an hour). Each is sent with its
+        ``id``, which the browser gives back when the stream opens again (every
+        STREAM_FOR s): what it has is not sent again."""
+        shown = request.headers.get("last-event-id", "")[:32]
+
         async def stream() -> AsyncIterator[str]:
+            nonlocal shown
             yield "retry: 1000\n\n"
             seen, ends = -1, time.monotonic() + STREAM_FOR
-            while time.monotonic() < ends:
+            told = time.monotonic()  # when the phone was last sent anything
+            while (now := time.monotonic()) < ends:
                 version, lang, fragment = companion.fragment()
-                if version != seen:
-                    seen = version
+                ident = _ident(lang, live.status, fragment)
+                if version != seen and ident != shown:
+                    shown, told = ident, now
                     data = json.dumps({"html": fragment, "lang": lang, "version": version,
                                        "status": live.status}, ensure_ascii=False)
-                    yield f"event: now\ndata: {data}\n\n"
-                else:
+                    yield f"event: now\nid: {ident}\ndata: {data}\n\n"
+                elif now - told >= HEARTBEAT:  # nothing new for a while: still here
+                    told = now
                     yield ": still here\n\n"
-                await live.changed(seen, HEARTBEAT)
+                seen = version
+                await live.changed(seen, max(0.0, HEARTBEAT - (time.monotonic() - told)))
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"x-accel-buffering": "no"})
 
@@ -196,10 +220,21 @@ def build(companion: Companion) -> Starlette:
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
         kinds = {"app.js": "text/javascript", "style.css": "text/css"}
+        if (drawn := icons.icon(name)) is not None:  # a picture of its own: a day
+            return Response(drawn, media_type="image/png",
+                            headers={"cache-control": "max-age=86400"})
         if name not in kinds:
             return PlainTextResponse("not found", 404)
         return Response((STATIC / name).read_bytes(), media_type=kinds[name],
                         headers={"cache-control": "max-age=60"})
+
+    async def manifest(request: Request) -> Response:
+        return Response(icons.manifest(companion.lang()),
+                        media_type="application/manifest+json")
+
+    async def favicon(request: Request) -> Response:  # asked for whatever the page says
+        return Response(icons.png(icons.FAVICON), media_type="image/png",
+                        headers={"cache-control": "max-age=86400"})
 
     async def change(request: Request) -> Response:
         """A setting from a paired phone: one intent on the seam."""
@@ -219,6 +254,8 @@ def build(companion: Companion) -> Starlette:
         body = await _json(request)
         if isinstance(body, Response):
             return body
+        if intent == "names" and (wrong := _names_fault(body.get("names"), lang)):
+            return JSONResponse({"said": wrong}, 400)  # in the page's words, not the seam's
         if intent == "forget":  # a phone of the list, by its id: the first 16 of its digest
             phone = next((p.get("digest") for p in live.private().get("phones") or ()
                           if isinstance(p, dict) and body.get("value")
@@ -286,6 +323,7 @@ def build(companion: Companion) -> Starlette:
         Route("/", now), Route("/history", history), Route("/rules", rules),
         Route("/settings", settings), Route("/events", events), Route("/api/now", api_now),
         Route("/static/{name}", static), Route("/pair", pair_link),
+        Route("/manifest.webmanifest", manifest), Route("/favicon.ico", favicon),
         Route("/api/pair", pair, methods=["POST"]),
         Route("/api/pair/request", ask_code, methods=["POST"]),
         Route("/api/{intent}", change, methods=["POST"]),
@@ -306,7 +344,9 @@ def build(companion: Companion) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[
+        Middleware(GZipMiddleware, minimum_size=COMPRESS_FROM)])  # not the live stream
+        # (text/event-stream is left as it is from Starlette 1.5)
 
 
 async def _pair_with(companion: Companion, proof: str, kind: str, *,
@@ -340,6 +380,22 @@ async def _pair_with(companion: Companion, proof: str, kind: str, *,
     response = ok()
     _set_cookie(response, session)
     return response
+
+
+def _ident(lang: str, status: str, fragment: str) -> str:
+    """What a phone shows, in 16 hex digits: the id of the event that sent it."""
+    return hashlib.blake2b(f"{lang}\n{status}\n{fragment}".encode(), digest_size=8).hexdigest()
+
+
+def _names_fault(names: object, lang: str) -> str:
+    """What is wrong with the first of a form's names that cannot be a seat's, in the
+    page's words ("" if none is: the table judges the rest, the seats themselves)."""
+    if not isinstance(names, dict):
+        return ""
+    for seat, name in names.items():
+        if isinstance(name, str) and (wrong := fault(name)):
+            return say(lang, f"name_{wrong}", seat=seat, most=NAME_LETTERS, wide=WIDE_LETTERS)
+    return ""
 
 
 def _set_cookie(response: Response, session: str) -> None:
@@ -411,20 +467,23 @@ class Hardened:
             await self.app(scope, receive, send)
             return
         if sum(len(k) + len(v) for k, v in scope["headers"]) > HEADERS_MOST:
-            await PlainTextResponse("request headers too large", 431, headers=HEADERS)(
+            await PlainTextResponse("request headers too large", 431, headers=REFUSED)(
                 scope, receive, send)
             return
         host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), None)
         if not is_own(host, self.names):
             await PlainTextResponse("this page answers to its own name or address only",
-                                    421, headers=HEADERS)(scope, receive, send)
+                                    421, headers=REFUSED)(scope, receive, send)
             return
+
+        cache = PRIVATE if scope["path"].startswith(("/api/", "/pair")) else CACHE
 
         async def with_headers(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message.get("headers", [])}
                 message["headers"] = [*message.get("headers", []), *(
-                    (k.encode(), v.encode()) for k, v in HEADERS.items()
+                    (k.encode(), v.encode()) for k, v in (*HEADERS.items(),
+                                                          ("cache-control", cache))
                     if k.encode() not in have)]
             await send(message)
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from firmware.display.layout import MAP_ROWS, SEAT_COLOURS
+from firmware.display.layout import MAP_ROWS, NAME_LETTERS, SEAT_COLOURS
 from firmware.table.prefs import PHONE_DAYS
 from firmware.web.words import say
 from robinson_core import BOARD, HouseRules
@@ -39,6 +39,11 @@ def document(lang: str, tab: str, body: str, *, csrf: str = "", live: bool = Fal
     return (f'<!doctype html><html lang="{e(lang)}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'{meta}<title>Robinson · {e(say(lang, tab))}</title>'
+            f'<meta name="description" content="{e(say(lang, "app_about"))}">'
+            '<meta name="theme-color" content="#000000">'
+            '<link rel="manifest" href="/manifest.webmanifest">'
+            '<link rel="icon" href="/static/favicon.png" type="image/png">'
+            '<link rel="apple-touch-icon" href="/static/apple-touch-icon.png">'
             '<link rel="stylesheet" href="/static/style.css">'
             '<script src="/static/app.js" defer></script></head>'
             f'<body data-lang="{e(lang)}"{" data-live" if live else ""}>'
@@ -221,13 +226,15 @@ def settings_page(view: dict[str, Any], lang: str, csrf: str,
         body.append(pair_form(lang))
         return document(lang, "settings", "".join(body))
     body.append(f'<p class="ok">{e(say(lang, "paired"))}</p>')
+    body.append(f'<p class="note">{e(say(lang, "home_screen"))}</p>')  # (an app of its own
+    # needs a service worker, which a browser allows on https:// or localhost only)
     given, names = view.get("given", {}), view.get("names", {})
     seats = [s for s in view.get("seats") or []] or list(range(1, int(view.get("most", 8)) + 1))
     game = view.get("game")
     if game is not None:
         seats = [p["seat"] for p in game["players"]]
     fields = "".join(
-        f'<label>{e(say(lang, "seat"))} {s} <input name="{s}" maxlength="40" '
+        f'<label>{e(say(lang, "seat"))} {s} <input name="{s}" maxlength="{NAME_LETTERS}" '
         f'value="{e(given.get(str(s), ""))}" data-was="{e(given.get(str(s), ""))}" '
         f'placeholder="{e(names.get(str(s), ""))}"></label>'
         for s in seats)

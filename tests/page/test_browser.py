@@ -186,10 +186,13 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
             view = seam_view(table.directory)
             if view["game"]["over"]:
                 break
-            before = web.now()["version"]  # a press changes what the table shows: a
-            pressed = time.time() * 1000   # roll, or the money and instructions first
+            was = web.now()  # a press changes what the table shows: a roll, or the money
+            before = was["version"]  # and instructions first, or only the panel's page
+            pressed = time.time() * 1000
             table.keys(" ")
             wait_for(lambda b=before: web.now()["version"] > b, 10, "the press taken")
+            if all(web.now().get(k) == was.get(k) for k in ("game", "result", "rolling")):
+                continue  # only the panel's page turned: nothing new for the phone
             seen = wait_for(lambda b=before: [t for t, v in driver.execute_script(
                 "return window.seen") if v > b], 5, "the phone's page changed")
             latencies.append(seen[0] - pressed)
@@ -297,3 +300,60 @@ def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
         phone.quit()
         tv.quit()
     assert looked == 4 * 2 * 2
+
+
+@needs_chromium
+def test_back_to_a_page_shows_it_at_once_and_now_follows_the_table_again(
+        tabled: tuple[Table, Web]) -> None:
+    """A page may be kept by the browser (no "no-store"; the live stream closed as the
+    page is put away): the back button shows Now from the back/forward cache, which
+    then follows the table again. Each page comes gzipped, as a phone on a weak link
+    wants it (issue 62, item 11)."""
+    table, web = tabled
+    table.keys("hh")
+    wait_for(lambda: seam_view(table.directory).get("game"), 10, "a game")
+    phone = browser(PHONE)
+    try:
+        phone.get(f"{web.url}/")
+        wait_for(lambda: phone.execute_script("return document.body.dataset.version"), 10,
+                 "Now follows the table")
+        phone.get(f"{web.url}/rules")
+        sizes = phone.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0];"
+            "return [n.encodedBodySize, n.decodedBodySize];")
+        phone.back()
+        wait_for(lambda: phone.execute_script("return document.body.dataset.restored"), 10,
+                 "Now shown from the back/forward cache")
+        before = int(phone.execute_script("return document.body.dataset.version"))
+        table.keys(" ")  # a roll: the page restored follows it
+        wait_for(lambda: int(phone.execute_script("return document.body.dataset.version"))
+                 > before, 10, "the restored page follows the table")
+    finally:
+        phone.quit()
+    print(f"\nthe rules page: {sizes[0]:,} B over the wire, {sizes[1]:,} B read")
+    assert 0 < sizes[0] < sizes[1] / 2, sizes
+
+
+@needs_chromium
+def test_the_page_goes_on_a_home_screen_with_its_icons(tabled: tuple[Table, Web]) -> None:
+    """Chromium reads the page's web manifest without an error, finds it installable
+    (an app-like window of its own, started at Now), and every icon it names; the
+    favicon is there, so no console 404 (issue 62, item 1)."""
+    _, web = tabled
+    phone = browser(PHONE)
+    try:
+        phone.get(f"{web.url}/")
+        manifest = phone.execute_cdp_cmd("Page.getAppManifest", {})
+        installable = phone.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+        failed = phone.execute_script(
+            "return performance.getEntriesByType('resource')"
+            ".filter(r => r.responseStatus >= 400).map(r => r.name)")
+    finally:
+        phone.quit()
+    assert manifest["url"] == f"{web.url}/manifest.webmanifest" and manifest["errors"] == []
+    data = json.loads(manifest["data"])
+    assert data["display"] == "standalone" and data["start_url"] == "/"
+    assert {icon["purpose"] for icon in data["icons"]} == {"any", "maskable"}
+    print(f"\ninstallability: {installable['installabilityErrors'] or 'installable'}")
+    assert installable["installabilityErrors"] == [], installable
+    assert failed == [], failed

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import io
 import json
 import os
 import re
@@ -30,7 +31,7 @@ from PIL import Image, ImageOps
 from firmware.saves.store import Store
 from firmware.seam.wire import socket_path
 from firmware.table.prefs import PREF_KEYS
-from firmware.web.app import HEADERS
+from firmware.web.app import COMPRESS_FROM, HEADERS
 from firmware.web.pairing import Pace, Tries, phone_kind
 from robinson_core import Game, Roll, play_script
 from robinson_core.texts import LANGUAGES, caption, instruction
@@ -228,7 +229,7 @@ def test_a_form_older_than_a_seats_last_name_is_refused_for_that_seat(
     back over the first's name in silence). What each form was shown is on its page."""
     with paired(web, table.directory) as (client, token):
         shown = client.get("/settings").text
-        was = dict(re.findall(r'<input name="(\d)" maxlength="40" value="[^"]*" '
+        was = dict(re.findall(r'<input name="(\d)" maxlength="12" value="[^"]*" '
                               r'data-was="([^"]*)"', shown))
         assert was == {"1": "", "2": "", "3": ""}, was
         first = change(client, token, "names", {"names": {"1": "Anna"}, "was": {"1": ""}})
@@ -240,6 +241,29 @@ def test_a_form_older_than_a_seats_last_name_is_refused_for_that_seat(
             "seat 1 was named 'Anna' on another phone since this page was opened"), stale.text
         assert 'data-was="Anna"' in client.get("/settings").text  # a page opened now
     assert seam_view(table.directory)["given"] == {"1": "Anna", "2": "Bo"}
+
+
+def test_a_name_too_long_is_refused_in_the_pages_language_and_cannot_be_typed(
+        table: Table, web: Web) -> None:
+    """The name field takes as many letters as a name may have (12: it took 40, then the
+    table refused the 13th in English on a Croatian table). A name too long, or with
+    spaces around it, is refused in the page's language, and nothing is named; 12
+    letters, or 9 Japanese characters, are taken (issue 62, item 9)."""
+    with paired(web, table.directory) as (client, token):
+        assert change(client, token, "language", {"value": "hr"}).status_code == 200
+        wait_for(lambda: 'lang="hr"' in client.get("/settings").text, 5, "the page in hr")
+        fields = re.findall(r'<input name="\d" maxlength="(\d+)"', client.get("/settings").text)
+        assert fields == ["12"] * 3, fields
+        long = change(client, token, "names", {"names": {"1": "Aleksandrinka"}})
+        assert long.status_code == 400 and long.json()["said"] == (
+            "Ime za mjesto 1 dulje je od 12 slova (9 japanskih znakova)."), long.text
+        spaced = change(client, token, "names", {"names": {"2": " Ana"}})
+        assert spaced.status_code == 400 and "bez razmaka" in spaced.json()["said"]
+        assert seam_view(table.directory)["given"] == {}
+        fits = change(client, token, "names",
+                      {"names": {"1": "Aleksandrina", "2": "アレクサンドリーナ"}})
+        assert fits.status_code == 200, fits.text
+    assert seam_view(table.directory)["given"] == {"1": "Aleksandrina", "2": "アレクサンドリーナ"}
 
 
 def test_paired_phones_are_listed_each_forgettable_and_last_30_days_from_their_use(
@@ -666,18 +690,42 @@ def test_a_session_is_256_random_bits_and_no_cookie_past_100_characters_is_read(
 
 
 def test_every_answer_carries_the_security_headers(table: Table, web: Web) -> None:
+    """And how long each may be kept: a page may (revalidated: the back button shows it
+    at once), the API's and the pairing's answers may not, the script a minute."""
     seen = 0
+    cache = {"/": "no-cache", "/rules": "no-cache", "/api/now": "no-store",
+             "/static/app.js": "max-age=60", "/nowhere": "no-cache", "/api/names": "no-store"}
     with web.client() as client:
         for answer in (client.get("/"), client.get("/rules"), client.get("/api/now"),
                        client.get("/static/app.js"), client.get("/nowhere"),
                        client.post("/api/names", json={})):
             for name, value in HEADERS.items():
-                if name == "cache-control" and answer.url.path.startswith("/static"):
-                    continue
                 assert answer.headers.get(name) == value, (answer.url, name)
                 seen += 1
+            assert answer.headers["cache-control"] == cache.pop(answer.url.path)
         assert "server" not in client.get("/").headers
-    assert seen == 6 * len(HEADERS) - 1
+    assert seen == 6 * len(HEADERS) and cache == {}
+
+
+def test_text_goes_compressed_and_the_live_stream_as_it_is(table: Table, web: Web) -> None:
+    """Each text answer of some size goes gzipped to a browser that takes it (a phone on
+    a weak link: the page was sent whole); the live stream is never held back to be
+    compressed."""
+    with web.client() as client:
+        sizes = {}
+        for path in ("/", "/rules", "/history", "/static/app.js", "/static/style.css",
+                     "/api/now"):
+            raw = client.get(path, headers={"accept-encoding": "identity"})
+            packed = client.get(path, headers={"accept-encoding": "gzip"})
+            assert packed.text == raw.text and "content-encoding" not in raw.headers
+            assert (packed.headers.get("content-encoding") == "gzip") == (
+                len(raw.content) >= COMPRESS_FROM), (path, len(raw.content))
+            sizes[path] = (len(raw.content), int(packed.headers["content-length"]))
+        with client.stream("GET", "/events", headers={"accept-encoding": "gzip"}) as live:
+            assert "content-encoding" not in live.headers
+            assert next(live.iter_lines()).startswith("retry")
+    print("\n" + ", ".join(f"{path} {a:,} -> {b:,} B" for path, (a, b) in sizes.items()))
+    assert all(b < a / 2 for a, b in sizes.values() if a > 2000), sizes
 
 
 def test_fifty_live_clients_follow_the_table_as_it_plays(table: Table, web: Web) -> None:
@@ -711,6 +759,89 @@ def test_fifty_live_clients_follow_the_table_as_it_plays(table: Table, web: Web)
         thread.join(timeout=10)
     assert not [thread for thread in threads if thread.is_alive()]
     assert table.process.poll() is None
+
+
+class Heard:
+    """A live stream read beside the test over a plain socket: every byte the phone is
+    sent, its answer's head too, and each event's id."""
+
+    def __init__(self, web: Web, headers: str = "") -> None:
+        self.received = bytearray()
+        self._stop = threading.Event()
+        self._socket = socket.create_connection(("127.0.0.1", web.port), timeout=10)
+        self._socket.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{web.port}\r\n"
+                             f"Accept: text/event-stream\r\n{headers}\r\n".encode())
+        self._socket.settimeout(0.2)
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while not self._stop.is_set():
+            try:
+                chunk = self._socket.recv(65536)
+            except TimeoutError:
+                continue
+            if not chunk:
+                return
+            self.received += chunk
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        self._socket.close()
+
+    @property
+    def text(self) -> str:
+        return self.received.decode(errors="replace")
+
+    def ids(self) -> list[str]:
+        return re.findall(r"^id: (\w+)\r?$", self.text, re.M)
+
+
+def test_a_quiet_table_sends_a_phone_next_to_nothing(folder: Path) -> None:
+    """While nobody plays the panel turns a result's pages every few seconds: the table's
+    view changes, what a phone shows does not, and it is not sent again (it was, 3.5 KB
+    each time: 6.8 MB an hour a phone). A stream opened again (every 10 minutes) with the
+    id of what the phone has is not sent it again either. The hour's bytes are worked out
+    from what the streams were sent while the view changed four times and more, a
+    heartbeat among them (issue 62: at most 100 KB an hour a phone)."""
+    from firmware.web.app import STREAM_FOR
+
+    table = Table(folder, SEATS, "--no-animation", "--seed", "1")  # its first result: two
+    web = Web(folder)  # pages on the panel
+    try:
+        wait_for(lambda: web.now()["status"] == "playing", 10, "the page follows the table")
+        start_a_game(table, web, rolls=1)
+        wait_for(lambda: len(web.now()["pages"]) > 1, 10, "a result of two pages")
+        hourly, heard, again, events = _quiet(web, STREAM_FOR)
+    finally:
+        web.stop()
+        table.stop()
+    assert events == 1 and "event: now" not in again.text, (heard.text[:300], again.text)
+    assert hourly <= 100_000, hourly
+
+
+def _quiet(web: Web, stream_for: float) -> tuple[float, Heard, Heard, int]:
+    """The bytes an hour a phone is sent while the panel turns pages (see above)."""
+    heard = Heard(web)
+    wait_for(lambda: "event: now" in heard.text, 10, "the page as it is")
+    first, began, start = web.now()["version"], time.monotonic(), len(heard.received)
+    wait_for(lambda: ": still here" in heard.text, 40, "a heartbeat")
+    assert web.now()["version"] >= first + 4, "the panel turned its pages meanwhile"
+    quiet = time.monotonic() - began
+    heard.close()
+    events, after = heard.text.count("event: now"), len(heard.received) - start
+    again = Heard(web, f"Last-Event-ID: {heard.ids()[0]}\r\n")
+    second = web.now()["version"]
+    wait_for(lambda: web.now()["version"] > second and "retry" in again.text, 30,
+             "another page turn")
+    again.close()
+    hourly = after / quiet * 3600 + len(again.received) * 3600 / stream_for
+    print(f"\nidle: {events} page sent while the view changed 4 times and more in "
+          f"{quiet:.1f} s, {after} B after it; opened again: "
+          f"{again.text.count('event: now')} sent, {len(again.received)} B with its head; "
+          f"about {hourly / 1000:.1f} KB an hour")
+    return hourly, heard, again, events
 
 
 def test_the_first_visit_sees_the_game_not_starting(folder: Path, table: Table) -> None:
@@ -918,8 +1049,8 @@ def test_a_camera_reads_the_panels_qr_code_and_is_paired(folder: Path) -> None:
                 return ""
 
             url = wait_for(read, 10, "a QR code on the panel (its second page)")
-            assert url.startswith("http://") and url.endswith(f"/pair?t={token}"), url
-            answer = phone.get(url[url.index("/pair"):], follow_redirects=False)
+            assert url == f"{web.url}/pair?t={token}", url  # an address the page serves
+            answer = phone.get(url, follow_redirects=False)  # (issue 62: it was another)
             assert answer.status_code == 303, answer.text
             assert csrf_of(phone.get("/settings").text)
     finally:
@@ -991,3 +1122,28 @@ def test_streams_cancelled_as_their_wait_runs_out_leave_the_page_following() -> 
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     assert outcome == [12]
+
+
+def test_the_manifest_names_icons_that_are_there_at_their_sizes(table: Table,
+                                                               web: Web) -> None:
+    """The web manifest and every icon it names, each a PNG of its size; the apple-touch
+    icon and the favicon the page's head links, and /favicon.ico, which a browser asks
+    for whatever the page says (it was a 404)."""
+    with web.client() as client:
+        answer = client.get("/manifest.webmanifest")
+        assert answer.headers["content-type"] == "application/manifest+json"
+        manifest = answer.json()
+        head = client.get("/").text
+        for link in ('rel="manifest" href="/manifest.webmanifest"',
+                     'rel="apple-touch-icon" href="/static/apple-touch-icon.png"',
+                     'rel="icon" href="/static/favicon.png"', 'name="theme-color"'):
+            assert link in head, link
+        drawn = {icon["src"]: icon["sizes"] for icon in manifest["icons"]}
+        drawn |= {"/static/apple-touch-icon.png": "180x180", "/static/favicon.png": "32x32",
+                  "/favicon.ico": "32x32"}
+        for src, sizes in drawn.items():
+            picture = client.get(src)
+            assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
+            with Image.open(io.BytesIO(picture.content)) as image:
+                assert f"{image.width}x{image.height}" == sizes, src
+    assert len(drawn) == 7 and manifest["name"] == "Robinson"

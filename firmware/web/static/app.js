@@ -6,9 +6,13 @@
   const csrf = document.querySelector('meta[name="csrf"]');
   const said = () => document.getElementById("said");
 
-  if (document.body.hasAttribute("data-live")) {
+  // Back to a page the browser kept (its back/forward cache): shown at once, and Now
+  // follows the table again. The stream is closed as the page is put away, so that the
+  // browser may keep it.
+  let events = null;
+  function follow() {
     const now = document.getElementById("now");
-    const events = new EventSource("/events");
+    events = new EventSource("/events");
     events.addEventListener("now", (event) => {
       const data = JSON.parse(event.data);
       if (data.lang !== document.body.dataset.lang) {
@@ -21,6 +25,17 @@
     });
     events.addEventListener("error", () => document.body.classList.add("lost"));
   }
+  const live = document.body.hasAttribute("data-live");
+  if (live) follow();
+  window.addEventListener("pagehide", () => {
+    if (events) events.close();
+    events = null;
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    document.body.dataset.restored = "kept";
+    if (live && !events) follow();
+  });
 
   function body(form) {
     const kind = form.dataset.kind || "value";

@@ -53,10 +53,10 @@ def document(lang: str, tab: str, body: str, *, csrf: str = "", live: bool = Fal
 def status_line(view: dict[str, Any], lang: str) -> str:
     status = view.get("status")
     if status != "playing":
-        return f'<p class="status off">{e(say(lang, status or "stopped"))}</p>'
+        return f'<h1 class="status off">{e(say(lang, status or "stopped"))}</h1>'
     game = view.get("game")
     if game is None:
-        return f'<p class="status">{e(say(lang, "no_game"))}</p>'
+        return f'<h1 class="status">{e(say(lang, "no_game"))}</h1>'
     names = view.get("names", {})
     if view.get("rolling"):
         text = say(lang, "rolling", name=names.get(str(view["rolling"]), ""))
@@ -66,7 +66,7 @@ def status_line(view: dict[str, Any], lang: str) -> str:
     else:
         text = say(lang, "turn", name=names.get(str(game["to_move"]), ""))
     seat = view.get("rolling") or (game["winner"] if game["over"] else game["to_move"])
-    return f'<p class="status seat-{e(seat or 0)}">{e(text)}</p>'
+    return f'<h1 class="status seat-{e(seat or 0)}">{e(text)}</h1>'  # Now's heading'
 
 
 def now_fragment(view: dict[str, Any], lang: str) -> str:
@@ -77,6 +77,11 @@ def now_fragment(view: dict[str, Any], lang: str) -> str:
     if view.get("status") == "playing" and game is not None:
         parts.append(board(game, lang))
         parts.append(players(game, view.get("names", {}), lang))
+    elif (kept := view.get("kept") or {}).get("game"):  # the table is off: how it stood
+        parts.append(f'<div class="kept"><p class="as-of">'
+                     f'{e(say(lang, "kept", time=kept.get("time", "")))}</p>'
+                     f'{board(kept["game"], lang)}'
+                     f'{players(kept["game"], kept.get("names", {}), lang)}</div>')
     shown = view.get("result") or []
     if not shown and view.get("status") == "playing" and view.get("pages"):
         pages = view["pages"]  # no result yet (a new game being set up): what the panel shows
@@ -147,8 +152,10 @@ def now_page(view: dict[str, Any], lang: str, csrf: str) -> str:
     if csrf:
         repeat = (f'<form class="intent" data-api="/api/repeat"><button>'
                   f'{e(say(lang, "repeat"))}</button></form>')
-    return document(lang, "now", f'<div id="now">{now_fragment(view, lang)}</div>{repeat}',
-                    csrf=csrf, live=True)
+    lost = (f'<p id="lost" role="alert" hidden data-said="{e(say(lang, "lost"))}"'
+            f' data-as-of="{e(say(lang, "as_of", time="{time}"))}"></p>')  # the script's
+    return document(lang, "now", f'{lost}<div id="now">{now_fragment(view, lang)}</div>'
+                    f'{repeat}', csrf=csrf, live=True)
 
 
 def history_page(games: Sequence[Any], names: dict[str, str], lang: str,

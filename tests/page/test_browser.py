@@ -201,7 +201,7 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
         view = seam_view(table.directory)
         assert view["game"]["over"], "the game did not end within 600 presses"
         winner = view["names"][str(view["game"]["winner"])]
-        wait_for(lambda: WORDS["hr"]["won"].format(name=winner) in text_of(driver, "p.status"),
+        wait_for(lambda: WORDS["hr"]["won"].format(name=winner) in text_of(driver, ".status"),
                  5, "the winner on the phone")
         names = wait_for(lambda: [r.split()[1] for r in texts_of(
             driver, "table.players tbody tr")], 5, "the players' rows")
@@ -357,3 +357,59 @@ def test_the_page_goes_on_a_home_screen_with_its_icons(tabled: tuple[Table, Web]
     print(f"\ninstallability: {installable['installabilityErrors'] or 'installable'}")
     assert installable["installabilityErrors"] == [], installable
     assert failed == [], failed
+
+
+LARGEST = """
+const status = parseFloat(getComputedStyle(document.querySelector('.status')).fontSize);
+const others = [...document.querySelectorAll('#now *')]
+  .filter(el => !el.closest('.status') && [...el.childNodes].some(
+    n => n.nodeType === 3 && n.textContent.trim()))
+  .map(el => parseFloat(getComputedStyle(el).fontSize));
+const main = document.querySelector('main').getBoundingClientRect().width;
+const th = parseFloat(getComputedStyle(document.querySelector('.players th')).fontSize);
+return [status, Math.max(...others), others.length, main, th];
+"""
+
+
+@needs_chromium
+def test_now_fills_a_tv_its_status_the_largest_text_and_says_when_the_link_drops(
+        tabled: tuple[Table, Web], shots: Path) -> None:
+    """On a TV Now takes the whole width, and on a TV and a phone whose turn it is is
+    the largest text (it was 22.4 px beside 24 px names, in 60 % of a TV's width). When
+    the table is switched off, its last board and standings stay, marked with the time;
+    when the page itself is gone, a banner says so, announced (role=alert), with the
+    time Now was last heard, and Now is greyed (issue 62, items 2 and 8)."""
+    from selenium.webdriver.common.by import By
+
+    table, web = tabled
+    table.keys("hh")
+    wait_for(lambda: seam_view(table.directory).get("game"), 10, "a game")
+    phone, tv = browser(PHONE), browser(TV)
+    try:
+        measured = {}
+        for driver, size in ((phone, "phone"), (tv, "tv")):
+            driver.get(f"{web.url}/")
+            wait_for(lambda d=driver: d.execute_script("return document.body.dataset.version"),
+                     10, "Now follows the table")
+            measured[size] = driver.execute_script(LARGEST)
+            driver.save_screenshot(str(shots / f"{size}-now-layout.png"))
+        table.stop()  # the table off: its last game stays, marked
+        kept = wait_for(lambda: text_of(tv, ".as-of"), 10, "the last board kept")
+        assert tv.find_elements(By.CSS_SELECTOR, ".kept .board .tok")
+        tv.save_screenshot(str(shots / "tv-now-table-off.png"))
+        web.stop()  # the page gone: the phone says so
+        banner = wait_for(lambda: phone.find_element(By.ID, "lost").is_displayed()
+                          and phone.find_element(By.ID, "lost"), 10, "the banner")
+        said, role = banner.text, banner.get_attribute("role")
+        grey = phone.execute_script("return getComputedStyle(document.getElementById('now'))"
+                                    ".opacity")
+        phone.save_screenshot(str(shots / "phone-now-lost.png"))
+    finally:
+        phone.quit()
+        tv.quit()
+    print(f"\nstatus, largest other, texts, main's width, header: {measured}")
+    for size, (status, largest, texts, _, _) in measured.items():
+        assert status > largest and texts > 20, (size, status, largest)
+    assert measured["tv"][3] >= 0.9 * TV[0] and measured["tv"][4] >= 16, measured["tv"]
+    assert WORDS["en"]["kept"].split("{")[0] in kept, kept
+    assert said.startswith(WORDS["en"]["lost"]) and role == "alert" and float(grey) < 1, said

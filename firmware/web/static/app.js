@@ -10,6 +10,8 @@
   // follows the table again. The stream is closed as the page is put away, so that the
   // browser may keep it.
   let events = null;
+  let heard = new Date();  // when Now was last heard from the table
+  const banner = () => document.getElementById("lost");
   function follow() {
     const now = document.getElementById("now");
     events = new EventSource("/events");
@@ -21,9 +23,18 @@
       }
       now.innerHTML = data.html;
       document.body.dataset.version = data.version;
+      heard = new Date();
       document.body.classList.remove("lost");
+      banner().hidden = true;
     });
-    events.addEventListener("error", () => document.body.classList.add("lost"));
+    events.addEventListener("error", () => {  // the link is down: said, and Now greyed
+      if (document.body.classList.contains("lost")) return;  // (said once, not each try)
+      document.body.classList.add("lost");
+      const time = heard.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      const lost = banner();
+      lost.textContent = lost.dataset.said + " (" + lost.dataset.asOf.replace("{time}", time) + ")";
+      lost.hidden = false;
+    });
   }
   const live = document.body.hasAttribute("data-live");
   if (live) follow();

@@ -108,6 +108,9 @@ if [ "$installed_metadata" != "$metadata" ] || [ "$missing" = yes ]; then
     }
     printf '%s\n%s\n' "$metadata" "$extras" > "$stamp"
 fi
+# The tests run axe-core in Chromium on the companion page: fetched from npm's registry
+# at a pinned version, checked, kept in .venv (tools/axe.py; no Node needed).
+[ "$MODE" = test ] && "$VENV/bin/python" "$ROOT/tools/axe.py" "$VENV"
 # The editable install leaves the project's own modules to be compiled at their first
 # import, and not at all where the checkout is not writable by the one who runs it
 # (every start would compile them again): compiled here, once each change.

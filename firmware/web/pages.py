@@ -173,7 +173,7 @@ def history_page(games: Sequence[Any], names: dict[str, str], lang: str,
         if not off:
             body.append(f"<p>{e(say(lang, 'no_history'))}</p>")
     else:
-        body.append(f"<h2>{e(say(lang, 'wins'))}</h2>{chart(wins, names)}")
+        body.append(f"<h2>{e(say(lang, 'wins'))}</h2>{chart(wins, names, say(lang, 'wins'))}")
         rows = []
         for game in games:
             when = game.finished_at.strftime("%Y-%m-%d %H:%M") if isinstance(
@@ -187,21 +187,25 @@ def history_page(games: Sequence[Any], names: dict[str, str], lang: str,
     return document(lang, "history", "".join(body))
 
 
-def chart(wins: dict[int, int], names: dict[str, str]) -> str:
-    """Wins per player as bars (an SVG written here: no script, no library)."""
+def chart(wins: dict[int, int], names: dict[str, str], title: str) -> str:
+    """Wins per player as bars (an SVG written here: no script, no library), named for a
+    screen reader by what it shows: "Wins: Ana 3, Ben 1"."""
     if not wins:
         return ""
     most = max(wins.values())
     bars = []
-    for i, (seat, count) in enumerate(sorted(wins.items(), key=lambda kv: (-kv[1], kv[0]))):
+    ranked = sorted(wins.items(), key=lambda kv: (-kv[1], kv[0]))
+    label = f"{title}: " + ", ".join(f"{names.get(str(seat), str(seat))} {count}"
+                                     for seat, count in ranked)
+    for i, (seat, count) in enumerate(ranked):
         width = 200 * count / most
         colour = "rgb({},{},{})".format(*SEAT_COLOURS.get(seat, ("", (200, 200, 200)))[1])
         y = i * 28
         bars.append(f'<text x="0" y="{y + 18}">{e(names.get(str(seat), str(seat)))}</text>'
                     f'<rect x="120" y="{y + 4}" width="{width:.0f}" height="20" fill="{colour}"/>'
                     f'<text x="{125 + width:.0f}" y="{y + 19}">{count}</text>')
-    return (f'<svg class="chart" viewBox="0 0 360 {28 * len(wins)}" role="img">'
-            f'{"".join(bars)}</svg>')
+    return (f'<svg class="chart" viewBox="0 0 360 {28 * len(wins)}" role="img" '
+            f'aria-label="{e(label)}">{"".join(bars)}</svg>')
 
 
 def rules_page(lang: str, rules: HouseRules) -> str:
@@ -378,8 +382,9 @@ def hardware_section(hardware: dict[str, Any], lang: str) -> str:
             f'<p>{e(say(lang, "on_trial"))}</p><button>{e(say(lang, "keep"))}</button></form>'
             f'<p id="said-hardware" role="status"></p>'
             f'<h3>{e(say(lang, "header"))}</h3><table class="header"><tr>'
-            f'<th>{e(say(lang, "taken"))}</th><th></th><th>{e(say(lang, "pin"))}</th>'
-            f'<th>{e(say(lang, "pin"))}</th><th></th><th>{e(say(lang, "taken"))}</th></tr>'
+            f'<th>{e(say(lang, "taken"))}</th><th>{e(say(lang, "pin_name"))}</th>'
+            f'<th>{e(say(lang, "pin"))}</th><th>{e(say(lang, "pin"))}</th>'
+            f'<th>{e(say(lang, "pin_name"))}</th><th>{e(say(lang, "taken"))}</th></tr>'
             f'{"".join(rows)}</table></section>')
 
 

@@ -42,7 +42,7 @@ WORDS: dict[str, dict[str, str]] = {
         "amplifier": "I2S amplifier (MAX98357A)", "button_pin": "ROLL button (GPIO)",
         "seat_pins": "Seat switches (GPIO, in seat order)", "leds": "Seat LEDs",
         "led_pins": "LED pins (GPIO)", "buzzer": "Buzzer", "buzzer_pin": "Buzzer pin (GPIO)",
-        "header": "The 40-pin header", "pin": "Pin", "taken": "Taken by",
+        "header": "The 40-pin header", "pin": "Pin", "pin_name": "Name", "taken": "Taken by",
         "try": "Try it", "keep": "Keep the new panel",
         "on_trial": "On trial: keep it here or press the button within 15 s, or the old "
                     "panel comes back.",
@@ -88,7 +88,7 @@ WORDS: dict[str, dict[str, str]] = {
         "seat_pins": "Prekidači mjesta (GPIO, redom)", "leds": "LED-ice mjesta",
         "led_pins": "Pinovi LED-ica (GPIO)", "buzzer": "Zujalica",
         "buzzer_pin": "Pin zujalice (GPIO)",
-        "header": "Priključak s 40 pinova", "pin": "Pin", "taken": "Zauzima",
+        "header": "Priključak s 40 pinova", "pin": "Pin", "pin_name": "Naziv", "taken": "Zauzima",
         "try": "Isprobaj", "keep": "Zadrži novi zaslon",
         "on_trial": "Na probi: zadržite ga ovdje ili pritisnite tipku u 15 s, inače se "
                     "vraća stari zaslon.",
@@ -136,7 +136,7 @@ WORDS: dict[str, dict[str, str]] = {
         "seat_pins": "Paikkojen kytkimet (GPIO, järjestyksessä)", "leds": "Paikkojen LEDit",
         "led_pins": "LEDien nastat (GPIO)", "buzzer": "Summeri",
         "buzzer_pin": "Summerin nasta (GPIO)",
-        "header": "40-nastainen liitin", "pin": "Nasta", "taken": "Käytössä",
+        "header": "40-nastainen liitin", "pin": "Nasta", "pin_name": "Nimi", "taken": "Käytössä",
         "try": "Kokeile", "keep": "Pidä uusi näyttö",
         "on_trial": "Kokeilussa: pidä se täällä tai paina painiketta 15 s:n kuluessa, muuten "
                     "vanha näyttö palaa.",
@@ -180,7 +180,8 @@ WORDS: dict[str, dict[str, str]] = {
         "amplifier": "I2S アンプ (MAX98357A)", "button_pin": "ROLL ボタン (GPIO)",
         "seat_pins": "せきのスイッチ (GPIO、せきのじゅん)", "leds": "せきの LED",
         "led_pins": "LED のピン (GPIO)", "buzzer": "ブザー", "buzzer_pin": "ブザーのピン (GPIO)",
-        "header": "40ピンのヘッダー", "pin": "ピン", "taken": "つかっているもの",
+        "header": "40ピンのヘッダー", "pin": "ピン", "pin_name": "名前",
+        "taken": "つかっているもの",
         "try": "ためす", "keep": "あたらしいパネルにする",
         "on_trial": "ためしちゅう: 15びょういないにここかボタンでえらばないと、"
                     "もとのパネルにもどります。",

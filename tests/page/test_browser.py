@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -35,6 +36,7 @@ needs_chromium = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="NO REAL BROWSER: chromium and chromium-driver are missing; the companion "
            "page was not tried in one (sh tools/bootstrap.sh test installs them)")
+AXE = Path(sys.prefix) / "share" / "axe-core" / "axe.min.js"  # tools/axe.py puts it there
 PHONE, TV = (390, 844), (1920, 1080)
 NAMES = {"1": "Ana", "2": "Ben", "3": "Čedo", "4": "Dora"}
 
@@ -145,6 +147,20 @@ def texts_of(driver: Any, css: str) -> list[str]:
 
 def said(driver: Any) -> str:
     return text_of(driver, "#said")
+
+
+def axe(driver: Any) -> list[str]:
+    """axe-core's violations on the page the driver shows, each "rule (impact): N
+    elements" (the rules of WCAG 2 A and AA, and axe's best practices)."""
+    driver.execute_script(AXE.read_text(encoding="utf-8"))
+    found = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']})"
+        ".then(r => done(r.violations.map(v => [v.id, v.impact, v.nodes.length,"
+        " v.nodes.map(n => n.target.join(' ')).slice(0, 3)])))"
+        ".catch(e => done([['axe failed', String(e), 0, []]]));")
+    return [f"{rule} ({impact}): {count} elements, e.g. {where}"
+            for rule, impact, count, where in found]
 
 
 WATCH = """
@@ -413,3 +429,52 @@ def test_now_fills_a_tv_its_status_the_largest_text_and_says_when_the_link_drops
     assert measured["tv"][3] >= 0.9 * TV[0] and measured["tv"][4] >= 16, measured["tv"]
     assert WORDS["en"]["kept"].split("{")[0] in kept, kept
     assert said.startswith(WORDS["en"]["lost"]) and role == "alert" and float(grey) < 1, said
+
+
+needs_axe = pytest.mark.skipif(
+    not AXE.is_file(), reason="NO AXE-CORE: tools/axe.py keeps it in .venv (sh "
+                              "tools/bootstrap.sh test fetches it from npm's registry)")
+
+
+@needs_chromium
+@needs_axe
+def test_axe_core_finds_nothing_on_any_page_in_any_language_or_size(
+        tabled: tuple[Table, Web], tmp_path: Path) -> None:
+    """axe-core 4.14 (npm's, in the real Chromium) on each page (Now with a game in
+    play, History, Rules, Settings, before and after pairing) at a phone's and a TV's
+    size in four languages, and on History with a wins chart: no violation of WCAG 2 A
+    and AA or axe's best practices (it found Now without a heading, the chart without a
+    name, the pin table with empty headers: issue 62, item 6)."""
+    from firmware.web.live import PastGame
+    from firmware.web.pages import history_page
+
+    table, web = tabled
+    table.keys("hh")
+    wait_for(lambda: seam_view(table.directory).get("game"), 10, "a game")
+    phone, tv = browser(PHONE), browser(TV)
+    found: dict[str, list[str]] = {}
+    try:
+        for lang in LANGUAGES:
+            if lang != "en":  # the table's language, from the phone: each page follows it
+                phone.get(f"{web.url}/settings")
+                choose_language(phone, lang)
+            for driver, size in ((phone, "phone"), (tv, "tv")):
+                for tab in ("", "history", "rules", "settings"):
+                    driver.get(f"{web.url}/{tab}")
+                    found[f"{lang} {size} /{tab}"] = axe(driver)
+            if lang == "en":
+                pair(phone, web, table)  # Settings paired on the phone from now on
+        games = [PastGame(n, "won", None, winner) for n, winner in enumerate((1, 2, 1), 1)]
+        for lang in LANGUAGES:
+            page = tmp_path / f"history-{lang}.html"
+            page.write_text(history_page(games, {"1": "Ana", "2": "Ben"}, lang), "utf-8")
+            phone.get(page.as_uri())
+            found[f"{lang} phone /history with wins"] = axe(phone)
+    finally:
+        phone.quit()
+        tv.quit()
+    print(f"\naxe-core: {len(found)} page states, "
+          f"{sum(len(v) for v in found.values())} violations")
+    assert len(found) == 4 * 2 * 4 + 4 and all(v == [] for v in found.values()), {
+        state: v for state, v in found.items() if v}
+

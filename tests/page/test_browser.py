@@ -38,6 +38,9 @@ needs_chromium = pytest.mark.skipif(
            "page was not tried in one (sh tools/bootstrap.sh test installs them)")
 AXE = Path(sys.prefix) / "share" / "axe-core" / "axe.min.js"  # tools/axe.py puts it there
 PHONE, TV = (390, 844), (1920, 1080)
+needs_axe = pytest.mark.skipif(
+    not AXE.is_file(), reason="NO AXE-CORE: tools/axe.py keeps it in .venv (sh "
+                              "tools/bootstrap.sh test fetches it from npm's registry)")
 NAMES = {"1": "Ana", "2": "Ben", "3": "Čedo", "4": "Dora"}
 
 
@@ -281,9 +284,19 @@ def test_a_phone_tries_another_panel_on_the_hardware_form_and_keeps_it(
 
 
 @needs_chromium
+@needs_axe
 def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
-        tabled: tuple[Table, Web], shots: Path) -> None:
+        tabled: tuple[Table, Web], shots: Path, tmp_path: Path) -> None:
+    """Each page (Now with a game in play, History, Rules, Settings: paired on the
+    phone, not on the TV) in four languages at a phone's and a TV's size: its tabs in
+    the language, nothing wider than the screen, a screenshot, and axe-core 4.14 (npm's,
+    in this real Chromium) finding no violation of WCAG 2 A and AA or of its best
+    practices; History with a wins chart too. axe found Now without a heading, the
+    chart without a name and the pin table with empty headers (issue 62, item 6)."""
     from selenium.webdriver.common.by import By
+
+    from firmware.web.live import PastGame
+    from firmware.web.pages import history_page
 
     table, web = tabled
     table.keys("hh")
@@ -296,14 +309,14 @@ def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
         wait_for(lambda b=before: web.now()["version"] > b, 10, "the press taken")
     assert seam_view(table.directory)["game"]["actions"] >= 4
     phone, tv = browser(PHONE), browser(TV)
-    looked = 0
+    found: dict[str, list[str]] = {}
     try:
         pair(phone, web, table)
         for lang in LANGUAGES:
             phone.get(f"{web.url}/settings")
             choose_language(phone, lang)
             for driver, size in ((phone, "phone"), (tv, "tv")):
-                for tab in ("", "rules"):
+                for tab in ("", "history", "rules", "settings"):
                     driver.get(f"{web.url}/{tab}")
                     nav = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "nav a")]
                     assert nav == [WORDS[lang][k] for k in ("now", "history", "rules",
@@ -311,11 +324,20 @@ def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
                     driver.save_screenshot(str(shots / f"{size}-{tab or 'now'}-{lang}.png"))
                     width = driver.execute_script("return document.documentElement.scrollWidth")
                     assert width <= (PHONE if size == "phone" else TV)[0], (lang, size, tab)
-                    looked += 1
+                    found[f"{lang} {size} /{tab}"] = axe(driver)
+        games = [PastGame(n, "won", None, winner) for n, winner in enumerate((1, 2, 1), 1)]
+        for lang in LANGUAGES:  # (a game to the end takes minutes: History as it is drawn)
+            page = tmp_path / f"history-{lang}.html"
+            page.write_text(history_page(games, {"1": "Ana", "2": "Ben"}, lang), "utf-8")
+            phone.get(page.as_uri())
+            found[f"{lang} phone /history with wins"] = axe(phone)
     finally:
         phone.quit()
         tv.quit()
-    assert looked == 4 * 2 * 2
+    print(f"\naxe-core: {len(found)} page states, "
+          f"{sum(len(v) for v in found.values())} violations")
+    assert len(found) == 4 * 2 * 4 + 4 and all(v == [] for v in found.values()), {
+        state: v for state, v in found.items() if v}
 
 
 @needs_chromium
@@ -324,7 +346,7 @@ def test_back_to_a_page_shows_it_at_once_and_now_follows_the_table_again(
     """A page may be kept by the browser (no "no-store"; the live stream closed as the
     page is put away): the back button shows Now from the back/forward cache, which
     then follows the table again. Each page comes gzipped, as a phone on a weak link
-    wants it (issue 62, item 11)."""
+    wants it (issue 62, item 11). And it may go on a home screen (below)."""
     table, web = tabled
     table.keys("hh")
     wait_for(lambda: seam_view(table.directory).get("game"), 10, "a game")
@@ -333,6 +355,11 @@ def test_back_to_a_page_shows_it_at_once_and_now_follows_the_table_again(
         phone.get(f"{web.url}/")
         wait_for(lambda: phone.execute_script("return document.body.dataset.version"), 10,
                  "Now follows the table")
+        manifest = phone.execute_cdp_cmd("Page.getAppManifest", {})
+        installable = phone.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+        failed = phone.execute_script(
+            "return performance.getEntriesByType('resource')"
+            ".filter(r => r.responseStatus >= 400).map(r => r.name)")
         phone.get(f"{web.url}/rules")
         sizes = phone.execute_script(
             "const n = performance.getEntriesByType('navigation')[0];"
@@ -346,33 +373,17 @@ def test_back_to_a_page_shows_it_at_once_and_now_follows_the_table_again(
                  > before, 10, "the restored page follows the table")
     finally:
         phone.quit()
-    print(f"\nthe rules page: {sizes[0]:,} B over the wire, {sizes[1]:,} B read")
+    print(f"\nthe rules page: {sizes[0]:,} B over the wire, {sizes[1]:,} B read; "
+          f"installability: {installable['installabilityErrors'] or 'installable'}")
     assert 0 < sizes[0] < sizes[1] / 2, sizes
-
-
-@needs_chromium
-def test_the_page_goes_on_a_home_screen_with_its_icons(tabled: tuple[Table, Web]) -> None:
-    """Chromium reads the page's web manifest without an error, finds it installable
-    (an app-like window of its own, started at Now), and every icon it names; the
-    favicon is there, so no console 404 (issue 62, item 1)."""
-    _, web = tabled
-    phone = browser(PHONE)
-    try:
-        phone.get(f"{web.url}/")
-        manifest = phone.execute_cdp_cmd("Page.getAppManifest", {})
-        installable = phone.execute_cdp_cmd("Page.getInstallabilityErrors", {})
-        failed = phone.execute_script(
-            "return performance.getEntriesByType('resource')"
-            ".filter(r => r.responseStatus >= 400).map(r => r.name)")
-    finally:
-        phone.quit()
+    # The home screen: Chromium reads the web manifest without an error and finds the
+    # page installable (an app-like window of its own, started at Now); the favicon is
+    # there, so no 404 (issue 62, item 1).
     assert manifest["url"] == f"{web.url}/manifest.webmanifest" and manifest["errors"] == []
     data = json.loads(manifest["data"])
     assert data["display"] == "standalone" and data["start_url"] == "/"
     assert {icon["purpose"] for icon in data["icons"]} == {"any", "maskable"}
-    print(f"\ninstallability: {installable['installabilityErrors'] or 'installable'}")
-    assert installable["installabilityErrors"] == [], installable
-    assert failed == [], failed
+    assert installable["installabilityErrors"] == [] and failed == [], (installable, failed)
 
 
 LARGEST = """
@@ -429,52 +440,3 @@ def test_now_fills_a_tv_its_status_the_largest_text_and_says_when_the_link_drops
     assert measured["tv"][3] >= 0.9 * TV[0] and measured["tv"][4] >= 16, measured["tv"]
     assert WORDS["en"]["kept"].split("{")[0] in kept, kept
     assert said.startswith(WORDS["en"]["lost"]) and role == "alert" and float(grey) < 1, said
-
-
-needs_axe = pytest.mark.skipif(
-    not AXE.is_file(), reason="NO AXE-CORE: tools/axe.py keeps it in .venv (sh "
-                              "tools/bootstrap.sh test fetches it from npm's registry)")
-
-
-@needs_chromium
-@needs_axe
-def test_axe_core_finds_nothing_on_any_page_in_any_language_or_size(
-        tabled: tuple[Table, Web], tmp_path: Path) -> None:
-    """axe-core 4.14 (npm's, in the real Chromium) on each page (Now with a game in
-    play, History, Rules, Settings, before and after pairing) at a phone's and a TV's
-    size in four languages, and on History with a wins chart: no violation of WCAG 2 A
-    and AA or axe's best practices (it found Now without a heading, the chart without a
-    name, the pin table with empty headers: issue 62, item 6)."""
-    from firmware.web.live import PastGame
-    from firmware.web.pages import history_page
-
-    table, web = tabled
-    table.keys("hh")
-    wait_for(lambda: seam_view(table.directory).get("game"), 10, "a game")
-    phone, tv = browser(PHONE), browser(TV)
-    found: dict[str, list[str]] = {}
-    try:
-        for lang in LANGUAGES:
-            if lang != "en":  # the table's language, from the phone: each page follows it
-                phone.get(f"{web.url}/settings")
-                choose_language(phone, lang)
-            for driver, size in ((phone, "phone"), (tv, "tv")):
-                for tab in ("", "history", "rules", "settings"):
-                    driver.get(f"{web.url}/{tab}")
-                    found[f"{lang} {size} /{tab}"] = axe(driver)
-            if lang == "en":
-                pair(phone, web, table)  # Settings paired on the phone from now on
-        games = [PastGame(n, "won", None, winner) for n, winner in enumerate((1, 2, 1), 1)]
-        for lang in LANGUAGES:
-            page = tmp_path / f"history-{lang}.html"
-            page.write_text(history_page(games, {"1": "Ana", "2": "Ben"}, lang), "utf-8")
-            phone.get(page.as_uri())
-            found[f"{lang} phone /history with wins"] = axe(phone)
-    finally:
-        phone.quit()
-        tv.quit()
-    print(f"\naxe-core: {len(found)} page states, "
-          f"{sum(len(v) for v in found.values())} violations")
-    assert len(found) == 4 * 2 * 4 + 4 and all(v == [] for v in found.values()), {
-        state: v for state, v in found.items() if v}
-

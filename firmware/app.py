@@ -13,12 +13,15 @@ import signal
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware.config.phone import PHONE_FILE, layered
 from firmware.devices import Rigging, on_raspberry_pi
 from firmware.display.fonts import Fonts
+from firmware.display.layout import Layout
 from firmware.display.paging import shown
+from firmware.display.screen import Screen
 from firmware.errors import ConfigError, HardwareError
 from firmware.notify import Notifier
 from firmware.runtime.loop import Loop
@@ -127,11 +130,15 @@ def _run_table(args: argparse.Namespace, folder: Path | None, stops: Stops) -> i
                             f"set aside as {PHONE_FILE}.not-taken; the next start runs "
                             "with the config's)") from None
     loop = rig.loop
-    fonts, text_view = Fonts(), None
+    fonts = Fonts()
+    text_view: Callable[[Screen, int], None] | None = None
     if emulated and not show_terminal:  # piped: each page as text on stdout
         from firmware.emulate.textview import TextView
 
         text_view = TextView(sys.stdout, fonts, config.display.layout)
+    elif emulated and (terminal := getattr(rig, "terminal", None)) is not None:
+        text_view = functools.partial(_page_words, terminal.words, fonts,  # under a braille
+                                      config.display.layout)  # panel, its page as text too
     voice = config.voice
     speaker = Speaker(device="default" if emulated and voice.device == AUTO else voice.device,
                       volume=voice.volume, speed=voice.speed, amplifier=voice.i2s_amplifier)
@@ -204,6 +211,14 @@ UNSAVED = 1
 """The exit status of a session that stopped with actions it could not save (the disk
 full, read-only, not ours): never 0, so systemd lists the unit as failed and a script
 that ran it knows."""
+
+
+def _page_words(say: Callable[[list[str]], None], fonts: Fonts, layout: Layout,
+                screen: Screen, page: int) -> None:
+    """Page ``page`` of ``screen`` as text, to ``say`` (the terminal's braille panel)."""
+    pages = shown(screen, fonts, layout)
+    number = page % len(pages)
+    say(pages[number].framed(number + 1, len(pages)))
 
 
 def put_away(directory: Path) -> list[Message]:

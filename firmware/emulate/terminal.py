@@ -3,7 +3,9 @@
 Any size; a colour or greyscale panel in the terminal's own colours where it
 has 24-bit colour (COLORTERM), else each pixel lit or not, as a monochrome
 panel shows it. A terminal too small for that (an 80x24 one, for a 128x64 panel)
-gets the panel in braille cells, 2x4 pixels a character, each pixel lit or not.
+gets the panel in braille cells, 2x4 pixels a character, each pixel lit or not, and
+under them, where the lines are there, the page as text: a letter in braille is some
+3x2 cells of dots, and "č" beside "c" was a guess (issue 61, item 11).
 """
 
 from __future__ import annotations
@@ -96,7 +98,16 @@ class TerminalPanel:
         self._shown: tuple[Image.Image, bool, bool] | None = None
         self._too_small: tuple[int, int] | None = None  # the size said to be too small
         self._whole: bool | None = None  # drawn pixel for pixel (True) or in braille
+        self._words: list[str] = []  # the page as text, said under a braille panel
+        self._said: list[str] = []  # the text lines on the terminal now
         self.out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
+
+    def words(self, lines: list[str]) -> None:
+        """The page the panel shows, as text (``Page.framed``): written under the panel
+        where it is drawn in braille and the terminal has the lines for it."""
+        self._words = list(lines)
+        if self._shown is not None and self._whole is False:
+            self._say(self.size())
 
     def resize(self) -> None:
         """The terminal changed size (SIGWINCH): clear it and draw the panel again, whole
@@ -144,10 +155,29 @@ class TerminalPanel:
         if not self._lines:
             parts.append(f"\x1b[{len(lines) + 2};1H└" + "─" * columns + "┘")
             parts.append(f"\x1b[{len(lines) + 3};1H{self.help_line}")
+        redrawn = not self._lines
         self._lines = [style + line for line in lines]
+        self.out.write("".join(parts))
+        if not fits:
+            if redrawn:
+                self._said = []
+            self._say(have)
+        self.out.flush()
+
+    def _say(self, have: tuple[int, int]) -> None:
+        """The page's text under the braille panel and its help line: as many of its lines
+        as the terminal has below them, each cut to its width; only the lines changed."""
+        top = len(self._lines) + 4  # the frame's two lines, the help line, then the text
+        room = max(0, have[1] - top + 1)
+        said = [line[:have[0]].ljust(min(have[0], 80)) for line in self._words[:room]]
+        said += [" " * min(have[0], 80)] * (len(self._said) - len(said))  # what was there
+        parts = [f"\x1b[{top + row};1H{line}" for row, line in enumerate(said)
+                 if row >= len(self._said) or self._said[row] != line]
+        self._said = [line for line in said if line.strip()]
         self.out.write("".join(parts))
         self.out.flush()
 
     def close(self) -> None:
-        self.out.write(f"\x1b[{len(self._lines) + 4};1H\x1b[?25h\n")
+        below = len(self._lines) + 4 + len(self._said)
+        self.out.write(f"\x1b[{below};1H\x1b[?25h\n")
         self.out.flush()

@@ -108,6 +108,40 @@ def test_an_80_by_24_terminal_shows_the_panel_in_braille_cells() -> None:
     assert sum(bin(ord(c) - 0x2800).count("1") for row in rows for c in row) == 5
 
 
+def test_under_a_braille_panel_the_page_is_text_where_the_terminal_has_the_lines() -> None:
+    """At 80x24 a letter is some 3x2 braille cells of dots: a Croatian result read
+    "c" for "č" (issue 61, item 11). Under the panel and its keys, the page as text, as
+    many of its lines as the terminal has (5 at 80x24), each cut to its width; a page
+    of fewer lines clears the ones left; a terminal with room for every pixel shows no
+    text."""
+    from firmware.app import _page_words
+    from firmware.display.fonts import Fonts
+    from firmware.display.screens import result_screen
+    from firmware.display.words import Words
+    from robinson_core import Game, Roll
+
+    out = io.StringIO()
+    terminal = TerminalPanel(out, "space/enter: press", size=lambda: (80, 24))
+    image = Image.new("1", (CLASSIC.width, CLASSIC.height))
+    terminal.draw(image)
+    game = Game((1, 2)).play(Roll(3)).play(Roll(6)).play(Roll(4))
+    screen = result_screen(Words("hr", {1: "Čedo", 2: "Ivo"}), game)
+    _page_words(terminal.words, Fonts(), CLASSIC, screen, 0)
+    said = out.getvalue().split("space/enter: press")[1]
+    assert "\x1b[20;1H┌ Čedo" in said and "Čedo" in said and "└ ▶" in said, said
+    lines = [part.split("H", 1)[1].rstrip() for part in said.split("\x1b[")[1:]]
+    assert len(lines) == 5 and all(len(line) <= 80 for line in lines), lines
+    out.truncate(0)
+    terminal.words(["┌ Ivo", "└ ▶ Čedo"])  # a shorter page: the lines left are cleared
+    cleared = out.getvalue()
+    assert "\x1b[22;1H" + " " * 80 in cleared and "\x1b[24;1H" + " " * 80 in cleared
+    wide = io.StringIO()
+    roomy = TerminalPanel(wide, "keys", size=lambda: (140, 45))
+    roomy.draw(image)
+    roomy.words(["┌ Čedo → 4"])
+    assert "Čedo" not in wide.getvalue()
+
+
 def test_a_demo_plays_in_a_folder_of_its_own_and_leaves_the_game_in_play(
         tmp_path: Path) -> None:
     """``--demo`` without ``--state-dir``: the game in play in the usual folder is not put

@@ -256,19 +256,21 @@ def settings_page(view: dict[str, Any], lang: str, csrf: str,
     chosen = settings.get("language")
     options = "".join(f'<option value="{code}"{" selected" if code == chosen else ""}>'
                       f"{e(language_name(code))}</option>" for code in LANGUAGES)
-    body.append(f'<form class="intent" data-api="/api/language"><label>'
+    # Each of these is saved as it is changed (no Save button of its own: five of them
+    # were one page's), the switches as switches, the brightness with its value.
+    body.append(f'<form class="intent" data-api="/api/language" data-auto><label>'
                 f'{e(say(lang, "language"))} <select name="value">{options}</select></label>'
-                f'<button>{e(say(lang, "save"))}</button></form>')
+                '</form>')
     for key in ("voice", "story"):
         on = bool(settings.get(key))
-        body.append(f'<form class="intent" data-api="/api/{key}" data-kind="switch">'
-                    f'<label>{e(say(lang, key))} <input type="checkbox" name="value"'
-                    f'{" checked" if on else ""}></label>'
-                    f'<button>{e(say(lang, "save"))}</button></form>')
+        body.append(f'<form class="intent" data-api="/api/{key}" data-kind="switch" data-auto>'
+                    f'<label class="switch">{e(say(lang, key))} <input type="checkbox" '
+                    f'role="switch" name="value"{" checked" if on else ""}></label></form>')
     level = int(settings.get("brightness", 4))
-    body.append(f'<form class="intent" data-api="/api/brightness" data-kind="number">'
-                f'<label>{e(say(lang, "brightness"))} <input type="range" name="value" min="1" '
-                f'max="4" value="{level}"></label><button>{e(say(lang, "save"))}</button></form>')
+    body.append(f'<form class="intent" data-api="/api/brightness" data-kind="number" data-auto>'
+                f'<label>{e(say(lang, "brightness"))} <output>{level}/4</output>'
+                f'<input type="range" name="value" min="1" max="4" value="{level}"></label>'
+                '</form>')
     body.append('<p id="said" role="status"></p>')
     body.append(phones_section(phones, lang))
     body.append(hardware_section(view.get("hardware") or {}, lang))

@@ -76,6 +76,8 @@ def browser(size: tuple[int, int]) -> Any:
     width, height = size
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [  # a phone set dark
+        {"name": "prefers-color-scheme", "value": "dark"}]})  # (headless is light)
     driver.set_page_load_timeout(20)
     return driver
 
@@ -103,11 +105,13 @@ def choose_language(driver: Any, lang: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
+    if driver.execute_script("return document.documentElement.lang") == lang:
+        return  # chosen already: choosing it again changes nothing, and sends nothing
     driver.execute_script("window.robinsonAsked = true")
     Select(driver.find_element(By.CSS_SELECTOR, 'select[name="value"]')) \
-        .select_by_visible_text(language_name(lang))  # as a reader finds it, by its name
-    driver.find_element(By.CSS_SELECTOR, 'form[data-api="/api/language"] button').click()
-    wait_for(lambda: lang_of(driver) == lang, 5, f"the page loaded anew in {lang}")
+        .select_by_visible_text(language_name(lang))  # as a reader finds it, by its name:
+    wait_for(lambda: lang_of(driver) == lang, 5, f"the page loaded anew in {lang}")  # saved
+    # as it is chosen (no Save button)
 
 
 def lang_of(driver: Any) -> str | None:
@@ -325,6 +329,21 @@ def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
                     width = driver.execute_script("return document.documentElement.scrollWidth")
                     assert width <= (PHONE if size == "phone" else TV)[0], (lang, size, tab)
                     found[f"{lang} {size} /{tab}"] = axe(driver)
+        small = targets_under_44(phone, web)  # Settings, paired: every finger's target
+        phone.execute_script("document.querySelector('form[data-api=\"/api/voice\"] "
+                             "input').click()")  # a switch: saved as it is switched
+        wait_for(lambda: seam_view(table.directory)["settings"]["voice"], 5, "voice on")
+        shown = phone.execute_script(
+            "const r = document.querySelector('input[type=range]'); r.value = 2;"
+            "r.dispatchEvent(new Event('input')); return document.querySelector('output')"
+            ".textContent")
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "light"}]})
+        for tab in ("", "history", "rules", "settings"):  # a phone set light: the page too
+            phone.get(f"{web.url}/{tab}")
+            found[f"ja phone light /{tab}"] = axe(phone)
+        ground = phone.execute_script("return getComputedStyle(document.body).backgroundColor")
+        phone.save_screenshot(str(shots / "phone-settings-light-ja.png"))
         games = [PastGame(n, "won", None, winner) for n, winner in enumerate((1, 2, 1), 1)]
         for lang in LANGUAGES:  # (a game to the end takes minutes: History as it is drawn)
             page = tmp_path / f"history-{lang}.html"
@@ -335,9 +354,28 @@ def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
         phone.quit()
         tv.quit()
     print(f"\naxe-core: {len(found)} page states, "
-          f"{sum(len(v) for v in found.values())} violations")
-    assert len(found) == 4 * 2 * 4 + 4 and all(v == [] for v in found.values()), {
+          f"{sum(len(v) for v in found.values())} violations; targets under 44 px: {small}")
+    assert len(found) == 4 * 2 * 4 + 4 + 4 and all(v == [] for v in found.values()), {
         state: v for state, v in found.items() if v}
+    # Each target 44 px and more, the switches saved as switched, the brightness's value
+    # shown, a light page for a phone set light (issue 62, item 5).
+    assert small == [] and shown == "2/4" and ground == "rgb(250, 250, 250)", (small, ground)
+
+
+TARGETS = """
+return [...document.querySelectorAll('a, button, select, input:not([type=checkbox]),'
+                                     + ' label.switch, summary')]
+  .filter(el => el.offsetParent !== null)
+  .map(el => [el.tagName + (el.name ? '[' + el.name + ']' : ''), el.getBoundingClientRect()])
+  .filter(([_, r]) => r.height < 44 || r.width < 44)
+  .map(([what, r]) => what + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+"""
+
+
+def targets_under_44(driver: Any, web: Web) -> list[str]:
+    """The targets a finger may miss on Settings (paired): each under 44 px a side."""
+    driver.get(f"{web.url}/settings")
+    return list(driver.execute_script(TARGETS))
 
 
 @needs_chromium

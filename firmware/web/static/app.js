@@ -87,6 +87,15 @@
     return field ? { value: field.value } : {};
   }
 
+  for (const form of document.querySelectorAll("form.intent[data-auto]")) {
+    form.addEventListener("change", () => form.requestSubmit());  // saved as changed
+    const shown = form.querySelector("output");
+    const range = form.querySelector('input[type="range"]');
+    if (shown && range) range.addEventListener("input", () => {
+      shown.textContent = range.value + "/" + range.max;
+    });
+  }
+
   for (const form of document.querySelectorAll("form.intent")) {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();

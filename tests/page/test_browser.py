@@ -330,8 +330,12 @@ def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
                     assert width <= (PHONE if size == "phone" else TV)[0], (lang, size, tab)
                     found[f"{lang} {size} /{tab}"] = axe(driver)
         small = targets_under_44(phone, web)  # Settings, paired: every finger's target
-        phone.execute_script("document.querySelector('form[data-api=\"/api/voice\"] "
+        phone.execute_script("document.querySelector('form[data-api=\"/api/story\"] "
                              "input').click()")  # a switch: saved as it is switched
+        wait_for(lambda: seam_view(table.directory)["settings"]["story"], 5, "story on")
+        phone.execute_script("delete HTMLFormElement.prototype.requestSubmit;"  # as Safari
+                             "document.querySelector('form[data-api=\"/api/voice\"] "  # 15
+                             "input').click()")
         wait_for(lambda: seam_view(table.directory)["settings"]["voice"], 5, "voice on")
         shown = phone.execute_script(
             "const r = document.querySelector('input[type=range]'); r.value = 2;"

@@ -88,7 +88,10 @@
   }
 
   for (const form of document.querySelectorAll("form.intent[data-auto]")) {
-    form.addEventListener("change", () => form.requestSubmit());  // saved as changed
+    form.addEventListener("change", () => {  // saved as changed (Safari before 16 has
+      if (form.requestSubmit) form.requestSubmit();  // no requestSubmit: the event, then)
+      else form.dispatchEvent(new Event("submit", { cancelable: true }));
+    });
     const shown = form.querySelector("output");
     const range = form.querySelector('input[type="range"]');
     if (shown && range) range.addEventListener("input", () => {

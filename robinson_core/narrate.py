@@ -135,7 +135,7 @@ def fridays_apart(events: Sequence[ev.Event], playing: Sequence[int],
                and e.amount]
     if not fridays or any(e.payer is None for e in fridays):
         return None
-    square = [e for e in events if isinstance(e, _MONEY) and e not in fridays]
+    square = [e for e in events if isinstance(e, MONEY) and e not in fridays]
     if not all(isinstance(e, ev.Transfer) and e.payee is None for e in square):
         return None
     same = alike(nets(square), playing, left_out)
@@ -144,7 +144,8 @@ def fridays_apart(events: Sequence[ev.Event], playing: Sequence[int],
     return same[1], same[2], fridays
 
 
-_MONEY = (ev.Transfer, ev.Won, ev.Shared)
+MONEY = (ev.Won, ev.Transfer, ev.Shared)
+"""The events that move chips: a win's pot, a payment, a share of the pot."""
 
 
 def friday_masters(events: Sequence[ev.Event]) -> dict[int, int]:

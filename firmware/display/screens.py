@@ -24,6 +24,7 @@ from robinson_core import events as ev
 from robinson_core.narrate import (
     ASK_KEYS,
     EXCHANGES,
+    MONEY,
     describe,
     describe_each,
     friday_masters,
@@ -139,7 +140,6 @@ def decider(state: GameState) -> int | None:
     return state.to_move if state.pending in ASK_KEYS else None
 
 
-_MONEY = (ev.Won, ev.Transfer, ev.Shared)
 _NEXT = (ev.Eliminated, ev.Decided, ev.SatOut, ev.WillSitOut, ev.FridaySworn, ev.BondEnded,
          ev.Swapped, ev.NoNeighbour, ev.Parrot, ev.NoWinner)
 
@@ -164,7 +164,7 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
     such, its master beside ("Ana +2 · Ben −1 · Cid −1", "Ana +3 · Cid (Friday) +1"):
     all said if the bank was the other side of every payment. ("", False) for one
     payment or none."""
-    if sum(isinstance(e, _MONEY) for e in events) < 2:
+    if sum(isinstance(e, MONEY) for e in events) < 2:
         return "", False
     change = narrate.nets(events)
     playing = [p.seat for p in state.players if p.position is not None]
@@ -189,7 +189,7 @@ def money_line(w: Words, state: GameState, events: Sequence[ev.Event]) -> tuple[
     masters = friday_masters(events)  # and a Friday's third of the pot at the win:
     masters |= {e.partner: e.winner for e in events if isinstance(e, ev.Shared) and e.as_friday}
     banked = all(isinstance(e, ev.Transfer) and None in (e.payer, e.payee)
-                 for e in events if isinstance(e, _MONEY))
+                 for e in events if isinstance(e, MONEY))
     return w("money_and").join(
         w("money_friday", name=w.name(seat), change=_signed(amount)) if seat in masters
         else w("money_one", name=w.name(seat), change=_signed(amount))
@@ -248,7 +248,7 @@ def result_screen(w: Words, game: Game, badge: str = "") -> Screen:
         said[payment] = w("friday_sworn_paid", friday=w.name(sworn.friday),
                           name=w.name(sworn.master), amount=payment.amount)
         del said[sworn]
-    paid = [said[e] for e in events if isinstance(e, _MONEY) and not _nothing_moved(e)]
+    paid = [said[e] for e in events if isinstance(e, MONEY) and not _nothing_moved(e)]
     summed, whole = money_line(w, state, events)
     if state.status is not Status.PLAYING:
         return _end_screen(w, game, seat, title, summed, paid, said, face, badge)

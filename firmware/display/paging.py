@@ -119,9 +119,11 @@ def _chips_not_alone(screen: Screen, layout: Layout, fonts: Fonts) -> Screen:
     essential = screen.body[:screen.essential]
     if len(essential) < 2 or essential[0] != screen.ledger:
         return screen
-    laid = paged(screen, fonts, box(layout, screen, fonts))
-    if len(laid) < 2 or any(index for index, _ in laid[0]):
-        return screen
+    where = box(layout, screen, fonts)  # as ``paged`` lays them: the second line starts
+    width, room = body_width(screen, where), max(1, body_rows(screen, where))  # page 2
+    chips, after = (len(wrap(line, width, fonts)) for line in essential[:2])  # where the
+    if chips + after <= room:  # two do not fit one page (two lines wrapped, not the body
+        return screen          # paged: this runs at every fit of a result)
     return replace(screen, body=(*essential[1:], screen.ledger,
                                  *screen.body[screen.essential:]))
 

@@ -88,7 +88,7 @@ class Play:
         self.winner = state.winner
         self.events: list[ev.Event] = []
         # Each seat's turn order of the others, starting after it.
-        self._rings = {seat: _ring(self.seats, seat) for seat in self.seats}
+        self._rings = {seat: ring(self.seats, seat) for seat in self.seats}
 
     @property
     def state(self) -> GameState:
@@ -438,8 +438,9 @@ def _transfer(payer: int | None, payee: int | None, asked: int, amount: int,
 
 
 @functools.lru_cache(maxsize=1024)
-def _ring(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
-    """The other seats in turn order, starting after ``seat``."""
+def ring(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """The other seats in turn order, starting after ``seat`` (its last is the seat on
+    ``seat``'s right: whose turn came just before)."""
     i = seats.index(seat)
     return seats[i + 1:] + seats[:i]
 

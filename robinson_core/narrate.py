@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from . import events as ev
 from .actions import CHOICES, Choice
 from .board import BOARD, HOME, START
+from .engine import ring
 from .game import Game
 from .house_rules import HouseRules, ShareWith
 from .state import GameState, Player, Status
@@ -367,12 +368,10 @@ def passed_over(event: ev.Shared, state: GameState, rules: HouseRules) -> list[i
     """
     if event.as_friday or rules.share_with not in SHARED_PAST:
         return []
-    seats = [p.seat for p in state.players]
-    at = seats.index(event.winner)
-    ring = seats[at + 1:] + seats[:at]  # in turn order after the winner: the left first
+    others = ring(tuple(p.seat for p in state.players), event.winner)  # the left first
     if rules.share_with is ShareWith.RIGHT:
-        ring.reverse()
-    between = ring[:ring.index(event.partner)]
+        others = others[::-1]
+    between = others[:others.index(event.partner)]
     return [seat for seat in between if state.player(seat).position is None]
 
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from firmware.speech.words import spoken, story
 from robinson_core import CHOICES, Choice, Game, GameState, Pending, Status, narrate
 from robinson_core import events as ev
+from robinson_core.engine import ring
 from robinson_core.narrate import seat_names
 from robinson_core.texts import instruction_key, ui
 
@@ -307,8 +308,7 @@ def _next_in_turn(state: GameState, seat: int, skipped: set[int]) -> int | None:
     those just said to miss this turn (``skipped``): whose roll it is if nobody else
     misses a turn or rolls again (the voice need not say it: "Eve misses this turn."
     says Ann is next)."""
-    seats = [p.seat for p in state.players if p.position is not None or p.seat == seat]
-    after = seats[seats.index(seat) + 1:] + seats[:seats.index(seat)]
-    return next((other for other in after if other not in skipped), None)
+    seats = tuple(p.seat for p in state.players if p.position is not None or p.seat == seat)
+    return next((other for other in ring(seats, seat) if other not in skipped), None)
 
 

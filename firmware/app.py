@@ -216,9 +216,9 @@ that ran it knows."""
 def _page_words(say: Callable[[list[str]], None], fonts: Fonts, layout: Layout,
                 screen: Screen, page: int) -> None:
     """Page ``page`` of ``screen`` as text, to ``say`` (the terminal's braille panel)."""
-    pages = shown(screen, fonts, layout)
-    number = page % len(pages)
-    say(pages[number].framed(number + 1, len(pages)))
+    from firmware.emulate.textview import framed_page  # emulated only, as TextView is
+
+    say(framed_page(screen, page, fonts, layout))
 
 
 def put_away(directory: Path) -> list[Message]:

@@ -23,10 +23,16 @@ class TextView:
         self.last: list[str] = []
 
     def __call__(self, screen: Screen, page: int) -> None:
-        pages = shown(screen, self.fonts, self.layout)
-        number = page % len(pages)
-        lines = pages[number].framed(number + 1, len(pages))
+        lines = framed_page(screen, page, self.fonts, self.layout)
         if lines != self.last:
             self.last = lines
             self.out.write("\n".join(lines) + "\n\n")
             self.out.flush()
+
+
+def framed_page(screen: Screen, page: int, fonts: Fonts, layout: Layout) -> list[str]:
+    """Page ``page`` of ``screen`` on this panel as lines of text, framed (``Page.framed``):
+    what a pipe is written, and what a braille panel in a small terminal shows under it."""
+    pages = shown(screen, fonts, layout)
+    number = page % len(pages)
+    return pages[number].framed(number + 1, len(pages))

@@ -74,8 +74,8 @@ class Live:
         self._answers: dict[int, asyncio.Future[Message]] = {}
         self.put_away: list[PastGame] = []  # the games put away, as last told
         self.names: dict[str, str] = {}  # each seat's name, as the table last showed it
-        self.last: dict[str, Any] = {}  # the last view's game, names and time (hh:mm),
-        # kept once the table is off: its board and standings stay on Now, marked
+        self.last: dict[str, Any] = {}  # the last view's game and time (hh:mm), kept
+        # once the table is off: its board and standings stay on Now, marked
         self._ids = itertools.count(1)
 
     @property
@@ -89,7 +89,8 @@ class Live:
         """The view as anyone on the page may see it: without what is private; with the
         table off, the game it last showed (``kept``)."""
         view = {key: value for key, value in (self.view or {}).items() if key != "private"}
-        kept = {"kept": self.last} if self.view is None and self.last.get("game") else {}
+        kept = {"kept": {**self.last, "names": self.names}} \
+            if self.view is None and self.last.get("game") else {}
         return {"status": self.status, "version": self.version, **view, **kept}
 
     def private(self) -> dict[str, Any]:
@@ -207,7 +208,6 @@ class Live:
                 self.view = message
                 if isinstance(told := message.get("names"), dict):
                     self.names = {str(seat): str(name) for seat, name in told.items()}
-                self.last = {"game": message.get("game"), "names": self.names,
-                             "time": time.strftime("%H:%M")}
+                self.last = {"game": message.get("game"), "time": time.strftime("%H:%M")}
                 self._bump()
 

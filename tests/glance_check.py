@@ -36,6 +36,7 @@ before this one was judged by it too).
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -196,14 +197,6 @@ def check(seen: Seen, money: Money | None) -> Iterator[tuple[str, str]]:
 Covering = Callable[[dict[int, int], int, Sequence[int]], str]
 
 
-def common_start(one: str, other: str) -> str:
-    """What two texts begin with alike ("Ana +2, others −1" of it with and without
-    "…, Cid 0")."""
-    same = next((n for n, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
-                min(len(one), len(other)))
-    return one[:same]
-
-
 def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
              covering: Covering) -> Money:
     """Who must be seen on page 1 after ``game``'s last action (see ``Money``): each by
@@ -240,9 +233,9 @@ def money_of(game: Game, forms: Callable[[int], Sequence[str]], mover_line: str,
     alike = (len(lost) == 1 and len(gainers) <= 2 and len(losers) >= 2
              and len(unchanged) <= 2 and set(change) <= set(playing))
     gains = {seat: change[seat] for seat in gainers}
-    line = common_start(  # who did not pay may follow on page 2: theirs did not change
+    line = os.path.commonprefix([  # noqa: RUF071 (texts, not paths: letter by letter)
         covering(gains, -min(lost), unchanged), covering(gains, -min(lost), [])
-    ) if alike else ""
+    ]) if alike else ""  # who did not pay may follow on page 2: theirs did not change
     fridays = [e.payer for e in game.events if isinstance(e, ev.Transfer) and e.amount
                and e.why is ev.Why.FRIDAY and e.payer is not None]
     square = [e for e in game.events if isinstance(e, ev.Transfer) and e.amount

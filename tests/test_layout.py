@@ -206,6 +206,9 @@ OUTSIDE: dict[str, frozenset[str]] = {
                             "logging", "os", "pathlib", "secrets", "socket", "starlette",
                             "time"},
     "firmware.web.hosts": PURE | {"ipaddress", "urllib"},
+    "firmware.web.app": PURE | {"asyncio", "contextlib", "datetime", "hmac", "html", "json",
+                                "logging", "os", "pathlib", "secrets", "socket",
+                                "starlette", "time", "urllib"},  # (a form's body)
     "firmware.web.icons": PURE | {"io", "json", "PIL"},  # the home screen's icons, drawn
     "firmware.web.guard": PURE | {"asyncio", "h11", "uvicorn"},
     "firmware.web.serve": PURE | {"argparse", "errno", "logging", "os", "pathlib", "socket",

@@ -17,6 +17,7 @@ import json
 import math
 import socket
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ from firmware.display.layout import NAME_LETTERS
 from firmware.seam.wire import INTENT_MOST, SETTINGS
 from firmware.table.names import WIDE_LETTERS, fault
 from firmware.table.prefs import PHONE_DAYS, Phone
-from firmware.web import icons, pages
+from firmware.web import icons, pages, reading
 from firmware.web.hosts import is_own, own_names
 from firmware.web.live import Live
 from firmware.web.pairing import (
@@ -66,6 +67,7 @@ STREAM_FOR = 600.0
 hold a connection for ever (``firmware.web.guard``)."""
 HEADERS_MOST = 8 * 1024  # bytes of a request's headers (the page's own: a few hundred)
 FIRST_VIEW_WITHIN = 3.0  # seconds the page waits for the table's view as it starts
+FORM_MOST = 256  # bytes of the language form's body (it sends some 10)
 ASK_EVERY = 3.0  # seconds between two codes asked for on the panel
 HEADERS = {
     "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -73,7 +75,8 @@ HEADERS = {
                                "form-action 'self'; "
                                "base-uri 'none'; frame-ancestors 'none'",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",  # nothing to another site; the page's own forms
+    # go with their Origin ("no-referrer" made it "null": the language form refused)
     "x-frame-options": "DENY",
 }
 CACHE = "no-cache"
@@ -97,13 +100,25 @@ class Companion:
         self.tries = Tries()
         self.pace = Pace()
         self.asked_at = -ASK_EVERY
-        self._fragments: dict[tuple[int, str], str] = {}
+        self._fragments: dict[str, str] = {}  # Now's live part in each language asked,
+        self._fragments_at = -1  # at this version
         self._told: set[tuple[str, int]] = set()  # (phone, day): its use told the table
         self._tasks: set[asyncio.Task[str | None]] = set()
 
-    def lang(self) -> str:
+    def table_lang(self) -> str:
+        """The table's language: its panel's and its voice's."""
         settings = (self.live.view or {}).get("settings") or {}
         return str(settings.get("language") or self.config.language)
+
+    def reading(self, request: Request) -> reading.Reading:
+        """What decides the language this phone reads the page in (``reading``)."""
+        return reading.Reading.of(request.cookies.get(reading.COOKIE),
+                                  request.headers.get("accept-language", ""), self.table_lang())
+
+    def lang(self, request: Request) -> str:
+        """The language this phone reads the page in: its own choice, its browser's, or
+        the table's."""
+        return self.reading(request).language
 
     def phone(self, request: Request) -> dict[str, Any] | None:
         """The phone the cookie's session is, if the table keeps it and it was used within
@@ -138,13 +153,15 @@ class Companion:
                       "me": me is not None and p.get("digest") == me}
                      for p in self.live.private().get("phones") or () if isinstance(p, dict))
 
-    def fragment(self) -> tuple[int, str, str]:
-        """Now's live part at this version (made once a version, for every client)."""
-        version, lang = self.live.version, self.lang()
-        key = (version, lang)
-        if key not in self._fragments:
-            self._fragments = {key: pages.now_fragment(self.live.public(), lang)}
-        return version, lang, self._fragments[key]
+    def fragment(self, lang: str) -> tuple[int, str]:
+        """Now's live part at this version in ``lang`` (made once a version and language,
+        for every client)."""
+        version = self.live.version
+        if version != self._fragments_at:
+            self._fragments, self._fragments_at = {}, version
+        if lang not in self._fragments:
+            self._fragments[lang] = pages.now_fragment(self.live.public(), lang)
+        return version, self._fragments[lang]
 
 
 def build(companion: Companion) -> Starlette:
@@ -164,7 +181,7 @@ def build(companion: Companion) -> Starlette:
         return response
 
     async def now(request: Request) -> Response:
-        return renewed(html(pages.now_page(live.public(), companion.lang(), csrf(request))),
+        return renewed(html(pages.now_page(live.public(), companion.lang(request), csrf(request))),
                        request)
 
     async def api_now(request: Request) -> Response:
@@ -184,7 +201,8 @@ def build(companion: Companion) -> Starlette:
             seen, ends = -1, time.monotonic() + STREAM_FOR
             told = time.monotonic()  # when the phone was last sent anything
             while (now := time.monotonic()) < ends:
-                version, lang, fragment = companion.fragment()
+                lang = companion.lang(request)  # (the table's may change meanwhile)
+                version, fragment = companion.fragment(lang)
                 ident = _ident(lang, live.status, fragment)
                 if version != seen and ident != shown:
                     shown, told = ident, now
@@ -200,7 +218,7 @@ def build(companion: Companion) -> Starlette:
                                  headers={"x-accel-buffering": "no"})
 
     async def history(request: Request) -> Response:
-        lang = companion.lang()
+        lang = companion.lang(request)
         games = await live.history()  # the names as the table last told them: its own
         return html(pages.history_page(live.put_away if games is None else games,
                                        live.names, lang, off=games is None))
@@ -211,11 +229,37 @@ def build(companion: Companion) -> Starlette:
         with contextlib.suppress(Exception):
             if game.get("rules"):
                 rules = HouseRules.from_strings(game["rules"])
-        return html(pages.rules_page(companion.lang(), rules))
+        return html(pages.rules_page(companion.lang(request), rules))
 
     async def settings(request: Request) -> Response:
-        return renewed(html(pages.settings_page(live.public(), companion.lang(), csrf(request),
-                                                companion.phones(request))), request)
+        return renewed(html(pages.settings_page(live.public(), companion.reading(request),
+                                                csrf(request), companion.phones(request))),
+                       request)
+
+    async def choose_language(request: Request) -> Response:
+        """This phone's own language (``reading``), from Settings' form: kept in its
+        cookie, then back to Settings. Anyone may choose it: it changes nothing at the
+        table. "" forgets the choice (the browser's, or the table's, again)."""
+        if not _same_origin(request):
+            return PlainTextResponse("not from this page", 403)
+        if request.headers.get("content-type", "").split(";")[0].strip() \
+                != "application/x-www-form-urlencoded":
+            return PlainTextResponse("send the form", 415)
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > FORM_MOST:
+                return PlainTextResponse("too long", 413)
+        value = urllib.parse.parse_qs(body.decode("latin-1")).get("lang", [""])[0]
+        if value and reading.chosen(value) is None:
+            return PlainTextResponse("no such language", 400)
+        response = RedirectResponse("/settings", 303)
+        if value:
+            response.set_cookie(reading.COOKIE, value, max_age=reading.KEEP_DAYS * 24 * 3600,
+                                httponly=True, samesite="lax", path="/")
+        else:
+            response.delete_cookie(reading.COOKIE, path="/")
+        return response
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
@@ -229,7 +273,7 @@ def build(companion: Companion) -> Starlette:
                         headers={"cache-control": "max-age=60"})
 
     async def manifest(request: Request) -> Response:
-        return Response(icons.manifest(companion.lang()),
+        return Response(icons.manifest(companion.lang(request)),
                         media_type="application/manifest+json")
 
     async def favicon(request: Request) -> Response:  # asked for whatever the page says
@@ -238,7 +282,7 @@ def build(companion: Companion) -> Starlette:
 
     async def change(request: Request) -> Response:
         """A setting from a paired phone: one intent on the seam."""
-        lang = companion.lang()
+        lang = companion.lang(request)
         intent = request.path_params["intent"]
         if intent not in SETTINGS:
             return JSONResponse({"said": "not found"}, 404)
@@ -277,7 +321,7 @@ def build(companion: Companion) -> Starlette:
         return JSONResponse({"ok": True, "said": say(lang, "saved")})
 
     async def pair(request: Request) -> Response:
-        lang = companion.lang()
+        lang = companion.lang(request)
         if not _same_origin(request):
             return JSONResponse({"said": "not from this page"}, 403)
         body = await _json(request)  # read first: a guess is judged once it is all here
@@ -293,7 +337,7 @@ def build(companion: Companion) -> Starlette:
 
     async def pair_link(request: Request) -> Response:
         """The panel's QR code: its one-time token in the address."""
-        lang = companion.lang()
+        lang = companion.lang(request)
         token = request.query_params.get("t", "")[:64]
         return await _pair_with(
             companion, token, phone_kind(request.headers.get("user-agent", "")),
@@ -306,7 +350,7 @@ def build(companion: Companion) -> Starlette:
     async def ask_code(request: Request) -> Response:
         """Ask the table to show a code on its panel (no pairing needed: that is what it
         is for), one every few seconds at most."""
-        lang = companion.lang()
+        lang = companion.lang(request)
         if not _same_origin(request):
             return JSONResponse({"said": "not from this page"}, 403)
         loop_now = asyncio.get_running_loop().time()
@@ -324,6 +368,7 @@ def build(companion: Companion) -> Starlette:
         Route("/settings", settings), Route("/events", events), Route("/api/now", api_now),
         Route("/static/{name}", static), Route("/pair", pair_link),
         Route("/manifest.webmanifest", manifest), Route("/favicon.ico", favicon),
+        Route("/language", choose_language, methods=["POST"]),
         Route("/api/pair", pair, methods=["POST"]),
         Route("/api/pair/request", ask_code, methods=["POST"]),
         Route("/api/{intent}", change, methods=["POST"]),
@@ -476,7 +521,7 @@ class Hardened:
                                     421, headers=REFUSED)(scope, receive, send)
             return
 
-        cache = PRIVATE if scope["path"].startswith(("/api/", "/pair")) else CACHE
+        cache = PRIVATE if scope["path"].startswith(("/api/", "/pair", "/language")) else CACHE
 
         async def with_headers(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":

@@ -1,4 +1,4 @@
-"""The companion page's HTML, written on the server in the table's language.
+"""The companion page's HTML, written on the server in each phone's language.
 
 Everything that came from the network or the table (a name, a page's row) goes
 through ``e`` (``html.escape``) on its way into a page: a name
@@ -17,6 +17,7 @@ from typing import Any
 
 from firmware.display.layout import MAP_ROWS, NAME_LETTERS, SEAT_COLOURS
 from firmware.table.prefs import PHONE_DAYS
+from firmware.web.reading import Reading
 from firmware.web.words import say
 from robinson_core import BOARD, HouseRules
 from robinson_core.house_rules import NAMES, format_value
@@ -226,13 +227,15 @@ def rules_page(lang: str, rules: HouseRules) -> str:
     return document(lang, "rules", body)
 
 
-def settings_page(view: dict[str, Any], lang: str, csrf: str,
+def settings_page(view: dict[str, Any], reader: Reading, csrf: str,
                   phones: tuple[dict[str, Any], ...] = ()) -> str:
-    """Names, language, voice, storyteller, brightness: each a form the script sends as
-    JSON with the CSRF token; the paired phones (``phones``: each its ``id``, ``kind``,
+    """This phone's own language (``reader``: for anyone, paired or not); then the
+    table's names, language, voice, storyteller, brightness: each a form the script sends
+    as JSON with the CSRF token; the paired phones (``phones``: each its ``id``, ``kind``,
     the days it ``paired`` and was ``used`` as ISO dates or "", and whether it is ``me``),
     each forgettable; without a pairing, the way to pair first."""
-    body = [f"<h1>{e(say(lang, 'settings'))}</h1>"]
+    lang = reader.language
+    body = [f"<h1>{e(say(lang, 'settings'))}</h1>", reading_form(reader)]
     if not csrf:
         body.append(pair_form(lang))
         return document(lang, "settings", "".join(body))
@@ -259,8 +262,8 @@ def settings_page(view: dict[str, Any], lang: str, csrf: str,
     # Each of these is saved as it is changed (no Save button of its own: five of them
     # were one page's), the switches as switches, the brightness with its value.
     body.append(f'<form class="intent" data-api="/api/language" data-auto><label>'
-                f'{e(say(lang, "language"))} <select name="value">{options}</select></label>'
-                '</form>')
+                f'{e(say(lang, "table_language"))} <select name="value">{options}</select>'
+                '</label></form>')
     for key in ("voice", "story"):
         on = bool(settings.get(key))
         body.append(f'<form class="intent" data-api="/api/{key}" data-kind="switch" data-auto>'
@@ -275,6 +278,22 @@ def settings_page(view: dict[str, Any], lang: str, csrf: str,
     body.append(phones_section(phones, lang))
     body.append(hardware_section(view.get("hardware") or {}, lang))
     return document(lang, "settings", "".join(body), csrf=csrf)
+
+
+def reading_form(reader: Reading) -> str:
+    """The language this phone reads the page in: its own choice, or (the first option)
+    none, its browser's or else the table's. A plain form: sent as it is changed (the
+    script), or with its button where there is no script; the answer is Settings anew."""
+    lang = reader.language
+    default = (say(lang, "as_browser", name=language_name(reader.browser)) if reader.browser
+               else say(lang, "as_table", name=language_name(reader.table)))
+    options = [f'<option value=""{"" if reader.chosen else " selected"}>{e(default)}</option>']
+    options += [f'<option value="{code}"{" selected" if code == reader.chosen else ""}>'
+                f"{e(language_name(code))}</option>" for code in LANGUAGES]
+    return (f'<form method="post" action="/language" class="reading" data-auto><label>'
+            f'{e(say(lang, "page_language"))} <select name="lang">{"".join(options)}'
+            f'</select></label><noscript><button>{e(say(lang, "choose"))}</button></noscript>'
+            '</form>')
 
 
 def phones_section(phones: tuple[dict[str, Any], ...], lang: str) -> str:

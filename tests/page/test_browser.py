@@ -63,15 +63,17 @@ def tabled() -> Iterator[tuple[Table, Web]]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def browser(size: tuple[int, int]) -> Any:
+def browser(size: tuple[int, int], accept: str = "en") -> Any:
+    """Chromium at ``size``, its languages (``Accept-Language``) ``accept``."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--no-first-run", "--lang=en"):
+                     "--disable-dev-shm-usage", "--no-first-run", f"--lang={accept}"):
         options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": accept})
     driver = webdriver.Chrome(options=options, service=Service(str(DRIVER)))
     width, height = size
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
@@ -97,26 +99,40 @@ def pair(driver: Any, web: Web, table: Table) -> None:
 
 
 def choose_language(driver: Any, lang: str) -> None:
-    """Choose ``lang`` on the settings page the driver shows, and wait for the page the
-    script loads anew once the table took it. The language shown may be ``lang``
-    already (the first of the four is the table's own): waiting for the language alone
-    then ended at once, and the next page asked for raced the reload (CI: a page read
-    with no tabs)."""
+    """Choose ``lang`` as the language of the page on the settings page the driver shows
+    (its own, not the table's: a plain form, sent as it is chosen), and wait for the
+    settings page its answer leads to. Nothing is sent if the page is in ``lang``
+    already: waiting for the language alone then ended at once, and the next page asked
+    for raced the reload (CI: a page read with no tabs)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     if driver.execute_script("return document.documentElement.lang") == lang:
-        return  # chosen already: choosing it again changes nothing, and sends nothing
+        return
     driver.execute_script("window.robinsonAsked = true")
-    Select(driver.find_element(By.CSS_SELECTOR, 'select[name="value"]')) \
-        .select_by_visible_text(language_name(lang))  # as a reader finds it, by its name:
-    wait_for(lambda: lang_of(driver) == lang, 5, f"the page loaded anew in {lang}")  # saved
-    # as it is chosen (no Save button)
+    Select(driver.find_element(By.CSS_SELECTOR, 'select[name="lang"]')) \
+        .select_by_visible_text(language_name(lang))  # as a reader finds it, by its name
+    wait_for(lambda: lang_of(driver) == lang, 5, f"the page loaded anew in {lang}")
+
+
+def choose_table_language(driver: Any, table: Table, lang: str) -> None:
+    """Choose ``lang`` as the table's language (its panel's and voice's: a paired
+    phone's setting, saved as it is chosen) on the settings page the driver shows, and
+    wait until the table has it and the page the script loads anew is there."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.execute_script("window.robinsonAsked = true")
+    Select(driver.find_element(By.CSS_SELECTOR, 'form[data-api="/api/language"] select')) \
+        .select_by_visible_text(language_name(lang))
+    wait_for(lambda: seam_view(table.directory)["settings"]["language"] == lang, 5,
+             f"the table in {lang}")
+    wait_for(lambda: lang_of(driver) is not None, 5, "the settings page loaded anew")
 
 
 def lang_of(driver: Any) -> str | None:
-    """The language of the page loaded after ``choose_language``'s answer, or None while
-    the page that asked is still there or the new one loads."""
+    """The language of the page loaded after a choice's answer, or None while the page
+    that asked is still there or the new one loads."""
     from selenium.common.exceptions import WebDriverException
 
     try:
@@ -195,8 +211,9 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
         driver.find_element(By.CSS_SELECTOR, 'form[data-api="/api/names"] button').click()
         wait_for(lambda: said(driver) == WORDS["en"]["saved"], 5, "the names saved")
         assert seam_view(table.directory)["given"] == NAMES  # on the panel
-        choose_language(driver, "hr")
-        assert seam_view(table.directory)["settings"]["language"] == "hr"
+        choose_table_language(driver, table, "fi")  # the panel and the voice in Finnish,
+        choose_language(driver, "hr")  # this phone in Croatian: each its own (item 4)
+        assert seam_view(table.directory)["settings"]["language"] == "fi"
         driver.save_screenshot(str(shots / "phone-settings-paired-hr.png"))
 
         # A whole game, followed live on Now.
@@ -240,7 +257,7 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
     table.stop()
     store = Store(table.directory, read_only=True, pref_keys=PREF_KEYS)
     try:
-        assert json.loads(store.prefs()["names"]) == NAMES and store.prefs()["language"] == "hr"
+        assert json.loads(store.prefs()["names"]) == NAMES and store.prefs()["language"] == "fi"
     finally:
         store.close()
 
@@ -317,14 +334,16 @@ def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
     try:
         pair(phone, web, table)
         for lang in LANGUAGES:
-            phone.get(f"{web.url}/settings")
-            choose_language(phone, lang)
+            for driver in (phone, tv):  # each its own language, the TV's unpaired
+                driver.get(f"{web.url}/settings")
+                choose_language(driver, lang)
             for driver, size in ((phone, "phone"), (tv, "tv")):
                 for tab in ("", "history", "rules", "settings"):
                     driver.get(f"{web.url}/{tab}")
                     nav = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "nav a")]
                     assert nav == [WORDS[lang][k] for k in ("now", "history", "rules",
-                                                            "settings")], (lang, nav)
+                                                            "settings")], (
+                        lang, size, tab, nav, driver.current_url, driver.page_source[:300])
                     driver.save_screenshot(str(shots / f"{size}-{tab or 'now'}-{lang}.png"))
                     width = driver.execute_script("return document.documentElement.scrollWidth")
                     assert width <= (PHONE if size == "phone" else TV)[0], (lang, size, tab)
@@ -447,20 +466,22 @@ def test_now_fills_a_tv_its_status_the_largest_text_and_says_when_the_link_drops
     the largest text (it was 22.4 px beside 24 px names, in 60 % of a TV's width). When
     the table is switched off, its last board and standings stay, marked with the time;
     when the page itself is gone, a banner says so, announced (role=alert), with the
-    time Now was last heard, and Now is greyed (issue 62, items 2 and 8)."""
+    time Now was last heard, and Now is greyed (issue 62, items 2 and 8). The TV reads
+    its browser's language, the phone its own (item 4)."""
     from selenium.webdriver.common.by import By
 
     table, web = tabled
     table.keys("hh")
     wait_for(lambda: seam_view(table.directory).get("game"), 10, "a game")
-    phone, tv = browser(PHONE), browser(TV)
+    phone, tv = browser(PHONE), browser(TV, "fi-FI,fi,en-US")  # a Finnish TV: in Finnish
     try:
-        measured = {}
+        measured, langs = {}, {}
         for driver, size in ((phone, "phone"), (tv, "tv")):
             driver.get(f"{web.url}/")
             wait_for(lambda d=driver: d.execute_script("return document.body.dataset.version"),
                      10, "Now follows the table")
             measured[size] = driver.execute_script(LARGEST)
+            langs[size] = driver.execute_script("return document.documentElement.lang")
             driver.save_screenshot(str(shots / f"{size}-now-layout.png"))
         table.stop()  # the table off: its last game stays, marked
         kept = wait_for(lambda: text_of(tv, ".as-of"), 10, "the last board kept")
@@ -480,5 +501,6 @@ def test_now_fills_a_tv_its_status_the_largest_text_and_says_when_the_link_drops
     for size, (status, largest, texts, _, _) in measured.items():
         assert status > largest and texts > 20, (size, status, largest)
     assert measured["tv"][3] >= 0.9 * TV[0] and measured["tv"][4] >= 16, measured["tv"]
-    assert WORDS["en"]["kept"].split("{")[0] in kept, kept
+    assert WORDS["fi"]["kept"].split("{")[0] in kept and langs == {"phone": "en", "tv": "fi"}, (
+        kept, langs)
     assert said.startswith(WORDS["en"]["lost"]) and role == "alert" and float(grey) < 1, said

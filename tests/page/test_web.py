@@ -33,6 +33,8 @@ from firmware.seam.wire import socket_path
 from firmware.table.prefs import PREF_KEYS
 from firmware.web.app import COMPRESS_FROM, HEADERS
 from firmware.web.pairing import Pace, Tries, phone_kind
+from firmware.web.reading import of_browser
+from firmware.web.words import say
 from robinson_core import Game, Roll, play_script
 from robinson_core.texts import LANGUAGES, caption, instruction
 
@@ -264,6 +266,71 @@ def test_a_name_too_long_is_refused_in_the_pages_language_and_cannot_be_typed(
                       {"names": {"1": "Aleksandrina", "2": "アレクサンドリーナ"}})
         assert fits.status_code == 200, fits.text
     assert seam_view(table.directory)["given"] == {"1": "Aleksandrina", "2": "アレクサンドリーナ"}
+
+
+@pytest.mark.parametrize(("accept", "lang"), [
+    ("hr-HR,hr;q=0.9,en-US;q=0.8,en;q=0.7", "hr"), ("de-DE,de;q=0.9,fi;q=0.5", "fi"),
+    ("en;q=0.2, ja-JP", "ja"), ("de, fr;q=0.8", None), ("*", None), ("", None),
+    ("fi;q=0, hr;q=0.1", "hr"), ("fi;q=junk, en", "en"), ("FI-fi", "fi"),
+    ("hr;q=2, ja", "ja"), (",;,q=,=;", None)])
+def test_a_browsers_languages_are_read_by_weight_then_order(accept: str,
+                                                             lang: str | None) -> None:
+    assert of_browser(accept) == lang
+
+
+def test_each_phone_reads_the_page_in_its_own_language_whatever_the_tables(
+        table: Table, web: Web) -> None:
+    """A phone reads the page in the language it chose on Settings (its cookie, paired
+    or not), else in its browser's, else in the table's; choosing changes nothing at
+    the table, and the table's language (panel and voice, a paired phone's setting)
+    changes no phone that reads its own. The live stream speaks each phone's own, and a
+    name refused is refused in it (issue 62, items 4 and 9)."""
+    with paired(web, table.directory) as (owner, token):
+        assert change(owner, token, "language", {"value": "hr"}).status_code == 200
+        wait_for(lambda: web.now()["settings"]["language"] == "hr", 5, "the table in hr")
+        finn = {"accept-language": "fi-FI,fi;q=0.9,en;q=0.5"}
+        refused = owner.post(
+            "/api/names", json={"names": {"1": "Aleksandrinka"}},
+            headers={"x-csrf-token": token, **finn})
+        assert refused.status_code == 400 and refused.json()["said"] == say(
+            "fi", "name_long", seat="1", most=12, wide=9), refused.text
+    langs = {}
+    with web.client() as german, web.client() as phone:
+        german.headers["accept-language"] = "de-DE,de;q=0.9"
+        phone.headers["accept-language"] = finn["accept-language"]
+        langs["german, the table's"] = german.get("/").text
+        langs["finnish, its browser's"] = phone.get("/rules").text
+        form = phone.get("/settings").text
+        assert '<option value="" selected>Selaimen mukaan: Suomi</option>' in form, form
+        assert '<option value="" selected>Kao stol: Hrvatski' in german.get("/settings").text
+        origin = {"origin": web.url, "content-type": "application/x-www-form-urlencoded"}
+        chose = phone.post("/language", content="lang=ja", headers=origin)
+        assert chose.status_code == 303 and chose.headers["location"] == "/settings"
+        assert phone.cookies.get("robinson_lang") == "ja"
+        langs["finnish that chose ja"] = phone.get("/history").text
+        assert '<option value="ja" selected>' in phone.get("/settings").text
+        refusals = [phone.post("/language", content="lang=xx", headers=origin).status_code,
+                    phone.post("/language", content="lang=en", headers={
+                        **origin, "origin": "http://evil.example"}).status_code,
+                    phone.post("/language", json={"lang": "en"},
+                               headers={"origin": web.url}).status_code,
+                    phone.post("/language", content="lang=en&" + "x" * 300,
+                               headers=origin).status_code]
+        assert refusals == [400, 403, 415, 413] and phone.cookies.get("robinson_lang") == "ja"
+        streams = {}
+        for who, client in (("german", german), ("phone", phone)):
+            with client.stream("GET", "/events") as live:
+                line = next(line for line in live.iter_lines() if line.startswith("data:"))
+                streams[who] = json.loads(line[5:])["lang"]
+        assert streams == {"german": "hr", "phone": "ja"}
+        assert web.now()["settings"]["language"] == "hr"  # the table's, unchanged
+        phone.post("/language", content="lang=", headers=origin)  # the choice forgotten
+        assert "robinson_lang" not in phone.cookies
+        langs["finnish that forgot its choice"] = phone.get("/").text
+    found = {who: re.search(r'<html lang="(\w+)">', page).group(1)  # type: ignore[union-attr]
+             for who, page in langs.items()}
+    assert found == {"german, the table's": "hr", "finnish, its browser's": "fi",
+                     "finnish that chose ja": "ja", "finnish that forgot its choice": "fi"}
 
 
 def test_paired_phones_are_listed_each_forgettable_and_last_30_days_from_their_use(

@@ -87,10 +87,12 @@
     return field ? { value: field.value } : {};
   }
 
-  for (const form of document.querySelectorAll("form.intent[data-auto]")) {
+  for (const form of document.querySelectorAll("form[data-auto]")) {
     form.addEventListener("change", () => {  // saved as changed (Safari before 16 has
-      if (form.requestSubmit) form.requestSubmit();  // no requestSubmit: the event, then)
-      else form.dispatchEvent(new Event("submit", { cancelable: true }));
+      if (form.requestSubmit) form.requestSubmit();  // no requestSubmit: the event, then;
+      else if (form.classList.contains("intent"))  // a plain form is sent as it is)
+        form.dispatchEvent(new Event("submit", { cancelable: true }));
+      else form.submit();
     });
     const shown = form.querySelector("output");
     const range = form.querySelector('input[type="range"]');

@@ -232,7 +232,8 @@ def put_away(directory: Path) -> list[Message]:
     finally:
         store.close()
     return [{"number": game.number, "ended": str(game.ended), "winner": game.winner,
-             "finished_at": game.finished_at.isoformat() if game.finished_at else None}
+             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+             "players": [list(final) for final in game.standings]}
             for game in games]
 
 

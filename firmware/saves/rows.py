@@ -16,6 +16,7 @@ import secrets
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from robinson_core import Game, SaveError, Status
 from robinson_core.errors import quote
@@ -309,7 +310,8 @@ class Finished:
 
     @property
     def summary(self) -> Summary:
-        return Summary(self.number, self.ended, self.finished_at, self.winner)
+        return Summary(self.number, self.ended, self.finished_at, self.winner,
+                       finals(self.game))
 
 
 def finished_of(db: sqlite3.Connection, row: int) -> Finished:
@@ -370,26 +372,68 @@ def end(db: sqlite3.Connection, row: int, game: Game, when: datetime.datetime) -
 SUMMARY = "summary "  # meta's key: SUMMARY + the row's number
 
 
+class Final(NamedTuple):
+    """A player as a game ended: seat, chips, the seat of their Friday, their square
+    (0 the start, None out of the game)."""
+
+    seat: int
+    chips: int
+    friday: int | None
+    square: int | None
+
+
+def finals(game: Game) -> tuple[Final, ...]:
+    """How each player of ``game`` stands at its end."""
+    return tuple(Final(p.seat, p.chips, p.friday, p.position) for p in game.state.players)
+
+
 @dataclass(frozen=True)
 class Summary:
-    """A game put away, in brief: its row, how it ended, when, and who won."""
+    """A game put away, in brief: its row, how it ended, when, who won, and how each
+    player stood at the end (none from a summary written before they were kept)."""
 
     number: int
     ended: Ended
     finished_at: datetime.datetime | None
     winner: int | None
+    standings: tuple[Final, ...] = ()
 
 
 def summarise(db: sqlite3.Connection, row: int, game: Game) -> None:
     """Row ``row``'s summary, as ``game`` ended, sealed to the digest the row holds."""
     stored, = db.execute("SELECT digest FROM game WHERE id = ?", (row,)).fetchone()
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-               (SUMMARY + str(row), _sealed(row, str(stored), game.state.winner)))
+               (SUMMARY + str(row), _sealed(row, str(stored), game.state.winner,
+                                            _said(finals(game)))))
 
 
-def _sealed(row: int, stored: str, winner: int | None) -> str:
+def _sealed(row: int, stored: str, winner: int | None, stood: str | None = None) -> str:
+    """A summary's value: who won (and how each stood: ``_said``), sealed to the row.
+    (One without the standings is an older version's, trusted for who won.)"""
     said = "-" if winner is None else str(winner)
-    return f"{said} {hashlib.sha256(f'{row} {stored} {said}'.encode()).hexdigest()[:16]}"
+    told = said if stood is None else f"{said} {stood}"
+    return f"{told} {hashlib.sha256(f'{row} {stored} {told}'.encode()).hexdigest()[:16]}"
+
+
+def _said(stood: tuple[Final, ...]) -> str:
+    """Standings as a summary keeps them: seat:chips:friday:square;… ("-" for none)."""
+    def one(value: int | None) -> str:
+        return "-" if value is None else str(value)
+    return ";".join(f"{s.seat}:{s.chips}:{one(s.friday)}:{one(s.square)}" for s in stood)
+
+
+def _stood(text: str) -> tuple[Final, ...] | None:
+    """``_said``'s standings read back, or None if they are not such."""
+    found = []
+    for part in text.split(";"):
+        values = part.split(":")
+        if len(values) != 4 or not all(v == "-" or (v.isdecimal() and len(v) <= 6)
+                                       for v in values) or "-" in values[:2]:
+            return None
+        seat, chips, friday, square = (None if v == "-" else int(v) for v in values)
+        assert seat is not None and chips is not None
+        found.append(Final(seat, chips, friday, square))
+    return tuple(found)
 
 
 def summaries(db: sqlite3.Connection, count: int) -> list[Summary | int]:
@@ -405,11 +449,13 @@ def summaries(db: sqlite3.Connection, count: int) -> list[Summary | int]:
             how = Ended(ended)
         except ValueError:
             continue
-        said = value.split(" ")[0] if isinstance(value, str) else ""
-        if said == "-" or (said.isdecimal() and len(said) <= 2):
+        parts = value.split(" ") if isinstance(value, str) else []
+        said = parts[0] if parts else ""
+        stood = _stood(parts[1]) if len(parts) == 3 else () if len(parts) == 2 else None
+        if stood is not None and (said == "-" or (said.isdecimal() and len(said) <= 2)):
             winner = None if said == "-" else int(said)
-            if value == _sealed(row, str(stored), winner):
-                found.append(Summary(row, how, label(when), winner))
+            if value == _sealed(row, str(stored), winner, parts[1] if stood else None):
+                found.append(Summary(row, how, label(when), winner, stood))
                 continue
         found.append(row)
     return found

@@ -3,7 +3,8 @@
 A function of the table's state, as the panel's view is: the mode, the pages of the
 screen on the panel as drawn (and which one is up), page 1 of the last result, the
 game as the panel has shown it (while the die tumbles, without the roll: nothing is
-out before the panel reveals it), the settings in force, and the seats' names. What
+out before the panel reveals it) with a log of its last actions, the settings in
+force, and the seats' names. What
 only the companion page may know (the pairing code on the panel, the phones paired)
 is under ``"private"``; the page never passes it on. So the panel's pages are published
 as they are under the pairing code: the code is on the panel for the eyes at the table,
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +31,8 @@ from firmware.seam.wire import Message
 from firmware.table.state import Animate, Mode, TableState
 from firmware.table.view import view, words
 from firmware.wiring import taken
-from robinson_core import MAX_PLAYERS, SEATS, Game
+from robinson_core import MAX_PLAYERS, SEATS, Game, narrate
+from robinson_core import events as ev
 from robinson_core.state import Status
 
 Pages = Callable[[Screen], list[Page]]
@@ -73,6 +76,7 @@ def published(state: TableState, pages: Pages) -> Message:
         "result": last,
         "rolling": rolling,
         "game": _game(game, w.name) if game is not None else None,
+        "log": log(game) if game is not None else [],
         "names": {str(seat): w.name(seat) for seat in SEATS},
         "given": {str(seat): name for seat, name in prefs.names},
         "settings": {"language": prefs.language, "voice": prefs.voice, "story": prefs.story,
@@ -116,6 +120,34 @@ def hardware_shown(config: Config, trial: Config | None) -> dict[str, Any]:
                     "taken": used.get(by_gpio[pin], "") if pin in by_gpio else ""}
                    for pin, name in sorted(header.NAMES.items())],
     }
+
+
+LOG_MOST = 8
+"""The game's last actions the seam publishes (the page's log of this game, on Now)."""
+
+
+def log(game: Game, most: int = LOG_MOST) -> list[dict[str, Any]]:
+    """The last ``most`` actions of ``game``, newest first, as words of no language:
+    who (``seat``), what (the die's ``roll``, a ``choice`` taken, or ``sat_out``), where
+    (the square ``from`` and ``to``: 0 the start, None out of the game), and the money
+    (``chips``: each seat's gain or loss, in the order met; ``pot``: the pot's)."""
+    steps = game.history
+    entries = []
+    for (before, _), (after, events) in itertools.pairwise(steps[-most - 1:]):
+        seat = narrate.mover(events)
+        if seat is None:
+            continue
+        decided = next((e for e in events if isinstance(e, ev.Decided)), None)
+        entries.append({
+            "seat": seat,
+            "roll": next((e.face for e in events if isinstance(e, ev.Rolled)), None),
+            "choice": decided.choice.value if decided is not None else None,
+            "sat_out": any(isinstance(e, ev.SatOut) for e in events),
+            "from": before.player(seat).position, "to": after.player(seat).position,
+            "chips": [[who, amount] for who, amount in narrate.nets(events).items()],
+            "pot": after.pot - before.pot,
+        })
+    return entries[::-1]
 
 
 def _page(page: Page) -> dict[str, Any]:

@@ -43,7 +43,7 @@ from firmware.table.names import WIDE_LETTERS, fault
 from firmware.table.prefs import PHONE_DAYS, Phone
 from firmware.web import icons, pages, reading
 from firmware.web.hosts import is_own, own_names
-from firmware.web.live import Live
+from firmware.web.live import Live, PastGame
 from firmware.web.pairing import (
     COOKIE,
     CSRF_HEADER,
@@ -220,8 +220,11 @@ def build(companion: Companion) -> Starlette:
     async def history(request: Request) -> Response:
         lang = companion.lang(request)
         games = await live.history()  # the names as the table last told them: its own
-        return html(pages.history_page(live.put_away if games is None else games,
-                                       live.names, lang, off=games is None))
+        if games is None:
+            return html(pages.history_page(live.put_away, live.names, lang, off=True))
+        ended = PastGame.just_ended((live.view or {}).get("game") or {})  # at once, not
+        return html(pages.history_page([*([ended] if ended else []), *games],  # once put
+                                       live.names, lang))  # away with the next game's setup
 
     async def rules(request: Request) -> Response:
         game = (live.view or {}).get("game") or {}

@@ -42,6 +42,10 @@ class PastGame:
     ended: str  # "won", "abandoned"...
     finished_at: datetime.datetime | None
     winner: int | None
+    players: tuple[tuple[int, int, int | None, int | None], ...] = ()
+    """How each stood at the end: seat, chips, their Friday's seat, square (none told
+    of a game put away by an older version)."""
+    now: bool = False  # the game in play, just ended (not yet put away)
 
     @classmethod
     def of(cls, told: object) -> PastGame | None:
@@ -57,7 +61,22 @@ class PastGame:
             at = datetime.datetime.fromisoformat(when) if isinstance(when, str) else None
         except ValueError:
             at = None
-        return cls(number, ended, at, winner)
+        players = told.get("players")
+        return cls(number, ended, at, winner, tuple(
+            (p[0], p[1], p[2], p[3]) for p in players if isinstance(p, list) and len(p) == 4
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in p[:2])
+            and all(v is None or (isinstance(v, int) and not isinstance(v, bool))
+                    for v in p[2:])) if isinstance(players, list) else ())
+
+    @classmethod
+    def just_ended(cls, game: dict[str, Any]) -> PastGame | None:
+        """The game in play as the table shows it (its view's ``game``), if it is over:
+        History shows it at once, before the table puts it away."""
+        if not game.get("over"):
+            return None
+        return cls(0, "won" if game.get("winner") else "over", None, game.get("winner"),
+                   tuple((p["seat"], p["chips"], p["friday"], p["square"])
+                         for p in game.get("players") or ()), now=True)
 
 
 class Live:

@@ -78,6 +78,8 @@ def now_fragment(view: dict[str, Any], lang: str) -> str:
     if view.get("status") == "playing" and game is not None:
         parts.append(board(game, lang))
         parts.append(players(game, view.get("names", {}), lang))
+        if view.get("log"):
+            parts.append(game_log(view["log"], view.get("names", {}), lang))
     elif (kept := view.get("kept") or {}).get("game"):  # the table is off: how it stood
         parts.append(f'<div class="kept"><p class="as-of">'
                      f'{e(say(lang, "kept", time=kept.get("time", "")))}</p>'
@@ -129,11 +131,6 @@ def _cell(n: int, label: str, seats: Sequence[int], row: int = -1, col: int = 0)
 
 
 def players(game: dict[str, Any], names: dict[str, str], lang: str) -> str:
-    def square(p: dict[str, Any]) -> str:
-        if p["square"] is None:
-            return say(lang, "out")
-        return say(lang, "start") if p["square"] == 0 else str(p["square"])
-
     rows = []
     for p in game["players"]:
         friday = names.get(str(p["friday"]), "") if p["friday"] else ""
@@ -141,11 +138,48 @@ def players(game: dict[str, Any], names: dict[str, str], lang: str) -> str:
         turn = " turn" if p["seat"] == game["to_move"] and not game["over"] else ""
         rows.append(f'<tr class="seat-{p["seat"]}{turn}"><td><i class="tok seat-{p["seat"]}">'
                     f'{p["seat"]}</i> {e(names.get(str(p["seat"]), ""))}{note}</td>'
-                    f'<td>{e(square(p))}</td><td>{e(p["chips"])}</td><td>{e(friday)}</td></tr>')
+                    f'<td>{e(square_word(p["square"], lang))}</td><td>{e(p["chips"])}</td>'
+                    f'<td>{e(friday)}</td></tr>')
     head = "".join(f"<th>{e(say(lang, k))}</th>" for k in ("player", "square", "chips", "friday"))
     return (f'<table class="players"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
             f'</tbody><tfoot><tr><td>{e(say(lang, "pot"))}</td><td></td>'
             f'<td>{e(game["pot"])}</td><td></td></tr></tfoot></table>')
+
+
+def square_word(square: object, lang: str) -> str:
+    """A square as the page says it: its number, "start" (0), or "out" (None)."""
+    if square is None:
+        return say(lang, "out")
+    return say(lang, "start") if square == 0 else str(square)
+
+
+def signed(amount: int) -> str:
+    """A gain or a loss: +3, −2 (the minus sign, not a hyphen)."""
+    return f"{amount:+d}".replace("-", "\u2212")
+
+
+def game_log(entries: Sequence[dict[str, Any]], names: dict[str, str], lang: str) -> str:
+    """This game's last actions, newest first (``firmware.seam.shown.log``): who, what
+    (the die, a choice, a turn missed), where from and to, and the money each way."""
+    rows = []
+    for entry in entries:
+        seat = entry.get("seat")
+        what = (say(lang, "sits_out") if entry.get("sat_out") else
+                ui(lang, f"opt_{entry['choice']}") if entry.get("choice") else
+                str(entry.get("roll") or ""))
+        start, end = entry.get("from"), entry.get("to")
+        where = square_word(end, lang) if start == end else \
+            f"{square_word(start, lang)} \u2192 {square_word(end, lang)}"
+        money = [f"{names.get(str(who), '')} {signed(amount)}"
+                 for who, amount in entry.get("chips") or ()]
+        if entry.get("pot"):
+            money.append(f"{say(lang, 'pot')} {signed(int(entry['pot']))}")
+        rows.append(f'<tr class="seat-{e(seat)}"><td><i class="tok seat-{e(seat)}">{e(seat)}'
+                    f'</i> {e(names.get(str(seat), ""))}</td><td>{e(what)}</td>'
+                    f'<td>{e(where)}</td><td>{e(" · ".join(money))}</td></tr>')
+    head = "".join(f"<th>{e(say(lang, k))}</th>" for k in ("player", "roll", "square", "chips"))
+    return (f'<section class="log"><h2>{e(say(lang, "log"))}</h2><table class="log"><thead>'
+            f'<tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></section>')
 
 
 def now_page(view: dict[str, Any], lang: str, csrf: str) -> str:
@@ -177,15 +211,32 @@ def history_page(games: Sequence[Any], names: dict[str, str], lang: str,
         body.append(f"<h2>{e(say(lang, 'wins'))}</h2>{chart(wins, names, say(lang, 'wins'))}")
         rows = []
         for game in games:
-            when = game.finished_at.strftime("%Y-%m-%d %H:%M") if isinstance(
-                game.finished_at, datetime.datetime) else "?"
+            when = say(lang, "just_now") if game.now else game.finished_at.strftime(
+                "%Y-%m-%d %H:%M") if isinstance(game.finished_at, datetime.datetime) else "?"
             who = (names.get(str(game.winner), str(game.winner)) if game.winner is not None
                    else say(lang, "abandoned" if str(game.ended) == "abandoned" else "nobody"))
-            rows.append(f"<tr><td>{e(when)}</td><td>{e(who)}</td></tr>")
-        body.append(f"<h2>{e(say(lang, 'games'))}: {len(games)}</h2><table><thead><tr>"
-                    f"<th>{e(say(lang, 'when'))}</th><th>{e(say(lang, 'winner'))}</th></tr>"
-                    f"</thead><tbody>{''.join(rows)}</tbody></table>")
+            rows.append(f"<tr><td>{e(when)}</td><td>{e(who)}</td>"
+                        f"<td>{e(final(game.players, names, lang))}</td></tr>")
+        head = "".join(f"<th>{e(say(lang, k))}</th>" for k in ("when", "winner", "final"))
+        body.append(f"<h2>{e(say(lang, 'games'))}: {len(games)}</h2><table class='games'>"
+                    f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     return document(lang, "history", "".join(body))
+
+
+def final(players: Sequence[tuple[int, int, int | None, int | None]],
+          names: dict[str, str], lang: str) -> str:
+    """How each player stood as a game ended: their chips, who was their Friday, or out:
+    "Ana 14 (Friday: Ben) · Ben 0 · Cid out"."""
+    def name(seat: int) -> str:
+        return names.get(str(seat), str(seat))
+
+    told = []
+    for seat, chips, friday, square in players:
+        one = f"{name(seat)} {say(lang, 'out') if square is None else chips}"
+        if friday is not None:
+            one += f" ({say(lang, 'friday')}: {name(friday)})"
+        told.append(one)
+    return " \u00b7 ".join(told)
 
 
 def chart(wins: dict[int, int], names: dict[str, str], title: str) -> str:

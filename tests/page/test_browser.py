@@ -246,7 +246,14 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
         names = wait_for(lambda: [r.split()[1] for r in texts_of(
             driver, "table.players tbody tr")], 5, "the players' rows")
         assert names == list(NAMES.values())
+        logged = wait_for(lambda: texts_of(driver, "table.log tbody tr"), 5, "the log")  # the
+        # game's last rolls, the win the newest
+        assert len(logged) == 8 and logged[0].split()[1] == winner, logged
         driver.save_screenshot(str(shots / "phone-now-won-hr.png"))
+        driver.get(f"{web.url}/history")  # the game won, there at once (issue 62, item 7)
+        won = texts_of(driver, "table.games tbody tr")
+        assert len(won) == 1 and won[0].startswith(f'{WORDS["hr"]["just_now"]} {winner}'), won
+        driver.save_screenshot(str(shots / "phone-history-won-hr.png"))
     finally:
         driver.quit()
     median = statistics.median(latencies)
@@ -367,7 +374,8 @@ def test_the_page_in_four_languages_at_a_phones_and_a_tvs_size(
             found[f"ja phone light /{tab}"] = axe(phone)
         ground = phone.execute_script("return getComputedStyle(document.body).backgroundColor")
         phone.save_screenshot(str(shots / "phone-settings-light-ja.png"))
-        games = [PastGame(n, "won", None, winner) for n, winner in enumerate((1, 2, 1), 1)]
+        games = [PastGame(n, "won", None, winner, ((1, 30, 2, 45), (2, 10, None, 40)),
+                          now=n == 1) for n, winner in enumerate((1, 2, 1), 1)]
         for lang in LANGUAGES:  # (a game to the end takes minutes: History as it is drawn)
             page = tmp_path / f"history-{lang}.html"
             page.write_text(history_page(games, {"1": "Ana", "2": "Ben"}, lang), "utf-8")

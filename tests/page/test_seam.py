@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import shutil
 import subprocess
 import tempfile
@@ -16,9 +17,11 @@ from pathlib import Path
 import pytest
 
 from firmware.seam.intents import wanted
+from firmware.seam.shown import LOG_MOST, log
 from firmware.seam.wire import CLIENTS_MOST, INTENT_MOST, connect, decode, encode, socket_path
 from firmware.table.messages import Address, ForgetPhone, PhoneUsed, Prefer
 from firmware.table.prefs import BRIGHTNESS, Prefs
+from robinson_core import Game
 
 from ..companion import ROBINSON, Table, ask, seam_view, wait_for
 
@@ -472,3 +475,31 @@ def test_every_intent_the_seam_names_is_one_it_takes_and_the_page_sends_only_tho
     refused = str(wanted({"intent": "shutdown"}, Prefs()))
     assert refused.startswith("no such intent") and all(i in refused for i in INTENTS)
     assert set(SETTINGS) <= set(INTENTS) and len(SETTINGS) == 9
+
+
+def test_the_log_is_each_actions_mover_square_and_money_as_the_states_show_them() -> None:
+    """The log the seam publishes (``shown.log``), read against the states before and
+    after each action alone, not their events: who was to move, where they are after it,
+    and each seat's chips and the pot as they changed, over random games of 2 to 6."""
+    compared = 0
+    for seed in range(40):
+        chance = random.Random(seed)
+        game = Game(tuple(range(1, chance.randint(2, 6) + 1)))
+        for _ in range(chance.randint(1, 300)):
+            if game.state.to_move is None:
+                break
+            game = game.play(chance.choice(game.state.legal_actions()))
+        entries = log(game)
+        steps = game.history
+        assert len(entries) == min(LOG_MOST, len(game.actions))
+        for back, entry in enumerate(entries, 1):
+            (before, _), (after, _) = steps[-back - 1], steps[-back]
+            chips = {p.seat: after.player(p.seat).chips - p.chips for p in before.players}
+            mover = before.to_move
+            assert mover is not None and entry["seat"] == mover
+            assert (entry["from"], entry["to"]) == (before.player(mover).position,
+                                                    after.player(mover).position)
+            assert dict(entry["chips"]) == {s: c for s, c in chips.items() if c}, (seed, back)
+            assert entry["pot"] == after.pot - before.pot
+            compared += 1
+    assert compared >= 300, compared

@@ -29,9 +29,11 @@ import pytest
 from PIL import Image, ImageOps
 
 from firmware.saves.store import Store
+from firmware.seam.shown import LOG_MOST
 from firmware.seam.wire import socket_path
 from firmware.table.prefs import PREF_KEYS
 from firmware.web.app import COMPRESS_FROM, HEADERS
+from firmware.web.pages import final
 from firmware.web.pairing import Pace, Tries, phone_kind
 from firmware.web.reading import of_browser
 from firmware.web.words import say
@@ -191,6 +193,66 @@ def test_history_is_read_through_the_seam_and_kept_when_the_table_goes(folder: P
         assert "Games finished: 3" in page and "The table is switched off" in page
     finally:
         web.stop()
+
+
+def test_how_each_stood_at_the_end_names_fridays_and_who_was_out() -> None:
+    names = {"1": "Ana", "2": "Ben", "3": "Cid"}
+    assert final(((1, 14, 2, 45), (2, 0, None, 30), (3, 0, None, None)), names, "en") == (
+        "Ana 14 (Friday: Ben) \u00b7 Ben 0 \u00b7 Cid out")
+    assert final((), names, "hr") == ""  # (a game put away by an older version)
+
+
+def history_rows(web: Web) -> list[tuple[str, str, str]]:
+    """History's games: when, who won, how each stood."""
+    return re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>",
+                      httpx.get(f"{web.url}/history").text)
+
+
+def test_history_shows_a_game_just_won_at_once_with_how_each_stood(folder: Path) -> None:
+    """A game won is on History at once, "just now", before the table puts it away with
+    the next game's setup; then from the table's saves, with the same standings: each
+    player's chips at the end, who was whose Friday, who was out (issue 62, item 7)."""
+    store = Store(folder)
+    store.save(WON)  # won, and still the game in play
+    store.close()
+    table, web = Table(folder, "1,2", "--no-animation"), Web(folder)
+    try:
+        wait_for(lambda: (web.now().get("game") or {}).get("over"), 10, "the game won")
+        stood = "Player 1 25 \u00b7 Player 2 15"  # (WON: 25 and 15 chips, no Friday)
+        rows = history_rows(web)
+        assert rows == [("just now", "Player 1", stood)], rows
+        table.keys("hh")  # the next game set up: the one won put away
+        rows = wait_for(lambda: (found := history_rows(web)) and found[0][0] != "just now"
+                        and found, 10, "the game won put away")
+        assert [(who, final) for _, who, final in rows] == [("Player 1", stood)], rows
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", rows[0][0]), rows
+    finally:
+        web.stop()
+        table.stop()
+
+
+def test_now_logs_this_games_last_actions_newest_first(table: Table, web: Web) -> None:
+    """Now has this game's last rolls (who, what, from where to where, the money each
+    way), the newest first, as the table published them (issue 62, item 7)."""
+    now = start_a_game(table, web, rolls=10)
+    entries = now["log"]
+    assert len(entries) == min(LOG_MOST, now["game"]["actions"]) == LOG_MOST
+    players = {p["seat"]: p for p in now["game"]["players"]}
+    newest = entries[0]
+    assert newest["to"] == players[newest["seat"]]["square"]  # where the last mover is now
+    assert all(sum(amount for _, amount in e["chips"]) + e["pot"] == 0 for e in entries)
+    page = httpx.get(f"{web.url}/").text
+    log = page[page.index('<table class="log">'):]
+    rows = re.findall(r'<tr class="seat-(\d)"><td><i class="tok seat-\d">\d</i> ([^<]*)</td>'
+                      r"<td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>", log)
+    assert len(rows) == LOG_MOST, rows
+    for (seat, name, what, where, money), entry in zip(rows, entries, strict=True):
+        assert (int(seat), name) == (entry["seat"], now["names"][str(entry["seat"])])
+        assert what == str(entry["roll"]) or entry["roll"] is None, (what, entry)
+        assert where.split(" \u2192 ")[-1] == ("start" if entry["to"] == 0 else "out"
+                                                 if entry["to"] is None else str(entry["to"]))
+        assert money.count("\u2212") == sum(amount < 0 for _, amount in entry["chips"]) + (
+            entry["pot"] < 0), (money, entry)
 
 
 # -- pairing, and who may change what -----------------------------------------------------

@@ -911,6 +911,7 @@ def test_the_games_put_away_are_listed_from_their_summaries_reading_no_action(
     assert [(s.number, s.ended, s.winner) for s in listed] == [
         (3, "won", WON.state.winner), (2, "abandoned", None), (1, "won", WON.state.winner)]
     assert all(s.finished_at is not None for s in listed)
+    assert listed[0].standings == ((1, 25, None, 45), (2, 15, None, 16))  # as WON ended
     assert read and not [sql for sql in read if "action" in sql]  # no game replayed
     assert [f.summary for f in store.finished(10)] == listed  # the same as replayed
     assert store.recent(2) == listed[:2]
@@ -920,6 +921,8 @@ def test_the_games_put_away_are_listed_from_their_summaries_reading_no_action(
     ("DELETE FROM meta WHERE key = 'summary 3'", 1),  # put away by a version without them
     ("UPDATE meta SET value = '2' || substr(value, 2) WHERE key = 'summary 3'", 1),  # who won
     ("UPDATE meta SET value = 'summary' WHERE key = 'summary 3'", 1),
+    ("UPDATE meta SET value = replace(value, '1:25:', '1:99:') WHERE key = 'summary 3'", 1),
+    ("UPDATE meta SET value = replace(value, ' 1:25:-:45;', ' ') WHERE key = 'summary 3'", 1),
     ("DELETE FROM meta WHERE key = 'summary 3'; "  # another game's (the same game, won the
      "UPDATE meta SET key = 'summary 3' WHERE key = 'summary 1'", 2),  # same way): both
 ])
@@ -935,6 +938,28 @@ def test_a_summary_that_cannot_be_trusted_is_replayed_instead(tmp_path: Path, pl
     replayed = [sql for sql in read if "FROM action WHERE game =" in sql]
     assert listed == before  # who won read again from the game itself
     assert len(replayed) == replays  # those games alone
+
+
+def test_a_summary_written_before_the_standings_were_kept_is_trusted_for_who_won(
+        tmp_path: Path) -> None:
+    """A game put away by a version that kept who won only: listed as it won, without
+    how each stood, and not replayed (ten such games are not replayed at every look)."""
+    put_away_three(tmp_path).close()
+    db = sqlite3.connect(tmp_path / "robinson.db")
+    digest, = db.execute("SELECT digest FROM game WHERE id = 3").fetchone()
+    db.execute("UPDATE meta SET value = ? WHERE key = 'summary 3'",
+               (rows._sealed(3, digest, WON.state.winner),))
+    db.commit()
+    db.close()
+    store = Store(tmp_path)
+    read: list[str] = []
+    store._connection().set_trace_callback(read.append)
+    listed = store.recent(10)
+    assert (listed[0].number, listed[0].winner, listed[0].standings) == (
+        3, WON.state.winner, ())
+    assert listed[2].standings == ((1, 25, None, 45), (2, 15, None, 16))
+    assert not [sql for sql in read if "FROM action WHERE game =" in sql]
+    store.close()
 
 
 def test_a_summary_is_sealed_to_its_rows_digest(tmp_path: Path) -> None:

@@ -132,6 +132,7 @@ def pick(table: Table, row: str) -> None:
 
 
 def test_now_shows_the_table_as_the_panel_has_it(table: Table, web: Web) -> None:
+    """The board, each token, whose turn, page 1 of the last result, this game's log."""
     now = start_a_game(table, web, rolls=4)
     game = now["game"]
     assert [p["seat"] for p in game["players"]] == [1, 2, 3]
@@ -145,6 +146,24 @@ def test_now_shows_the_table_as_the_panel_has_it(table: Table, web: Web) -> None
     mover = next(p for p in game["players"] if p["seat"] == game["to_move"])
     assert f'<tr class="seat-{mover["seat"]} turn">' in page
     assert now["result"][0]["title"].replace(">", "&gt;") in page
+    # This game's last actions, the newest first, as the table published them (each
+    # figure read against the game's states in tests/page/test_seam.py), on Now (issue
+    # 62, item 7): who, what, from where to where, the money each way.
+    entries = now["log"]
+    assert len(entries) == min(LOG_MOST, game["actions"]) >= 4
+    players = {p["seat"]: p for p in game["players"]}
+    assert entries[0]["to"] == players[entries[0]["seat"]]["square"]  # the last mover
+    log = page[page.index('<table class="log">'):]
+    rows = re.findall(r'<tr class="seat-(\d)"><td><i class="tok seat-\d">\d</i> ([^<]*)</td>'
+                      r"<td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>", log)
+    assert len(rows) == len(entries), rows
+    for (seat, name, what, where, money), entry in zip(rows, entries, strict=True):
+        assert (int(seat), name) == (entry["seat"], now["names"][str(entry["seat"])])
+        assert what == str(entry["roll"]) or entry["roll"] is None, (what, entry)
+        assert where.split(" \u2192 ")[-1] == ("start" if entry["to"] == 0 else "out"
+                                                 if entry["to"] is None else str(entry["to"]))
+        assert money.count("\u2212") == sum(amount < 0 for _, amount in entry["chips"]) + (
+            entry["pot"] < 0), (money, entry)
 
 
 def test_the_rules_page_is_the_rule_sheet_in_each_language(table: Table, web: Web) -> None:
@@ -229,30 +248,6 @@ def test_history_shows_a_game_just_won_at_once_with_how_each_stood(folder: Path)
     finally:
         web.stop()
         table.stop()
-
-
-def test_now_logs_this_games_last_actions_newest_first(table: Table, web: Web) -> None:
-    """Now has this game's last rolls (who, what, from where to where, the money each
-    way), the newest first, as the table published them (issue 62, item 7)."""
-    now = start_a_game(table, web, rolls=10)
-    entries = now["log"]
-    assert len(entries) == min(LOG_MOST, now["game"]["actions"]) == LOG_MOST
-    players = {p["seat"]: p for p in now["game"]["players"]}
-    newest = entries[0]
-    assert newest["to"] == players[newest["seat"]]["square"]  # where the last mover is now
-    assert all(sum(amount for _, amount in e["chips"]) + e["pot"] == 0 for e in entries)
-    page = httpx.get(f"{web.url}/").text
-    log = page[page.index('<table class="log">'):]
-    rows = re.findall(r'<tr class="seat-(\d)"><td><i class="tok seat-\d">\d</i> ([^<]*)</td>'
-                      r"<td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>", log)
-    assert len(rows) == LOG_MOST, rows
-    for (seat, name, what, where, money), entry in zip(rows, entries, strict=True):
-        assert (int(seat), name) == (entry["seat"], now["names"][str(entry["seat"])])
-        assert what == str(entry["roll"]) or entry["roll"] is None, (what, entry)
-        assert where.split(" \u2192 ")[-1] == ("start" if entry["to"] == 0 else "out"
-                                                 if entry["to"] is None else str(entry["to"]))
-        assert money.count("\u2212") == sum(amount < 0 for _, amount in entry["chips"]) + (
-            entry["pot"] < 0), (money, entry)
 
 
 # -- pairing, and who may change what -----------------------------------------------------

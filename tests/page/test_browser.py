@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -23,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image, ImageOps
 
 from firmware.saves.store import Store
 from firmware.table.prefs import PREF_KEYS
-from firmware.web.words import WORDS
+from firmware.web.words import WORDS, say
 from robinson_core.texts import LANGUAGES, language_name
 
 from ..companion import Table, Web, seam_view, wait_for
@@ -204,16 +206,28 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
         driver.get(f"{web.url}/settings")
         driver.save_screenshot(str(shots / "phone-settings-unpaired.png"))
         pair(driver, web, table)
-        for seat, name in NAMES.items():
-            field = driver.find_element(By.CSS_SELECTOR, f'input[name="{seat}"]')
-            field.clear()
-            field.send_keys(name)
-        driver.find_element(By.CSS_SELECTOR, 'form[data-api="/api/names"] button').click()
-        wait_for(lambda: said(driver) == WORDS["en"]["saved"], 5, "the names saved")
-        assert seam_view(table.directory)["given"] == NAMES  # on the panel
         choose_table_language(driver, table, "fi")  # the panel and the voice in Finnish,
         choose_language(driver, "hr")  # this phone in Croatian: each its own (item 4)
         assert seam_view(table.directory)["settings"]["language"] == "fi"
+
+        def name_seats(names: dict[str, str]) -> None:
+            for seat, name in names.items():
+                field = driver.find_element(By.CSS_SELECTOR, f'input[name="{seat}"]')
+                field.clear()
+                field.send_keys(name)
+            driver.find_element(By.CSS_SELECTOR, 'form[data-api="/api/names"] button').click()
+
+        # A name's limits (item 9): the field takes 12 letters and no more as they are
+        # typed; 10 Japanese characters fit the field but not the panel, and are refused
+        # in this phone's language (Croatian), not the table's (Finnish).
+        name_seats({"1": "Aleksandrinka", "2": "アレクサンドリーナア"})
+        refused = say("hr", "name_long", seat="2", most=12, wide=9)
+        wait_for(lambda: said(driver) == refused, 5, "the name refused in Croatian")
+        typed = driver.find_element(By.CSS_SELECTOR, 'input[name="1"]').get_attribute("value")
+        assert typed == "Aleksandrink" and seam_view(table.directory)["given"] == {}, typed
+        name_seats(NAMES)
+        wait_for(lambda: said(driver) == WORDS["hr"]["saved"], 5, "the names saved")
+        assert seam_view(table.directory)["given"] == NAMES  # on the panel
         driver.save_screenshot(str(shots / "phone-settings-paired-hr.png"))
 
         # A whole game, followed live on Now.
@@ -250,6 +264,12 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
         # game's last rolls, the win the newest
         assert len(logged) == 8 and logged[0].split()[1] == winner, logged
         driver.save_screenshot(str(shots / "phone-now-won-hr.png"))
+        # The panel turns the win's pages; the phone shows no page of the panel's, and is
+        # sent nothing (item 3: the live part went again at each turn).
+        assert len(web.now()["pages"]) > 1, "the win on one page of the panel"
+        got, turned = len(driver.execute_script("return window.seen")), web.now()["version"]
+        wait_for(lambda: web.now()["version"] > turned, 10, "a turn of the panel")
+        assert len(driver.execute_script("return window.seen")) == got
         driver.get(f"{web.url}/history")  # the game won, there at once (issue 62, item 7)
         won = texts_of(driver, "table.games tbody tr")
         assert len(won) == 1 and won[0].startswith(f'{WORDS["hr"]["just_now"]} {winner}'), won
@@ -267,6 +287,56 @@ def test_a_phone_pairs_names_four_players_and_follows_a_whole_game(
         assert json.loads(store.prefs()["names"]) == NAMES and store.prefs()["language"] == "fi"
     finally:
         store.close()
+
+
+def qr_on_the_panel(capture: Path) -> str:
+    """The address in the QR code of the newest frames the panel drew (--capture), read
+    by zbarimg as a phone's camera would ("" if none has one)."""
+    for frame in sorted(capture.glob("*.png"), reverse=True)[:5]:
+        with Image.open(frame) as drawn:
+            big = ImageOps.expand(drawn.convert("L").resize(
+                (drawn.width * 6, drawn.height * 6), Image.Resampling.NEAREST),
+                border=48, fill=0)
+        big.save(capture.parent / "qr.png")
+        found = subprocess.run(["zbarimg", "-q", "--raw", str(capture.parent / "qr.png")],
+                               capture_output=True, text=True, check=False)
+        if found.returncode == 0:
+            return found.stdout.strip()
+    return ""
+
+
+@needs_chromium
+@pytest.mark.skipif(shutil.which("zbarimg") is None, reason="NO QR READER: zbarimg is "
+                    "missing (sh tools/bootstrap.sh test installs zbar-tools)")
+def test_a_phone_camera_reads_the_panels_qr_code_and_opens_the_page_paired(
+        shots: Path) -> None:
+    """The panel's frames as drawn (--capture), read by a QR reader as a phone's camera
+    would: the page's address with the one-time token, an address the page serves (it
+    was another: issue 62, item 10), which opens Settings paired in the phone's browser."""
+    from selenium.webdriver.common.by import By
+
+    folder = Path(tempfile.mkdtemp(prefix="rq-"))
+    capture = folder / "frames"
+    table = Table(folder / "state", "1,2,3", "--no-animation", "--capture", str(capture))
+    web = Web(folder / "state")
+    phone = browser(PHONE)
+    try:
+        phone.get(f"{web.url}/settings")
+        phone.find_element(By.CSS_SELECTOR,
+                           'form[data-api="/api/pair/request"] button').click()
+        token = wait_for(lambda: (seam_view(table.directory)["private"]["pairing"] or {}).get(
+            "token"), 5, "a code on the panel")
+        url = wait_for(lambda: qr_on_the_panel(capture), 10, "a QR code on the panel")
+        assert url == f"{web.url}/pair?t={token}", url
+        phone.get(url)
+        wait_for(lambda: phone.find_elements(By.CSS_SELECTOR, "p.ok"), 5, "paired")
+        assert phone.current_url == f"{web.url}/settings"
+        phone.save_screenshot(str(shots / "phone-paired-by-qr.png"))
+    finally:
+        phone.quit()
+        web.stop()
+        table.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @needs_chromium

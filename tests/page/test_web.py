@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 import pytest
-from PIL import Image, ImageOps
+from PIL import Image
 
 from firmware.saves.store import Store
 from firmware.seam.shown import LOG_MOST
@@ -1141,45 +1141,6 @@ def test_bad_input_to_robinson_web_is_one_line(folder: Path) -> None:
         assert said == 4
     finally:
         web.stop()
-
-
-@pytest.mark.skipif(shutil.which("zbarimg") is None, reason="NO QR READER: zbarimg is "
-                    "missing (sh tools/bootstrap.sh test installs zbar-tools)")
-def test_a_camera_reads_the_panels_qr_code_and_is_paired(folder: Path) -> None:
-    """The panel's frames as drawn (--capture), read by a QR reader as a phone's camera
-    would: the page's address with the one-time token, which pairs that phone."""
-    capture = folder.parent / "frames"
-    table = Table(folder, SEATS, "--no-animation", "--capture", str(capture))
-    web = Web(folder)
-    try:
-        wait_for(lambda: web.now()["status"] == "playing", 10, "the page follows")
-        with web.client() as phone:
-            assert phone.post("/api/pair/request", json={}).status_code == 200
-            token = wait_for(lambda: (seam_view(folder)["private"]["pairing"] or {}).get(
-                "token"), 5, "a code on the panel")
-
-            def read() -> str:
-                for frame in sorted(capture.glob("*.png"), reverse=True)[:5]:
-                    with Image.open(frame) as drawn:
-                        big = ImageOps.expand(drawn.convert("L").resize(
-                            (drawn.width * 6, drawn.height * 6), Image.Resampling.NEAREST),
-                            border=48, fill=0)
-                    big.save(folder.parent / "qr.png")
-                    found = subprocess.run(["zbarimg", "-q", "--raw", str(folder.parent /
-                                                                           "qr.png")],
-                                           capture_output=True, text=True, check=False)
-                    if found.returncode == 0:
-                        return found.stdout.strip()
-                return ""
-
-            url = wait_for(read, 10, "a QR code on the panel (its second page)")
-            assert url == f"{web.url}/pair?t={token}", url  # an address the page serves
-            answer = phone.get(url, follow_redirects=False)  # (issue 62: it was another)
-            assert answer.status_code == 303, answer.text
-            assert csrf_of(phone.get("/settings").text)
-    finally:
-        web.stop()
-        table.stop()
 
 
 def test_a_stop_ends_the_live_streams_within_seconds(folder: Path) -> None:

@@ -14,17 +14,12 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from firmware.commands import say, values
-from firmware.config.settings import HARDWARE
-from firmware.display.panels import PANELS
 from firmware.errors import TableError, UsageError
-from firmware.saves.rows import KEEP_FINISHED
-from firmware.web.serve import add_arguments as web_arguments
 from robinson_core import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RobinsonError,
 )
-from robinson_core.kernel import ROLLOUTS
 from robinson_core.texts import DEFAULT, LANGUAGES
 
 
@@ -45,12 +40,23 @@ def _add_setup(command: argparse.ArgumentParser) -> None:
                          metavar="NAME=VALUE", help="change a house rule (see robinson rules)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only``, that command's arguments alone (the others
+    named, for the usage line): a command loads no other command's choices and defaults
+    (``robinson sim`` neither the config's, the store's nor the page's modules)."""
     parser = _Parser(prog="robinson", description="Robinson Table: the banker of the dice race.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
+    for name, (helped, arguments) in ARGUMENTS.items():
+        command = commands.add_parser(name, help=helped)
+        if only is None or only == name:
+            arguments(command)
+    return parser
 
-    replay = commands.add_parser("replay", help="play a scripted game and print its final state")
+
+def _replay_arguments(replay: argparse.ArgumentParser) -> None:
+    from firmware.display.panels import PANELS
+
     _add_setup(replay)
     script = replay.add_mutually_exclusive_group(required=True)
     script.add_argument("--script", metavar="TOKENS",
@@ -65,7 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "default ssd1306:128x64)")
     _add_lang(replay)
 
-    odds = commands.add_parser("odds", help="a decision's chances to win, by rollouts (JSON)")
+
+def _odds_arguments(odds: argparse.ArgumentParser) -> None:
+    from robinson_core.kernel import ROLLOUTS
+
     _add_setup(odds)
     odds.add_argument("--script", metavar="TOKENS", required=True,
                       help="the game up to the decision: die faces 1-6 and decision words")
@@ -73,12 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"games played out from here per option (default {ROLLOUTS:,})")
     odds.add_argument("--seed", type=values.seed, default=1, metavar="N", help="(default 1)")
 
-    rules = commands.add_parser("rules", help="print the board and the house rules")
+
+def _rules_arguments(rules: argparse.ArgumentParser) -> None:
     rules.add_argument("--format", choices=("text", "markdown"), default="text",
                        help="markdown: the full rules reference (RULES.md), in English only")
     _add_lang(rules)
 
-    table = commands.add_parser("table", help="run the table (emulated where there is no Pi)")
+
+def _table_arguments(table: argparse.ArgumentParser) -> None:
     table.add_argument("--config", metavar="FILE", help="a TOML config file")
     table.add_argument("--state-dir", type=values.directory, metavar="DIR",
                        help="where games are saved")
@@ -100,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--no-animation", action="store_true", help="show rolls at once")
     _add_display(table)
 
-    selftest = commands.add_parser("selftest", help="show every input live, light every output")
+
+def _selftest_arguments(selftest: argparse.ArgumentParser) -> None:
     selftest.add_argument("--config", metavar="FILE", help="a TOML config file")
     selftest.add_argument("--lang", choices=LANGUAGES, help="language (default: from config)")
     _add_hardware(selftest)
@@ -112,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--seed", type=values.seed, metavar="N",
                           help="emulated, with --dice: test the seeded demo die instead")
 
-    sim = commands.add_parser("sim", help="play many games by the rules, report")
+
+def _sim_arguments(sim: argparse.ArgumentParser) -> None:
     who = sim.add_mutually_exclusive_group()
     who.add_argument("--players", type=values.players, metavar="N", dest="seats",
                      help="seats 1..N play (default 4)")
@@ -128,13 +141,15 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=values.seed, default=1, metavar="N", help="(default 1)")
     sim.add_argument("--plot", metavar="FILE.png", help="also draw charts into FILE.png")
 
-    bench = commands.add_parser("bench", help="measure the performance targets, print a table")
+
+def _bench_arguments(bench: argparse.ArgumentParser) -> None:
     bench.add_argument("--quick", action="store_true", help="a shorter run (for the tests)")
     bench.add_argument("--markdown", metavar="FILE.md",
                        help="also write the tables into FILE.md, between its bench markers "
                             "(docs/performance.md)")
 
-    state = commands.add_parser("state", help="print the saved game")
+
+def _state_arguments(state: argparse.ArgumentParser) -> None:
     state.add_argument("--state-dir", type=values.directory, metavar="DIR",
                        help="where games are saved")
     state.add_argument("--json", action="store_true",
@@ -142,14 +157,18 @@ def build_parser() -> argparse.ArgumentParser:
     state.add_argument("--lang", choices=LANGUAGES,
                        help="language of the texts (default: the table's, as it keeps it)")
 
-    history = commands.add_parser("history", help="list the games put away, newest first")
+
+def _history_arguments(history: argparse.ArgumentParser) -> None:
+    from firmware.saves.rows import KEEP_FINISHED
+
     history.add_argument("--state-dir", type=values.directory, metavar="DIR",
                          help="where games are saved")
     history.add_argument("--json", action="store_true", help="print one JSON object")
     history.add_argument("--last", type=values.count, default=10, metavar="N",
                          help=f"the newest N games (default 10; the table keeps {KEEP_FINISHED})")
 
-    export = commands.add_parser("export", help="write the saved game (or the database) out")
+
+def _export_arguments(export: argparse.ArgumentParser) -> None:
     export.add_argument("--state-dir", type=values.directory, metavar="DIR",
                         help="where games are saved")
     export.add_argument("--finished", type=values.count, metavar="N",
@@ -158,8 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a consistent copy of the whole database (a backup)")
     export.add_argument("--output", "-o", metavar="FILE", help="write here, not to stdout")
 
-    names = commands.add_parser("names", help="name the players (kept in the state folder; "
-                                              "a running table takes them at once)")
+
+def _names_arguments(names: argparse.ArgumentParser) -> None:
     names.add_argument("names", nargs="*", metavar="SEAT=NAME",
                        help="e.g. 1=Ana 2=Ben; SEAT= gives a seat its default name back")
     names.add_argument("--clear", action="store_true", help="every seat its default name")
@@ -167,16 +186,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where games are saved")
     _add_lang(names)
 
-    web = commands.add_parser("web", help="serve the companion page: the table on every "
-                                          "phone at the table (pair a phone on the panel)")
+
+def _web_arguments(web: argparse.ArgumentParser) -> None:
+    from firmware.web.serve import add_arguments as web_arguments
+
     web.add_argument("--state-dir", type=values.directory, metavar="DIR",
                      help="the table's state folder (read only: its seam and its saves)")
     web.add_argument("--config", metavar="FILE", help="a TOML config file")
     web_arguments(web)
 
-    settings = commands.add_parser(
-        "settings", help="take the boot partition's robinson-table.toml as the config, if "
-                         "it is good (at every boot, before the table)")
+
+def _settings_arguments(settings: argparse.ArgumentParser) -> None:
     settings.add_argument("--from", dest="source", metavar="FILE",
                           help="the settings file (default /boot/firmware/robinson-table.toml)")
     settings.add_argument("--to", dest="target", metavar="FILE",
@@ -185,21 +205,52 @@ def build_parser() -> argparse.ArgumentParser:
                           help="where the table reads a refusal at start (default "
                                "/run/robinson-table-settings-refused)")
 
-    import_ = commands.add_parser("import", help="make a file from robinson export the game "
-                                                 "in play (the table must be stopped)")
+
+def _import_arguments(import_: argparse.ArgumentParser) -> None:
     import_.add_argument("file", metavar="FILE", help="a saved game (- = standard input)")
     import_.add_argument("--state-dir", type=values.directory, metavar="DIR",
                          help="where games are saved")
 
-    restore = commands.add_parser("restore", help="put a copy from robinson export --database "
-                                                  "back as the saves (the table must be stopped)")
+
+def _restore_arguments(restore: argparse.ArgumentParser) -> None:
     restore.add_argument("file", metavar="FILE", help="the copy")
     restore.add_argument("--state-dir", type=values.directory, metavar="DIR",
                          help="where games are saved")
-    return parser
+
+
+ARGUMENTS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "replay": ("play a scripted game and print its final state", _replay_arguments),
+    "odds": ("a decision's chances to win, by rollouts (JSON)", _odds_arguments),
+    "rules": ("print the board and the house rules", _rules_arguments),
+    "table": ("run the table (emulated where there is no Pi)", _table_arguments),
+    "selftest": ("show every input live, light every output", _selftest_arguments),
+    "sim": ("play many games by the rules, report", _sim_arguments),
+    "bench": ("measure the performance targets, print a table", _bench_arguments),
+    "state": ("print the saved game", _state_arguments),
+    "history": ("list the games put away, newest first", _history_arguments),
+    "export": ("write the saved game (or the database) out", _export_arguments),
+    "names": ("name the players (kept in the state folder; a running table takes them "
+              "at once)",
+              _names_arguments),
+    "web": ("serve the companion page: the table on every phone at the table (pair "
+            "a phone on the panel)",
+            _web_arguments),
+    "settings": ("take the boot partition's robinson-table.toml as the config, if it is "
+                 "good (at every boot, before the table)",
+                 _settings_arguments),
+    "import": ("make a file from robinson export the game in play (the table must be "
+               "stopped)",
+               _import_arguments),
+    "restore": ("put a copy from robinson export --database back as the saves (the "
+                "table must be stopped)",
+                _restore_arguments),
+}
+"""Each command: its help, and what adds its arguments."""
 
 
 def _add_hardware(parser: argparse.ArgumentParser) -> None:
+    from firmware.config.settings import HARDWARE
+
     parser.add_argument("--hardware", choices=HARDWARE,
                         help="pi: the wired pins and panel; emulate: mock pins and the panel in "
                              "the terminal; auto (the config's default): the Pi if this is one")
@@ -212,6 +263,8 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_display(parser: argparse.ArgumentParser) -> None:
+    from firmware.display.panels import PANELS
+
     names = ", ".join(PANELS)
     parser.add_argument("--display", metavar="NAME[:WxH]",
                         help=f"emulated: this panel instead of the config's ({names}; "
@@ -245,9 +298,11 @@ def _joined(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = _joined(sys.argv[1:] if argv is None else argv)
+    chosen = next((word for word in words if not word.startswith("-")), None)
+    parser = build_parser(chosen if chosen in ARGUMENTS else None)
     try:
-        args = parser.parse_args(_joined(sys.argv[1:] if argv is None else argv))
+        args = parser.parse_args(words)
     except UsageError as error:
         say(str(error))
         return 2

@@ -113,6 +113,9 @@ PURE = frozenset({"__future__", "collections", "dataclasses", "enum", "functools
 OUTSIDE: dict[str, frozenset[str]] = {
     "robinson_core": PURE,
     "robinson_core.texts": PURE | {"importlib"},  # a language's module, by its code
+    # the kernel mypyc built, if it was built from the source beside it (and the
+    # environment's ROBINSON_KERNEL=pure)
+    "robinson_core.compiled": PURE | {"importlib", "os", "pathlib"},
     "firmware.table.machine": PURE,
     "firmware.table.messages": PURE,  # the machine's inputs and effects
     "firmware.table.state": PURE,  # its state, mode by mode

@@ -111,6 +111,10 @@ fi
 # The tests run axe-core in Chromium on the companion page: fetched from npm's registry
 # at a pinned version, checked, kept in .venv (tools/axe.py; no Node needed).
 [ "$MODE" = test ] && "$VENV/bin/python" "$ROOT/tools/axe.py" "$VENV"
+# The simulator's kernel compiled where it can be (mypyc, a C compiler): the pure one
+# otherwise, said once a test run, never a failure.
+quiet="--quiet"; [ "$MODE" = test ] && quiet=""
+"$VENV/bin/python" "$ROOT/tools/compile_kernel.py" $quiet || true
 # The editable install leaves the project's own modules to be compiled at their first
 # import, and not at all where the checkout is not writable by the one who runs it
 # (every start would compile them again): compiled here, once each change.

@@ -84,7 +84,7 @@ def run_odds(args: argparse.Namespace) -> int:
     from firmware.shell.die import rollouts
     from robinson_core import CHOICES
     from robinson_core.actions import DECISION_SQUARE
-    from robinson_core.kernel import odds
+    from robinson_core.compiled import odds
 
     game = replay_game(args.seats, args.first, args.rule, args.script)
     state = game.state

@@ -17,7 +17,8 @@ from collections.abc import Callable
 
 from firmware.shell.die import rollouts
 from robinson_core import Game
-from robinson_core.kernel import ROLLOUTS, odds
+from robinson_core.compiled import odds
+from robinson_core.kernel import ROLLOUTS
 
 log = logging.getLogger(__name__)
 

@@ -343,10 +343,13 @@ def sim_figures(bench: Bench, games: int) -> None:
         table.append(plain / cpu(lambda: play_batch(seats, 1, rules, games,
                                                     (pair, 0))))  # noqa: B023
     ratio = statistics.median(kernel)
-    bench.add("(g) sim kernel vs a plain reading of the rules, same games (median of 3 pairs)",
-              f"{ratio:.2f}x", ">= 3x", ratio >= 3, kind="ratio")
+    from robinson_core import compiled
+
+    bench.add(f"(g) sim kernel ({compiled.which()}) vs a plain reading of the rules, same "
+              "games (median of 3 pairs)", f"{ratio:.2f}x", ">= 3x", ratio >= 3, kind="ratio")
     bench.add("(g) the table's Play vs the plain reading, same games",
               f"{statistics.median(table):.2f}x", kind="ratio")
+    whole_process_figures(bench, games * 2)
     cores = os.cpu_count() or 1
     for jobs in sorted({1, cores}):
         _, seconds = simulate(seats, 1, rules, games * jobs, jobs=jobs)
@@ -354,25 +357,74 @@ def sim_figures(bench: Bench, games: int) -> None:
                   f"{games * jobs / seconds:,.0f} games/s", kind="wall")
 
 
+PLAIN_SIM = Path(__file__).resolve().parents[2] / "tools" / "plain_sim.py"
+
+
+def whole_process_figures(bench: Bench, games: int) -> None:
+    """(g) ``robinson sim`` as a whole process (start-up, its imports and all) against
+    tools/plain_sim.py playing as many games plainly, CPU of each child in interleaved
+    runs (median of 3): with the kernel mypyc compiled (where it was built) and pure."""
+    from robinson_core import compiled
+
+    def child_cpu(command: list[str], **env: str) -> float:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(command, env={**os.environ, **env}, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+    if not PLAIN_SIM.is_file():
+        bench.add("(g) robinson sim, whole process, vs tools/plain_sim.py", "not here",
+                  kind="ratio")  # (a bundle carries no tools/)
+        return
+    sim = [str(Path(sys.executable).with_name("robinson")), "sim", "--games", str(games),
+           "--players", "4"]
+    plain = [sys.executable, str(PLAIN_SIM), "--games", str(games)]
+    built = compiled.which() == "compiled"
+    fast: list[float] = []
+    slow: list[float] = []
+    for _ in range(3):
+        reference = child_cpu(plain)
+        if built:
+            fast.append(reference / child_cpu(sim))
+        slow.append(reference / child_cpu(sim, ROBINSON_KERNEL="pure"))
+    pure = statistics.median(slow)
+    target = ">= 4x" if games >= 20_000 else ""  # (fewer: start-up is most of it)
+    if built:
+        ratio = statistics.median(fast)
+        bench.add(f"(g) robinson sim, whole process, {games:,} games, vs tools/plain_sim.py: "
+                  "mypyc's kernel (pure)", f"{ratio:.2f}x ({pure:.2f}x)", target,
+                  ratio >= 4 if target else None, kind="ratio")
+    else:
+        bench.add(f"(g) robinson sim, whole process, {games:,} games, vs tools/plain_sim.py: "
+                  "the pure kernel (no compiled one here)", f"{pure:.2f}x",
+                  target and f"{target} (compiled)", False if target else None, kind="ratio")
+
+
 def odds_figures(bench: Bench) -> None:
     """(m) a decision's odds as the table weighs them: ROLLOUTS games an option, from a
     decision early in a game of four (the longest to play out), CPU (the table's worker
-    thread does the same)."""
+    thread does the same, through the kernel mypyc compiled where it was built), and the
+    pure kernel's beside it."""
     from firmware.shell.die import rollouts
-    from robinson_core.kernel import ROLLOUTS, odds
+    from robinson_core import compiled
+    from robinson_core.kernel import ROLLOUTS
+    from robinson_core.kernel import odds as pure_odds
 
     game = Game((1, 2, 3, 4))
     for face in (4, 4, 6, 2, 1, 3, 1, 6, 3, 4):  # seat 2 reaches 7 and must decide
         game = game.play(Roll(face))
     assert game.state.pending is Pending.TREE
-    spent = []
+    spent: dict[str, list[float]] = {"table": [], "pure": []}
     for seed in range(5):
-        started = time.process_time()
-        odds(game.state, ROLLOUTS, rollouts(seed).random)
-        spent.append((time.process_time() - started) * 1000)
-    median = statistics.median(spent)
-    bench.add(f"(m) a decision's odds, {ROLLOUTS:,} games an option (median of 5)",
-              f"{median:.0f} ms", "<= 300 ms", median <= 300, kind="CPU")
+        for kind, odds in (("table", compiled.odds), ("pure", pure_odds)):
+            started = time.process_time()
+            odds(game.state, ROLLOUTS, rollouts(seed).random)
+            spent[kind].append((time.process_time() - started) * 1000)
+    median, pure = (statistics.median(spent[kind]) for kind in ("table", "pure"))
+    bench.add(f"(m) a decision's odds, {ROLLOUTS:,} games an option (median of 5): "
+              f"the table's kernel, {compiled.which()} (pure)", f"{median:.0f} ms ({pure:.0f})",
+              "<= 35 ms", median <= 35, kind="CPU")
 
 
 def replay_figures(bench: Bench, actions: int) -> None:

@@ -12,6 +12,7 @@ import datetime
 import enum
 import functools
 import hashlib
+import re
 import secrets
 import sqlite3
 from collections.abc import Iterator
@@ -422,17 +423,20 @@ def _said(stood: tuple[Final, ...]) -> str:
     return ";".join(f"{s.seat}:{s.chips}:{one(s.friday)}:{one(s.square)}" for s in stood)
 
 
+_STOOD = re.compile(r"(\d{1,2}):(-?\d{1,6}):(\d{1,2}|-):(\d{1,2}|-)")
+"""One player of ``_said``: seat, chips (below zero with house rule debt), their Friday's
+seat or "-", their square or "-" (out)."""
+
+
 def _stood(text: str) -> tuple[Final, ...] | None:
     """``_said``'s standings read back, or None if they are not such."""
     found = []
     for part in text.split(";"):
-        values = part.split(":")
-        if len(values) != 4 or not all(v == "-" or (v.isdecimal() and len(v) <= 6)
-                                       for v in values) or "-" in values[:2]:
+        if (one := _STOOD.fullmatch(part)) is None:
             return None
-        seat, chips, friday, square = (None if v == "-" else int(v) for v in values)
-        assert seat is not None and chips is not None
-        found.append(Final(seat, chips, friday, square))
+        seat, chips, friday, square = one.groups()
+        found.append(Final(int(seat), int(chips), None if friday == "-" else int(friday),
+                           None if square == "-" else int(square)))
     return tuple(found)
 
 

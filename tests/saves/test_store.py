@@ -962,6 +962,15 @@ def test_a_summary_written_before_the_standings_were_kept_is_trusted_for_who_won
     store.close()
 
 
+def test_standings_read_back_as_kept_below_zero_too() -> None:
+    """How each stood is read back as it was written: chips below zero (house rule
+    debt) too, where an unreadable one would have the game replayed at every look."""
+    stood = (rows.Final(1, -3, 2, 45), rows.Final(2, 0, None, None), rows.Final(8, 123, None, 0))
+    assert rows._stood(rows._said(stood)) == stood
+    assert [rows._stood(bad) for bad in ("1:x:-:45", "1:3:-", "1:-:-:45", "1:3:-:45;", "")] == [
+        None] * 5
+
+
 def test_a_summary_is_sealed_to_its_rows_digest(tmp_path: Path) -> None:
     put_away_three(tmp_path).close()
     db = sqlite3.connect(tmp_path / "robinson.db")

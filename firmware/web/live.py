@@ -14,7 +14,7 @@ import itertools
 import logging
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +74,11 @@ class PastGame:
         History shows it at once, before the table puts it away."""
         if not game.get("over"):
             return None
-        return cls(0, "won" if game.get("winner") else "over", None, game.get("winner"),
-                   tuple((p["seat"], p["chips"], p["friday"], p["square"])
-                         for p in game.get("players") or ()), now=True)
+        told = cls.of({"number": 0, "ended": "won" if game.get("winner") else "over",
+                       "winner": game.get("winner"), "players": [
+                           [p.get(key) for key in ("seat", "chips", "friday", "square")]
+                           for p in game.get("players") or () if isinstance(p, dict)]})
+        return None if told is None else replace(told, now=True)
 
 
 class Live:

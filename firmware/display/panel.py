@@ -29,6 +29,8 @@ QUIET = 60.0
 # REST_AFTER later in parts no longer on the wire than a tumbling frame's 80 ms there (9
 # bits a byte, less each page's window command): the loop takes a press between two.
 CHUNK = 700  # data bytes
+FIRST_MOST = 200  # bytes on the bus of a box sent first, its pages' windows counted (18 ms
+# at 100 kHz): a page more waits for the rest
 REST_AFTER = 0.01  # s
 
 
@@ -121,10 +123,11 @@ class Panel:
     def show(self, image: Image.Image, first: Box | None = None) -> None:
         """Put ``image`` on the panel (nothing is sent if it is already there).
 
-        ``first``: a box (left, top, right, bottom) whose changes go out first and alone
-        (the tumbling die: the first thing seen after a press), the rest REST_AFTER
-        later; no part longer than CHUNK. If the panel does not answer, it is tried
-        again, from every second to every 30 seconds, until it does.
+        ``first``: a box (left, top, right, bottom) whose changes go out first and alone,
+        FIRST_MOST bytes at most (the tumbling die, or a decision's first changes: the first
+        thing seen after a press), the rest REST_AFTER later; no part longer than CHUNK.
+        If the panel does not answer, it is tried again, from every second to every 30
+        seconds, until it does.
         """
         self.shown = image
         self._send(first=first)
@@ -161,7 +164,8 @@ class Panel:
             first = (first[0] + dx, first[1] + dy, first[2] + dx, first[3] + dy)
         try:
             assert self.writer is not None
-            sent = self.writer.display(image, first=first, budget=CHUNK if rest else None)
+            sent = self.writer.display(image, first=first, budget=CHUNK if rest else (
+                FIRST_MOST if first is not None else None))
         except Exception as error:
             self._fault(error)
             return

@@ -87,6 +87,14 @@ def writer_for(device: LumaDevice) -> Writer:
     return LumaWriter(device)
 
 
+def bus_cost(columns: int) -> int:
+    """Bytes a page's part of ``columns`` columns costs on an I2C bus: its window command
+    (6 bytes; the SH1106's 3) and its data in luma's 32-byte writes, each write with its
+    address and control bytes. A budget with ``first`` counts these: a press's first
+    part is what it costs on the bus."""
+    return 8 + columns + 2 * -(-columns // 32)
+
+
 class PageWriter:
     """Writes frames to a luma SSD1306-like device, sending only what changed."""
 
@@ -120,6 +128,7 @@ class PageWriter:
             return self.width * len(new)
         memory, sent = self.memory, 0
         if first is not None:  # the box's columns of the pages it crosses, and no more
+            cost = 0  # on the bus: a budget here counts each page's window too
             mask = Image.new("1", image.size)  # the box where the driver's rotation puts it
             ImageDraw.Draw(mask).rectangle(first, fill=1)
             found = self.device.preprocess(mask).getbbox()
@@ -128,8 +137,12 @@ class PageWriter:
             for page in range(max(0, top // 8), min(len(new), bottom // 8 + 1)):
                 span = changed_span(bytes(memory[page][left:right + 1]),
                                     new[page][left:right + 1])
-                if span is not None:
-                    sent += self._send(page, left + span[0], left + span[1], new)
+                if span is None:
+                    continue
+                cost += bus_cost(span[1] - span[0] + 1)
+                if budget is not None and sent and cost > budget:
+                    break  # the box's next page with the rest
+                sent += self._send(page, left + span[0], left + span[1], new)
             self.behind = any(memory[page] != new[page] for page in range(len(new)))
             return sent
         self.behind = False

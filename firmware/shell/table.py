@@ -36,9 +36,9 @@ from firmware.shell.parts import Devices, Run, Told
 from firmware.shell.weigh import Weigher
 from firmware.table import machine as m
 from firmware.table import messages as msg
-from firmware.table.state import Fixed, Mode, TableState
+from firmware.table.state import Fixed, Mode, Play, TableState
 from firmware.table.view import view, words
-from robinson_core import Action, Game
+from robinson_core import CHOICES, Action, Game
 
 log = logging.getLogger("robinson.table")
 
@@ -81,6 +81,7 @@ class Table:
         self.state = m.initial(fixed)
         self._inputs: collections.deque[msg.Input] = collections.deque()
         self._weigher: Weigher | None = None  # made at the first decision weighed
+        self._deciding = False  # the input taken now is a decision's press or long hold
         self.on_state: Callable[[TableState], None] | None = None  # the seam's publish
 
     def _measure(self, screen: Screen) -> tuple[int, int]:
@@ -158,6 +159,9 @@ class Table:
         try:
             while self._inputs:
                 pressed |= isinstance(self._inputs[0], msg.Pressed)
+                self._deciding = isinstance(self._inputs[0], msg.Pressed | msg.Held) \
+                    and deciding(self.state)  # a decision's press, or its long hold: its
+                # first changes go first and alone (as the tumbling die does)
                 for _, state, _ in m.run(self.state, self._inputs[0], self._run):
                     self.state = state
                 self._inputs.popleft()
@@ -173,9 +177,13 @@ class Table:
         """Run one effect; the input that answers it, if it has one."""
         match effect:
             case msg.Draw(screen, page):
-                self.panel.show(drawn(screen, self.fonts, page, self.layout), first=(
-                    picture_box(screen, self.fonts, page, self.layout)  # the tumbling die
-                    if screen.picture is not None and not screen.body else None))
+                layout = self.layout  # first: the tumbling die, or a decision's first
+                first = (picture_box(screen, self.fonts, page, layout)  # changes from the
+                         if screen.picture is not None and not screen.body else  # top
+                         (0, 0, layout.width - 1, layout.height - 1) if self._deciding
+                         else None)  # (its title: where the token went), Panel.FIRST_MOST
+                self._deciding = False
+                self.panel.show(drawn(screen, self.fonts, page, self.layout), first=first)
                 if self.told.on_page is not None:
                     self.told.on_page(screen, page)
             case (msg.Save() | msg.BeginGame() | msg.PutAway() | msg.NeedRecall()
@@ -238,3 +246,9 @@ class Table:
 
     def _fired(self, kind: msg.TimerKind) -> None:
         self.take(msg.TimerFired(kind))
+
+
+def deciding(state: TableState) -> bool:
+    """Whether a press now takes one of the game's decisions (the screen asks it)."""
+    game = state.game
+    return game is not None and game.state.pending in CHOICES and isinstance(state.now, Play)

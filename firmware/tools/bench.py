@@ -28,7 +28,7 @@ from PIL import Image
 
 from firmware.config.settings import Config
 from firmware.display.panels import Interface
-from firmware.emulate.bus import PanelBus
+from firmware.emulate.bus import Bus, PanelBus
 from firmware.runtime.loop import ManualClock, advance
 from firmware.saves.store import Store
 from firmware.shell.die import SeededDie
@@ -167,6 +167,63 @@ def play_turns(config: Config, turns: int) -> Turns:
     return out
 
 
+def _counting(display: Callable[..., int], bus: Bus,
+              parts: list[int]) -> Callable[..., int]:
+    """``display``, each call that sent something counted into ``parts`` (bus bytes)."""
+    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
+                budget: int | None = None) -> int:
+        before = bus.sent
+        sent = display(image, first=first, budget=budget)
+        if sent:
+            parts.append(bus.sent - before)
+        return sent
+    return counted
+
+
+def decision_presses(config: Config, each: int) -> dict[str, list[int]]:
+    """The bytes on the panel's bus of each decision press's first part (what the panel
+    shows of its result before the rest, REST_AFTER later), by decision: games of four
+    with a seeded die, each press short (the first option), until every decision of the
+    default rules was taken ``each`` times."""
+    from firmware.emulate.rig import emulate
+    from firmware.shell.table import deciding
+
+    found: dict[str, list[int]] = {"TREE": [], "AGAIN": [], "JUMP": []}
+    seed = 45
+    while min(len(parts) for parts in found.values()) < each and seed < 45 + 50:
+        clock = ManualClock()
+        rig = emulate(config, clock=clock)
+        bus, loop, hands = rig.bus, rig.loop, rig.hands
+        with tempfile.TemporaryDirectory() as folder:
+            table = Table(rig, Store(Path(folder), pref_keys=PREF_KEYS), die=SeededDie(seed))
+            table.start()
+            writer = table.panel.writer
+            assert writer is not None
+            parts: list[int] = []
+            writer.display = _counting(writer.display, bus, parts)  # type: ignore[method-assign]
+            table.begin(Game((1, 2, 3, 4), 1, HouseRules()))
+            advance(loop, clock, 1.0)
+            while (game := table.game) is not None and game.state.pending is not Pending.OVER:
+                asked = game.state.pending.name if deciding(table.state) else None
+                hands.button.drive_low()
+                advance(loop, clock, 0.1)
+                before = len(parts)
+                hands.button.drive_high()
+                advance(loop, clock, config.timings.debounce)
+                if asked in found and len(parts) > before:
+                    found[asked].append(parts[before])
+                while table.mode is Mode.ANIMATE:
+                    deadline = loop.next_deadline()
+                    assert deadline is not None
+                    clock.now = deadline
+                    loop.run_until_idle()
+                advance(loop, clock, 3.0)
+            table.stop()
+        rig.close()
+        seed += 1
+    return found
+
+
 PANEL_CLASSES = ("ssd1306:128x32", "ssd1306", "sh1107", "ssd1322", "ssd1351", "st7735",
                  "st7789", "ili9341")
 I2C_HZ = 400_000  # install.sh sets the Pi's I2C to fast mode
@@ -229,6 +286,14 @@ def press_path(turns: int, bench: Bench) -> None:
     bench.add("(c) that first part on the wire at 100 / 400 kHz",
               f"{wire(first, 100):.1f} / {wire(first, 400):.1f} ms", "<= 15 ms at 100 kHz",
               wire(first, 100) <= 15, kind="wire")
+    decided = decision_presses(config, 3 if turns < 50 else 12)
+    for name, parts in decided.items():
+        most = max(parts, default=0)
+        bench.add(f"(b) a decision press's first part on the panel ({name.lower()}), the most "
+                  f"of {len(parts)}", f"{most} B", "<= 200 B", 0 < most <= 200, kind="bytes")
+        bench.add(f"(c) a decision press's first part on the wire at 100 / 400 kHz "
+                  f"({name.lower()})",
+                  f"{wire(most, 100):.1f} / {wire(most, 400):.1f} ms", kind="wire")
     bench.add("(c) the longest part while the die tumbles, on the wire at 100 kHz",
               f"{longest} B: {wire(longest, 100):.1f} ms", f"<= {FRAME * 1000:.0f} ms (a frame)",
               wire(longest, 100) <= FRAME * 1000, kind="wire")

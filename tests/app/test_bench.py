@@ -25,7 +25,10 @@ FIGURES = ("(a) press -> result on the bus", "(b) bus bytes per turn, partial",
            "(o) key -> SSE event at a client", "(o) the table's CPU a press without the page")
 COUNTED = ("(b) partial / full per turn", "(b) bus bytes per animation frame (median)",
            "(c) that first part on the wire", "(c) the longest part while the die tumbles",
-           "(c) frames/s the bus could carry at 100 kHz")
+           "(c) frames/s the bus could carry at 100 kHz",
+           "(b) a decision press's first part on the panel (tree)",
+           "(b) a decision press's first part on the panel (again)",
+           "(b) a decision press's first part on the panel (jump)")
 """Figures of bytes, not of time: the same on any machine."""
 
 
@@ -80,5 +83,5 @@ def test_the_docs_tables_are_the_benchs_own() -> None:
             assert re.search(rf"^ *{figure.kind} +{re.escape(figure.value)}(  |$)",
                              line[width:]), (figure, line)
             compared += 1
-    assert compared == 13
+    assert compared == 13 + 6  # and each decision press's first part, bytes and wire
     assert panels.splitlines()[1:-1] == panel_classes(PANEL_TURNS).splitlines()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from firmware.config.settings import Config, TableOptions
 from firmware.display import screens
 from firmware.display.panel import SHIFTS
 from firmware.display.words import Words
+from firmware.shell.table import deciding
 from firmware.table.menu import MENU, Row
 from firmware.table.messages import TimerFired, TimerKind
 from firmware.table.state import Mode
@@ -696,3 +698,37 @@ def test_a_decisions_odds_come_from_the_weighing_thread_onto_the_panel(
     assert rig.game.actions[-2:] == (Choice.AGAIN, Roll(4)) and rig.table.screen.footer != footer
     rig.table.stop()  # and the weigher's thread with it
     assert not any(thread.name == "odds" for thread in threading.enumerate())
+
+
+def test_every_decision_press_sends_its_first_part_within_200_bytes_then_the_rest(
+        rigs: list[Rig], tmp_path: Path) -> None:
+    """A press that takes a decision (7, 20, 23; either option) puts the first of its
+    result on the panel in 200 bytes at most, 18 ms at 100 kHz: the tumbling die, or the
+    result's title (the square the token went to); the rest follows, and the panel
+    ends showing the whole screen. Sailing on 23 sent 779 bytes first, 70 ms (issue 63,
+    item 2)."""
+    seen: dict[tuple[str, str], int] = {}
+    for seed in range(45, 51):
+        chance = random.Random(seed)
+        rig = playing(rigs, tmp_path / str(seed), seats=(1, 2, 3, 4),
+                      faces=[chance.randint(1, 6) for _ in range(3000)])
+        parts = parts_of(rig)
+        for turn in range(400):
+            game = rig.table.game
+            if game is None or game.state.pending is Pending.OVER:
+                break
+            rig.read()
+            asked = game.state.pending.name if deciding(rig.table.state) else None
+            press = "long" if asked and turn % 2 else "short"
+            parts.clear()
+            (rig.long if press == "long" else rig.short)(read=False)
+            rig.settle()
+            if asked is None:
+                continue
+            assert parts and parts[0] <= 200, (asked, press, parts)
+            writer = rig.table.panel.writer
+            assert writer is not None and not writer.behind, (asked, press)
+            seen[asked, press] = seen.get((asked, press), 0) + 1
+    assert set(seen) == {(kind, press) for kind in ("TREE", "AGAIN", "JUMP")
+                         for press in ("short", "long")}, seen
+    assert sum(seen.values()) >= 30, seen

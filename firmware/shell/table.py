@@ -164,6 +164,7 @@ class Table:
                 # first changes go first and alone (as the tumbling die does)
                 for _, state, _ in m.run(self.state, self._inputs[0], self._run):
                     self.state = state
+                self._deciding = False  # (an input that drew nothing: not the next one's)
                 self._inputs.popleft()
         finally:
             self._inputs.clear()

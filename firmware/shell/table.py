@@ -36,9 +36,9 @@ from firmware.shell.parts import Devices, Run, Told
 from firmware.shell.weigh import Weigher
 from firmware.table import machine as m
 from firmware.table import messages as msg
-from firmware.table.state import Fixed, Mode, Play, TableState
+from firmware.table.state import Fixed, Mode, TableState
 from firmware.table.view import view, words
-from robinson_core import CHOICES, Action, Game
+from robinson_core import Action, Game
 
 log = logging.getLogger("robinson.table")
 
@@ -160,7 +160,7 @@ class Table:
             while self._inputs:
                 pressed |= isinstance(self._inputs[0], msg.Pressed)
                 self._deciding = isinstance(self._inputs[0], msg.Pressed | msg.Held) \
-                    and deciding(self.state)  # a decision's press, or its long hold: its
+                    and self.state.deciding  # a decision's press, or its long hold: its
                 # first changes go first and alone (as the tumbling die does)
                 for _, state, _ in m.run(self.state, self._inputs[0], self._run):
                     self.state = state
@@ -247,9 +247,3 @@ class Table:
 
     def _fired(self, kind: msg.TimerKind) -> None:
         self.take(msg.TimerFired(kind))
-
-
-def deciding(state: TableState) -> bool:
-    """Whether a press now takes one of the game's decisions (the screen asks it)."""
-    game = state.game
-    return game is not None and game.state.pending in CHOICES and isinstance(state.now, Play)

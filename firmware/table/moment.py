@@ -29,13 +29,12 @@ from firmware.table.state import (
     Menu,
     Notice,
     Panel,
-    Play,
     TableState,
     Waiting,
 )
 from firmware.table.view import view, words
 from firmware.table.writes import queued
-from robinson_core import CHOICES, Game
+from robinson_core import Game
 
 FRAME = 0.08  # seconds per animation frame
 
@@ -175,9 +174,7 @@ class Moment:
 
     def weighed(self) -> bool:
         """Whether the screen now is one of the game's decision: where odds are shown."""
-        game = self.state.game
-        return (self.state.prefs.odds and game is not None
-                and game.state.pending in CHOICES and isinstance(self.state.now, Play))
+        return self.state.prefs.odds and self.state.deciding
 
     def settle(self) -> None:
         """The step's end: the odds asked for if a decision is on the screen and they are

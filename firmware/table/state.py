@@ -22,7 +22,7 @@ from firmware.table.menu import Row
 from firmware.table.messages import Code, Press, TimerKind
 from firmware.table.prefs import Prefs
 from firmware.table.writes import Writes
-from robinson_core import Game
+from robinson_core import CHOICES, Game
 
 Measure = Callable[[Screen], tuple[int, int]]
 """A screen's page count and its last page with an essential line, on this panel."""
@@ -254,6 +254,13 @@ class TableState:
     @property
     def mode(self) -> Mode:
         return self.now.MODE
+
+    @property
+    def deciding(self) -> bool:
+        """The screen asks one of the game's decisions (a press takes it; odds are shown)."""
+        game = self.game
+        return (game is not None and game.state.pending in CHOICES
+                and isinstance(self.now, Play))
 
     @property
     def ask_next(self) -> bool:

@@ -16,7 +16,6 @@ from firmware.config.settings import Config, TableOptions
 from firmware.display import screens
 from firmware.display.panel import SHIFTS
 from firmware.display.words import Words
-from firmware.shell.table import deciding
 from firmware.table.menu import MENU, Row
 from firmware.table.messages import TimerFired, TimerKind
 from firmware.table.state import Mode
@@ -718,7 +717,7 @@ def test_every_decision_press_sends_its_first_part_within_200_bytes_then_the_res
             if game is None or game.state.pending is Pending.OVER:
                 break
             rig.read()
-            asked = game.state.pending.name if deciding(rig.table.state) else None
+            asked = game.state.pending.name if rig.table.state.deciding else None
             press = "long" if asked and turn % 2 else "short"
             parts.clear()
             (rig.long if press == "long" else rig.short)(read=False)

@@ -18,9 +18,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import luma.oled.device
 from luma.core.interface.serial import i2c
@@ -37,6 +38,9 @@ from firmware.table.moment import FRAME
 from firmware.table.prefs import PREF_KEYS
 from firmware.table.state import Mode
 from robinson_core import Game, HouseRules, Pending, Roll, Status
+
+if TYPE_CHECKING:
+    from firmware.emulate.rig import EmulatedRigging
 
 BITS_PER_BYTE = 9  # 8 data bits and the ACK on I2C
 
@@ -109,33 +113,68 @@ class Turns:
     parts: list[int] = field(default_factory=list)  # every part while the die tumbles
 
 
-def play_turns(config: Config, turns: int) -> Turns:
-    """Press ROLL ``turns`` times on the emulated table; measure each press."""
+@contextlib.contextmanager
+def _game_of_four(config: Config, seed: int, parts: list[int],
+                  counting: Callable[[Table], bool] = lambda table: True,
+                  ) -> Iterator[tuple[EmulatedRigging, Table, ManualClock]]:
+    """An emulated table with a game of four begun, its die seeded with ``seed``, and
+    each call of its panel's writer that sent anything counted into ``parts`` (bytes on
+    the bus) while ``counting(table)``; stopped and closed after."""
     from firmware.emulate.rig import emulate
 
     clock = ManualClock()
     rig = emulate(config, clock=clock)
-    bus, loop, hands = rig.bus, rig.loop, rig.hands
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            table = Table(rig, Store(Path(folder), pref_keys=PREF_KEYS), die=SeededDie(seed))
+            table.start()
+            writer = table.panel.writer
+            assert writer is not None
+            writer.display = _counting(  # type: ignore[method-assign]
+                writer.display, rig.bus, parts, lambda: counting(table))
+            table.begin(Game((1, 2, 3, 4), 1, HouseRules()))
+            advance(rig.loop, clock, 1.0)
+            try:
+                yield rig, table, clock
+            finally:
+                table.stop()
+    finally:
+        rig.close()
+
+
+def _counting(display: Callable[..., int], bus: Bus, parts: list[int],
+              counting: Callable[[], bool]) -> Callable[..., int]:
+    """``display``, each call that sent something counted into ``parts`` (bus bytes)
+    while ``counting()``."""
+    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
+                budget: int | None = None) -> int:
+        before = bus.sent
+        sent = display(image, first=first, budget=budget)
+        if sent and counting():
+            parts.append(bus.sent - before)
+        return sent
+    return counted
+
+
+def _tumble(rig: EmulatedRigging, clock: ManualClock, table: Table) -> list[int]:
+    """The die's tumble played out frame by frame: the bytes the bus had sent after
+    each (the first: before any)."""
+    marks = [rig.bus.sent]
+    while table.mode is Mode.ANIMATE:
+        deadline = rig.loop.next_deadline()
+        assert deadline is not None
+        clock.now = deadline
+        rig.loop.run_until_idle()
+        marks.append(rig.bus.sent)
+    return marks
+
+
+def play_turns(config: Config, turns: int) -> Turns:
+    """Press ROLL ``turns`` times on the emulated table; measure each press."""
     out = Turns()
-    with tempfile.TemporaryDirectory() as folder:
-        table = Table(rig, Store(Path(folder), pref_keys=PREF_KEYS), die=SeededDie(45))
-        table.start()
-        writer = table.panel.writer
-        assert writer is not None
-        display = writer.display
-
-        def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
-                    budget: int | None = None) -> int:
-            before = bus.sent
-            sent = display(image, first=first, budget=budget)
-            if sent and table.mode is Mode.ANIMATE:
-                out.parts.append(bus.sent - before)
-            return sent
-
-        writer.display = counted  # type: ignore[method-assign]
-
-        table.begin(Game((1, 2, 3, 4), 1, HouseRules()))
-        advance(loop, clock, 1.0)
+    with _game_of_four(config, 45, out.parts,
+                       lambda table: table.mode is Mode.ANIMATE) as (rig, table, clock):
+        bus, loop, hands = rig.bus, rig.loop, rig.hands
         for _ in range(turns):
             game = table.game
             if game is None or game.state.pending is Pending.OVER:
@@ -150,34 +189,13 @@ def play_turns(config: Config, turns: int) -> Turns:
             out.first_parts += out.parts[parts:parts + 1]
             first = time.thread_time()
             out.first_frame.append(first - start)
-            marks = [bus.sent]
-            while table.mode is Mode.ANIMATE:
-                deadline = loop.next_deadline()
-                assert deadline is not None
-                clock.now = deadline
-                loop.run_until_idle()
-                marks.append(bus.sent)
+            marks = _tumble(rig, clock, table)
             out.cpu.append(time.thread_time() - start)
             out.turn_bytes.append(bus.sent - sent)
             frames = [b - a for a, b in itertools.pairwise(marks)]
             out.frame_bytes += [marks[0] - sent, *frames[:-1]]  # the tumbling frames
             advance(loop, clock, 3.0)  # read the result, like a table would
-        table.stop()
-    rig.close()
     return out
-
-
-def _counting(display: Callable[..., int], bus: Bus,
-              parts: list[int]) -> Callable[..., int]:
-    """``display``, each call that sent something counted into ``parts`` (bus bytes)."""
-    def counted(image: Image.Image, first: tuple[int, int, int, int] | None = None,
-                budget: int | None = None) -> int:
-        before = bus.sent
-        sent = display(image, first=first, budget=budget)
-        if sent:
-            parts.append(bus.sent - before)
-        return sent
-    return counted
 
 
 def decision_presses(config: Config, each: int) -> dict[str, list[int]]:
@@ -185,41 +203,22 @@ def decision_presses(config: Config, each: int) -> dict[str, list[int]]:
     shows of its result before the rest, REST_AFTER later), by decision: games of four
     with a seeded die, each press short (the first option), until every decision of the
     default rules was taken ``each`` times."""
-    from firmware.emulate.rig import emulate
-    from firmware.shell.table import deciding
-
     found: dict[str, list[int]] = {"TREE": [], "AGAIN": [], "JUMP": []}
     seed = 45
     while min(len(parts) for parts in found.values()) < each and seed < 45 + 50:
-        clock = ManualClock()
-        rig = emulate(config, clock=clock)
-        bus, loop, hands = rig.bus, rig.loop, rig.hands
-        with tempfile.TemporaryDirectory() as folder:
-            table = Table(rig, Store(Path(folder), pref_keys=PREF_KEYS), die=SeededDie(seed))
-            table.start()
-            writer = table.panel.writer
-            assert writer is not None
-            parts: list[int] = []
-            writer.display = _counting(writer.display, bus, parts)  # type: ignore[method-assign]
-            table.begin(Game((1, 2, 3, 4), 1, HouseRules()))
-            advance(loop, clock, 1.0)
+        parts: list[int] = []
+        with _game_of_four(config, seed, parts) as (rig, table, clock):
             while (game := table.game) is not None and game.state.pending is not Pending.OVER:
-                asked = game.state.pending.name if deciding(table.state) else None
-                hands.button.drive_low()
-                advance(loop, clock, 0.1)
+                asked = game.state.pending.name if table.state.deciding else None
+                rig.hands.button.drive_low()
+                advance(rig.loop, clock, 0.1)
                 before = len(parts)
-                hands.button.drive_high()
-                advance(loop, clock, config.timings.debounce)
+                rig.hands.button.drive_high()
+                advance(rig.loop, clock, config.timings.debounce)
                 if asked in found and len(parts) > before:
                     found[asked].append(parts[before])
-                while table.mode is Mode.ANIMATE:
-                    deadline = loop.next_deadline()
-                    assert deadline is not None
-                    clock.now = deadline
-                    loop.run_until_idle()
-                advance(loop, clock, 3.0)
-            table.stop()
-        rig.close()
+                _tumble(rig, clock, table)
+                advance(rig.loop, clock, 3.0)
         seed += 1
     return found
 

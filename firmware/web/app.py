@@ -200,8 +200,10 @@ def build(companion: Companion) -> Starlette:
             yield "retry: 1000\n\n"
             seen, ends = -1, time.monotonic() + STREAM_FOR
             told = time.monotonic()  # when the phone was last sent anything
+            mine = companion.reading(request)  # its cookie and browser, read once
             while (now := time.monotonic()) < ends:
-                lang = companion.lang(request)  # (the table's may change meanwhile)
+                lang = mine._replace(table=companion.table_lang()).language  # (the table's
+                # may change meanwhile)
                 version, fragment = companion.fragment(lang)
                 ident = _ident(lang, live.status, fragment)
                 if version != seen and ident != shown:
@@ -248,11 +250,9 @@ def build(companion: Companion) -> Starlette:
         if request.headers.get("content-type", "").split(";")[0].strip() \
                 != "application/x-www-form-urlencoded":
             return PlainTextResponse("send the form", 415)
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > FORM_MOST:
-                return PlainTextResponse("too long", 413)
+        body = await _body(request, FORM_MOST)
+        if body is None:
+            return PlainTextResponse("too long", 413)
         value = urllib.parse.parse_qs(body.decode("latin-1")).get("lang", [""])[0]
         if value and reading.chosen(value) is None:
             return PlainTextResponse("no such language", 400)
@@ -478,18 +478,27 @@ def _same_origin(request: Request) -> bool:
     return origin.split("://", 1)[-1] == host
 
 
+async def _body(request: Request, most: int) -> bytes | None:
+    """The request's body, read no further than ``most`` bytes (None: it is longer, by
+    its Content-Length or as it came)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > most):
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > most:
+            return None
+    return bytes(body)
+
+
 async def _json(request: Request) -> dict[str, Any] | Response:
     """The body as a JSON object, read no further than ``INTENT_MOST`` bytes."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         return JSONResponse({"said": "send JSON"}, 415)
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > INTENT_MOST):
+    body = await _body(request, INTENT_MOST)
+    if body is None:
         return JSONResponse({"said": "too long"}, 413)
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > INTENT_MOST:
-            return JSONResponse({"said": "too long"}, 413)
     try:
         value = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):

@@ -13,17 +13,20 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from firmware.config.phone import PHONE_FILE, layered
-from firmware.devices import Rigging, on_raspberry_pi
+from firmware.devices import Rigging
 from firmware.display.fonts import Fonts
 from firmware.display.layout import Layout
 from firmware.display.paging import shown
 from firmware.display.screen import Screen
 from firmware.errors import ConfigError, HardwareError
 from firmware.notify import Notifier
+from firmware.revision import on_raspberry_pi
 from firmware.runtime.loop import Loop
 from firmware.runtime.soundcards import AUTO
 from firmware.runtime.speaker import Speaker
@@ -31,8 +34,6 @@ from firmware.saves.faults import Fault, StateDirectoryError
 from firmware.saves.folder import state_dir
 from firmware.saves.rows import KEEP_FINISHED
 from firmware.saves.store import Store
-from firmware.seam.server import Seam
-from firmware.seam.wire import Message
 from firmware.shell.die import Die, SeededDie
 from firmware.shell.parts import Run, Told
 from firmware.shell.table import Table
@@ -46,6 +47,9 @@ from firmware.startup import (
 )
 from firmware.table.prefs import PREF_KEYS
 from firmware.table.state import TableState
+
+if TYPE_CHECKING:
+    from firmware.seam.wire import Message
 
 
 def drivers(rig: Rigging, table: Table, demo: bool) -> list[threading.Thread]:
@@ -110,25 +114,14 @@ def _run_table(args: argparse.Namespace, folder: Path | None, stops: Stops) -> i
         if wrong:
             logging.getLogger("robinson").warning(
                 "a phone's hardware settings were not taken: %s; the config's stand", wrong)
+    by_phone = config != plain
     try:
         rig, capture = rigging(config, emulated=emulated, show_terminal=show_terminal,
-                               capture_to=args.capture, seats_on=args.seats)
+                               capture_to=args.capture, seats_on=args.seats, pins_later=True)
     except BaseException as error:
         store.close()
         store.unlock()  # the folder free for the next start (in this process, emulated)
-        if not isinstance(error, HardwareError) or config == plain:
-            raise
-        # The pins or the panel a phone chose cannot be had: set aside, so the next start
-        # (systemd's, in seconds) runs with the config's, and a phone can try again.
-        try:
-            phone.replace(phone.with_name(PHONE_FILE + ".not-taken"))
-        except OSError as why:
-            raise HardwareError(f"{error} (with the hardware settings a phone made, which "
-                                f"could not be set aside: {why.strerror}; remove {phone})"
-                                ) from None
-        raise HardwareError(f"{error} (with the hardware settings a phone made: they are "
-                            f"set aside as {PHONE_FILE}.not-taken; the next start runs "
-                            "with the config's)") from None
+        raise _not_taken(error, phone, by_phone) from None
     loop = rig.loop
     fonts = Fonts()
     text_view: Callable[[Screen, int], None] | None = None
@@ -162,18 +155,26 @@ def _run_table(args: argparse.Namespace, folder: Path | None, stops: Stops) -> i
     received = stops.received
 
     try:
-        table.start()
-    except StateDirectoryError as fault:  # not even readable: said on the panel, and stop
-        table.show_fault(fault.kind)
+        table.switch_on()  # the title: the first frame
+        first_frame = time.process_time()
+        table.wire()  # then the pins
+    except (StateDirectoryError, HardwareError) as fault:  # said on the panel, and stop
+        table.cannot_start(fault.kind if isinstance(fault, StateDirectoryError) else None)
         speaker.close()
         rig.close()
         store.close()
-        raise
+        store.unlock()
+        raise _not_taken(fault, phone, by_phone) from None
+    from firmware.seam.server import Seam  # here, its imports (some 45 ms) after the title
+
     seam = Seam(store.directory, loop, table, functools.partial(
         shown, fonts=fonts, layout=config.display.layout),
         functools.partial(put_away, store.directory))
     if seam.open():
         table.on_state = seam.publish
+    logging.getLogger("robinson").info(
+        "the first frame out %.0f ms of CPU after start; ready after %.0f",
+        first_frame * 1000, time.process_time() * 1000)
     notifier = Notifier()
     notifier.ready()  # the first frame is out (or the panel is known missing and retried)
     if notifier.watchdog:
@@ -211,6 +212,22 @@ UNSAVED = 1
 """The exit status of a session that stopped with actions it could not save (the disk
 full, read-only, not ours): never 0, so systemd lists the unit as failed and a script
 that ran it knows."""
+
+
+def _not_taken(error: BaseException, phone: Path, by_phone: bool) -> BaseException:
+    """``error``, or where the panel or the pins a phone chose cannot be had, that said,
+    with the phone's hardware settings set aside: the next start (systemd's, in seconds)
+    runs with the config's, and a phone can try again."""
+    if not isinstance(error, HardwareError) or not by_phone:
+        return error
+    try:
+        phone.replace(phone.with_name(PHONE_FILE + ".not-taken"))
+    except OSError as why:
+        return HardwareError(f"{error} (with the hardware settings a phone made, which could "
+                             f"not be set aside: {why.strerror}; remove {phone})")
+    return HardwareError(f"{error} (with the hardware settings a phone made: they are set "
+                         f"aside as {PHONE_FILE}.not-taken; the next start runs with the "
+                         "config's)")
 
 
 def _page_words(say: Callable[[list[str]], None], fonts: Fonts, layout: Layout,

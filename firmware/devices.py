@@ -1,9 +1,11 @@
-"""Builds the table's devices from its config: gpiozero pins, the luma panel, the outputs.
+"""Builds the table's devices from its config: the luma panel first, then gpiozero's pins.
 
-The one place where pins and the panel are made (as luma's ``cmdline`` is for
-luma): the pins come from an injected pin factory, the panel from an injected
-``make_device``, so the emulator and the tests build the same rigging on mock
-pins and a recording bus.
+The one place where the panel and the pins are made (as luma's ``cmdline`` is for
+luma): the panel from an injected ``make_device``, the pins from an injected pin
+factory (``firmware.pins``), so the emulator and the tests build the same rigging on a
+recording bus and mock pins. The panel is made at once; the table draws its first
+frame on it before the pins are opened (``Rigging.wire``), as gpiozero takes some
+60 ms of a Pi's start to load.
 """
 
 from __future__ import annotations
@@ -14,20 +16,15 @@ import functools
 import importlib
 import inspect
 import logging
-import os
 import types
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import luma.core.device
 import luma.core.error
 import luma.core.framebuffer
 import luma.core.interface.serial
-from gpiozero import LED, DigitalInputDevice, TonalBuzzer
-from gpiozero.exc import GPIOPinInUse, PinUnknownPi
-from gpiozero.pins.local import get_pi_revision
 from luma.core import cmdline
 from PIL import Image
 
@@ -37,42 +34,17 @@ from firmware.display.device import LumaDevice
 from firmware.display.panel import Panel
 from firmware.display.panels import Interface
 from firmware.errors import HardwareError, NoBoard
+from firmware.revision import on_raspberry_pi
 from firmware.runtime.loop import Loop
-from firmware.runtime.outputs import Outputs
-from firmware.runtime.tunes import BUZZER_MID
 from robinson_core.errors import quote
+
+if TYPE_CHECKING:
+    from firmware.pins import PinFactory, Pins
 
 I2C_FUNC_I2C = 0x00000001  # linux/i2c.h: the adapter takes plain I2C messages (i2c_rdwr)
 
 
 log = logging.getLogger("robinson.devices")
-
-
-class PinFactory(Protocol):
-    """What gpiozero asks of a pin factory (``gpiozero.Factory``): our devices take one."""
-
-    def pin(self, spec: int) -> Any: ...
-
-    def close(self) -> None: ...
-
-
-def pi_revision() -> int | None:
-    """This board's revision code, read as gpiozero reads it, or None if this is no Pi.
-
-    gpiozero looks in /proc/device-tree, then in the Revision line of
-    /proc/cpuinfo: the service must be able to see one of them (the unit keeps
-    /proc's system files visible for that).
-    """
-    try:
-        revision: int = get_pi_revision()
-    except (PinUnknownPi, OSError, ValueError):
-        return None
-    return revision
-
-
-def on_raspberry_pi() -> bool:
-    """Whether this machine is a Raspberry Pi, as gpiozero will see it."""
-    return pi_revision() is not None
 
 
 def wants_emulation(choice: str, *, systemd: bool) -> bool:
@@ -253,22 +225,31 @@ def _without_exit_hooks() -> Iterator[None]:
 
 @dataclass
 class Rigging:
-    """The devices of one run, built from the config."""
+    """The devices of one run, built from the config: the panel at once, the pins at the
+    first ``wire()`` (``build`` opens them too, unless asked to leave them for later)."""
 
     config: Config
     loop: Loop
     panel: Panel
-    button: DigitalInputDevice  # not a Button: its hold thread wakes 10 times a second
-    seats: list[DigitalInputDevice]
-    outputs: Outputs
     panel_for: Callable[[Display], Callable[[], LumaDevice]]
     """A maker of the device of another panel (a phone's, on trial): the wired one's."""
+    opener: Callable[[], Pins] = field(repr=False)
+    _pins: Pins | None = field(default=None, init=False, repr=False)
+
+    def wire(self) -> Pins:
+        """The pins, opened at the first call (gpiozero loads then): a pin that cannot be
+        had raises ``HardwareError``, naming it."""
+        if self._pins is None:
+            self._pins = self.opener()
+        return self._pins
 
     def close(self) -> None:
         self.panel.close()
-        self.outputs.close()
-        for device in (self.button, *self.seats):
-            device.close()
+        if self._pins is not None:
+            self._pins.close()
+
+
+R = TypeVar("R", bound=Rigging)
 
 
 def build(config: Config, *, pin_factory: PinFactory | None = None,
@@ -276,128 +257,54 @@ def build(config: Config, *, pin_factory: PinFactory | None = None,
           clock: Callable[[], float] | None = None,
           on_frame: Callable[[Image.Image], None] | None = None,
           on_change: Callable[[], None] | None = None,
-          panel_for: Callable[[Display], Callable[[], LumaDevice]] | None = None) -> Rigging:
-    """Make every device the config names.
+          panel_for: Callable[[Display], Callable[[], LumaDevice]] | None = None,
+          make_factory: Callable[[], PinFactory] | None = None,
+          pins_later: bool = False) -> Rigging:
+    """Make every device the config names: the panel, then (unless ``pins_later``: at the
+    rigging's first ``wire()``) the pins.
 
-    ``pin_factory`` None is gpiozero's default for this Pi; ``make_device``
-    None is the wired panel.
+    ``pin_factory`` None is ``make_factory``'s, made as the pins are opened (the
+    emulator's mock pins: their module loads gpiozero), else gpiozero's default for
+    this Pi; ``make_device`` None is the wired panel.
     """
     loop = Loop(clock) if clock else Loop()
-    factory = pin_factory
-    if factory is None:  # on a Pi: the header's chip, by its label, for gpiozero and luma
-        # (opened first: lgpio's threads start then, with a slack fit for the buzzer's;
-        # gpiozero's own choice too, where the header's chip is not known or would not open)
-        with timerslack.threads_started_with(
-                timerslack.TONE_NS if config.pins.use_buzzer else None):
-            factory = _header_factory() or _default_factory()
     if make_device is None:  # the wired panel: it must be there at start
-        make_device = _wired_panel(config.display)
+        spi = config.display.interface is not Interface.I2C
+        # On SPI, luma drives D/C and reset through rpi-lgpio, which opens the header's
+        # chip now and starts lgpio's threads: with the buzzer's slack (firmware.pins).
+        with timerslack.threads_started_with(
+                timerslack.TONE_NS if spi and config.pins.use_buzzer else None):
+            if spi:
+                gpiochip.header()
+            make_device = _wired_panel(config.display)
     panel = Panel(make_device,
                   config.display.contrast, on_frame=on_frame, on_change=on_change,
                   clock=loop.clock, scheduler=loop)
-    opened: list[Any] = []
-
-    def claim(key: str, pin: int, make: Callable[[], Any]) -> Any:
-        """One device on one pin; a pin that cannot be had is one line naming it."""
-        try:
-            device = make()
-        except Exception as error:  # gpiozero's errors, OSError, lgpio.error("GPIO busy")
-            for claimed in opened:
-                claimed.close()
-            panel.close()
-            raise HardwareError(_claim_failed(key, pin, error,
-                                              config.voice.i2s_amplifier)) from None
-        opened.append(device)
-        return device
-
-    # The ROLL button as a plain input: the table times holds itself (buttons.py), and
-    # gpiozero's Button starts a hold thread that wakes ten times a second for ever.
-    button = claim("pins.button", config.pins.button, lambda: DigitalInputDevice(
-        config.pins.button, pull_up=True, bounce_time=None, pin_factory=factory))
-    seats = [claim(f"pins.seats[{i}]", p, functools.partial(
-        DigitalInputDevice, p, pull_up=True, bounce_time=None, pin_factory=factory))
-        for i, p in enumerate(config.pins.seats, 1)]
-    leds = [claim(f"pins.leds[{i}]", p, functools.partial(LED, p, pin_factory=factory))
-            for i, p in enumerate(config.pins.leds[:len(seats)], 1)] \
-        if config.pins.use_leds else []
-    buzzer = claim("pins.buzzer", config.pins.buzzer, lambda: TonalBuzzer(
-        config.pins.buzzer, mid_tone=BUZZER_MID, octaves=1, pin_factory=factory)) \
-        if config.pins.use_buzzer else None
     # The notes keep time on a thread of their own, but where time is a manual clock's
     # (it moves only when a test or the bench moves it): on the table's loop there.
     notes = loop if clock is not None else None
-    return Rigging(config, loop, panel, button, seats,
-                   Outputs(leds=leds, buzzer=buzzer, notes=notes),
-                   panel_for or (lambda display: functools.partial(real_device, display)))
+
+    def opener() -> Pins:
+        from firmware.pins import open_pins
+
+        factory = pin_factory if pin_factory is not None or make_factory is None \
+            else make_factory()
+        return open_pins(config, factory, notes)
+
+    rigging = Rigging(config, loop, panel,
+                      panel_for or (lambda display: functools.partial(real_device, display)),
+                      opener)
+    return rigging if pins_later else wired(rigging)
 
 
-def _header_factory() -> PinFactory | None:
-    """gpiozero's lgpio factory on the chip whose label is the header's, and the same
-    chip for rpi-lgpio (luma's D/C and reset lines on SPI) through RPI_LGPIO_CHIP; None
-    where no chip has a label this knows (gpiozero's own choice then)."""
-    found = gpiochip.labels()
-    chip = gpiochip.header_chip(found)
-    if chip is None:
-        return None
-    os.environ.setdefault("RPI_LGPIO_CHIP", str(chip))
+def wired(rigging: R) -> R:
+    """``rigging`` with its pins open; if they cannot be, closed, and the error raised."""
     try:
-        from gpiozero.pins.lgpio import LGPIOFactory
-        made: PinFactory = LGPIOFactory(chip=chip)
-    except Exception as error:  # lgpio missing, the chip busy: gpiozero's own way says why
-        log.warning("GPIO chip %d (the header's) could not be opened: %s", chip, error)
-        return None
-    opened = getattr(made, "_chip", chip)  # what lgpio.gpiochip_open was given
-    if opened != chip:
-        made.close()
-        raise HardwareError(
-            f"gpiozero {_version('gpiozero')} opened gpiochip{opened}, not the header's "
-            f"gpiochip{chip} ({found[chip]}): that gpiozero ignores "
-            "the chip it is asked for; install.sh installs one that does "
-            "(gpiozero>=2.0.1.post3, or Raspberry Pi OS's python3-gpiozero)")
-    log.info("GPIO: the header is gpiochip%d", chip)
-    return made
-
-
-def _default_factory() -> PinFactory | None:
-    """gpiozero's own choice of factory, made now (within the caller's timer slack, as
-    lgpio starts its threads), or None: the first pin then says why none would open."""
-    from gpiozero import Device
-
-    try:
-        Device.ensure_pin_factory()
-    except Exception as error:  # no library at all: claim() says what to install
-        log.warning("GPIO: gpiozero could make no pin factory: %s", error)
-        return None
-    made: PinFactory = Device.pin_factory
-    return made
-
-
-def _version(package: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "(version unknown)"
-
-
-SDMODE_PIN = 4  # the max98357a overlay's SD pin unless written with no-sdmode
-
-
-def _claim_failed(key: str, pin: int, error: Exception, amplifier: bool = False) -> str:
-    """Why ``pin`` could not be had, and what to do, in one line."""
-    said = quote(str(error) or type(error).__name__, 60)
-    busy = isinstance(error, GPIOPinInUse) or "busy" in str(error).lower()
-    if busy and amplifier and pin == SDMODE_PIN:
-        return (f"{key}: GPIO {pin} is busy ({said}): the amplifier's overlay holds it for "
-                "its SD pin unless it is written dtoverlay=max98357a,no-sdmode in "
-                "config.txt (sudo ./install.sh writes it; then reboot)")
-    if busy:
-        return (f"{key}: GPIO {pin} is busy ({said}): another program, a HAT or a "
-                "dtoverlay in config.txt (w1-gpio, pwm, ...) holds it; gpioinfo names the "
-                "holder (is the service running? sudo systemctl stop robinson-table), or "
-                "wire it to another pin")
-    return f"{key}: cannot open GPIO {pin} ({said}): {_gpio_hint()}"
+        rigging.wire()
+    except BaseException:
+        rigging.close()
+        raise
+    return rigging
 
 
 def _wired_panel(display: Display) -> Callable[[], LumaDevice]:
@@ -414,16 +321,4 @@ def _wired_panel(display: Display) -> Callable[[], LumaDevice]:
 
     return make
 
-
-def _gpio_hint() -> str:
-    """What to check when gpiozero could open no pin: the chip, then the library."""
-    if not list(Path("/dev").glob("gpiochip*")):
-        return "there is no GPIO chip (/dev/gpiochip*): is this a Raspberry Pi?"
-    try:
-        import lgpio  # noqa: F401
-    except ImportError:
-        return ("the lgpio module is missing: sudo apt-get install python3-lgpio "
-                "python3-rpi-lgpio (./install.sh does)")
-    return ("the service user must be in the gpio group, and no other program may hold "
-            "the pins (is the service running? sudo systemctl stop robinson-table)")
 

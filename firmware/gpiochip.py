@@ -51,3 +51,15 @@ def header_chip(found: dict[int, str]) -> int | None:
             if found[number] == label:
                 return number
     return None
+
+
+def header() -> tuple[int | None, dict[int, str]]:
+    """The header's chip (None: not a Pi this knows) and every chip's label, found now;
+    rpi-lgpio, which drives an SPI panel's D/C and reset lines for luma, is told the same
+    chip (``RPI_LGPIO_CHIP``, read as it first opens one): the panel is made before
+    gpiozero's pins, and both must drive the header."""
+    found = labels()
+    chip = header_chip(found)
+    if chip is not None:
+        os.environ.setdefault("RPI_LGPIO_CHIP", str(chip))
+    return chip, found

@@ -42,20 +42,21 @@ def config_and_mode(config_file: str | None, hardware: str | None, *, emulate: b
 
 
 def rigging(config: Config, *, emulated: bool, show_terminal: bool = False,
-            capture_to: str | None = None,
-            seats_on: Sequence[int] = ()) -> tuple[Rigging, Capture | None]:
+            capture_to: str | None = None, seats_on: Sequence[int] = (),
+            pins_later: bool = False) -> tuple[Rigging, Capture | None]:
     """The wired devices, or (emulated) the same devices on stand-ins, with ``seats_on``
-    switched on; and ``--capture``'s frames, if asked for."""
+    switched on; and ``--capture``'s frames, if asked for. ``pins_later``: the panel only,
+    the pins at the rigging's first ``wire()`` (the table's, once its title is drawn)."""
     capture = Capture(Path(capture_to).absolute()) if capture_to else None
     if not emulated:
         # lgpio makes its notification FIFO in LG_WD, else in the working directory,
         # which `sudo -u robinson robinson selftest` may not be able to write.
         os.environ.setdefault("LG_WD", tempfile.gettempdir())
-        return build(config, on_frame=capture), capture
+        return build(config, on_frame=capture, pins_later=pins_later), capture
     from firmware.emulate.rig import emulate
 
     return emulate(config, show_terminal=show_terminal, seats_on=seats_on,
-                   on_frame=capture), capture
+                   on_frame=capture, pins_later=pins_later), capture
 
 
 def keyboard(rig: Rigging, ready: Ready) -> list[threading.Thread]:

@@ -61,6 +61,8 @@ FORBIDDEN = {
     "firmware.config.file": ("firmware.config.phone",),
     "firmware.devices": ("firmware.table", "firmware.shell", "firmware.saves",
                          "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
+    "firmware.pins": ("firmware.table", "firmware.shell", "firmware.saves", "firmware.devices",
+                      "firmware.emulate", "firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.emulate": ("firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.tools": ("firmware.cli", "firmware.app"),
     "firmware.app": ("firmware.cli", "firmware.tools", "firmware.commands"),
@@ -174,9 +176,12 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.display.screens": PURE | {"datetime"},
     "firmware.display.words": PURE | {"importlib"},
     "firmware.display.partial": PURE | {"PIL", "luma"},  # the display's device edge
-    "firmware.devices": PURE | {"PIL", "atexit", "contextlib", "gpiozero", "importlib",
-                                "inspect", "lgpio", "logging", "luma", "os", "pathlib",
-                                "smbus2"},
+    # The panel, built before any pin: no gpiozero (its board data, some 60 ms of a Pi's
+    # start, loads after the first frame, in firmware.pins)
+    "firmware.devices": PURE | {"PIL", "atexit", "contextlib", "importlib", "inspect",
+                                "logging", "luma", "smbus2"},
+    "firmware.pins": PURE | {"gpiozero", "importlib", "lgpio", "logging", "pathlib"},
+    "firmware.revision": PURE | {"errno", "pathlib", "struct"},  # /proc's, as gpiozero reads
     "firmware.gpiochip": PURE | {"fcntl", "os", "pathlib"},  # the GPIO device's own ioctl
     "firmware.timerslack": PURE | {"contextlib", "ctypes", "logging"},  # prctl
     "firmware.emulate": PURE | {"PIL", "gpiozero", "luma", "os", "pathlib", "shutil", "signal",
@@ -194,7 +199,7 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.cli": PURE | {"argparse", "importlib", "sys"},  # importlib: a command's room
     "firmware.commands": PURE | {"argparse", "json", "pathlib", "sys"},
     "firmware.app": PURE | {"argparse", "contextlib", "logging", "pathlib", "signal", "sys",
-                            "tempfile", "threading"},
+                            "tempfile", "threading", "time"},  # time: its start's CPU, logged
     "firmware.startup": PURE | {"contextlib", "logging", "os", "pathlib", "signal", "sys",
                                 "tempfile", "threading"},
     "firmware.errors": PURE,

@@ -20,7 +20,7 @@ from robinson_core.numbers import whole_number
 
 
 def run_names(args: argparse.Namespace) -> int:
-    from firmware.devices import on_raspberry_pi
+    from firmware.revision import on_raspberry_pi
     from firmware.table import names
 
     given: dict[int, str] = {}

@@ -39,7 +39,7 @@ def run_selftest(args: argparse.Namespace) -> int:
 
 
 def run_web(args: argparse.Namespace) -> int:
-    from firmware.devices import on_raspberry_pi
+    from firmware.revision import on_raspberry_pi
     from firmware.web.serve import serve
 
     return serve(state_dir(args.state_dir, on_raspberry_pi()), args.config, args.host,

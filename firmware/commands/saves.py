@@ -32,7 +32,7 @@ from robinson_core.narrate import account, seat_names
 
 def reader(given: str | None) -> Any:
     """The state directory opened read-only: nothing in it is made, moved or changed."""
-    from firmware.devices import on_raspberry_pi
+    from firmware.revision import on_raspberry_pi
 
     return Store(state_dir(given, on_raspberry_pi()), read_only=True, pref_keys=PREF_KEYS)
 
@@ -148,7 +148,7 @@ MAX_SAVE_BYTES = 1_000_000  # a saved game's text: 2,000 actions are about 12 KB
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from firmware.devices import on_raspberry_pi
+    from firmware.revision import on_raspberry_pi
 
     try:
         if args.file == "-":
@@ -181,7 +181,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    from firmware.devices import on_raspberry_pi
+    from firmware.revision import on_raspberry_pi
     from firmware.saves.restore import restore
 
     done = restore(state_dir(args.state_dir, on_raspberry_pi()), Path(args.file), PREF_KEYS)

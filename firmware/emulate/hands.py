@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import time
-
-from gpiozero.pins.mock import MockFactory
+from typing import TYPE_CHECKING
 
 from firmware.config.settings import Config
+
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
 
 TAP = 0.08  # how long a short press holds the button down
 

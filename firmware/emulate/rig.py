@@ -9,14 +9,14 @@ from __future__ import annotations
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 from luma.core.interface.serial import i2c, spi
 from PIL import Image
 
 from firmware.config.settings import Config, Display
-from firmware.devices import Rigging, build, luma_device, luma_options
+from firmware.devices import Rigging, build, luma_device, luma_options, wired
 from firmware.display.device import LumaDevice
 from firmware.display.panels import Interface
 from firmware.emulate.bus import Bus, PanelBus, SpiBus
@@ -24,6 +24,11 @@ from firmware.emulate.hands import Hands
 from firmware.emulate.keyboard import keys_help
 from firmware.emulate.terminal import TerminalPanel
 from firmware.errors import ConfigError
+
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
+
+    from firmware.pins import Pins
 
 
 def wire_for(display: Display) -> Bus:
@@ -49,11 +54,30 @@ def emulated_device(display: Display, bus: Bus) -> LumaDevice:
 
 @dataclass
 class EmulatedRigging(Rigging):
-    """The rigging, plus what stands in for the world: hands, the panel's wires, a terminal."""
+    """The rigging, plus what stands in for the world: the panel's wires, a terminal, and
+    hands on the mock pins (once they are open)."""
 
-    hands: Hands
-    bus: Bus
-    terminal: TerminalPanel | None
+    bus: Bus = field(kw_only=True)
+    terminal: TerminalPanel | None = field(kw_only=True)
+    mock: list[MockFactory] = field(kw_only=True, repr=False)  # the pins', once made
+    seats_on: Sequence[int] = field(kw_only=True, default=())
+    hands_on: list[Hands] = field(default_factory=list, init=False, repr=False)
+
+    def wire(self) -> Pins:
+        """The mock pins, opened at the first call, then hands on them and the seats asked
+        for switched on (after their devices: a pull-up set on a pin drives it high)."""
+        opening = self._pins is None
+        pins = super().wire()
+        if opening:
+            self.hands_on[:] = [Hands(self.mock[0], self.config)]
+            for seat in self.seats_on:
+                self.hands_on[0].seat(seat, True)
+        return pins
+
+    @property
+    def hands(self) -> Hands:
+        self.wire()
+        return self.hands_on[0]
 
     def close(self) -> None:
         if self.terminal is not None:
@@ -64,42 +88,48 @@ class EmulatedRigging(Rigging):
 def emulate(config: Config, *, show_terminal: bool = False, seats_on: Sequence[int] = (),
             clock: Callable[[], float] | None = None,
             on_frame: Callable[[Image.Image], None] | None = None,
-            pin_factory: MockFactory | None = None) -> EmulatedRigging:
-    """The emulated rigging; ``seats_on`` are switched on, ``show_terminal`` draws the panel."""
-    factory = pin_factory or MockFactory(pin_class=MockPWMPin)
+            pin_factory: MockFactory | None = None,
+            pins_later: bool = False) -> EmulatedRigging:
+    """The emulated rigging; ``seats_on`` are switched on, ``show_terminal`` draws the panel;
+    the mock pins opened at once, or (``pins_later``) at its first ``wire()``."""
+    for seat in seats_on:
+        if not 1 <= seat <= len(config.pins.seats):
+            raise ConfigError(f"--seats: there is no switch for seat {seat}; "
+                              f"seats 1-{len(config.pins.seats)} are wired")
     bus = wire_for(config.display)
     terminal = (TerminalPanel(sys.stdout, keys_help(len(config.pins.seats))) if show_terminal
                 else None)
 
-    wired = [bus]  # the panel's wires now: a phone's panel on trial has wires of its own
+    wires = [bus]  # the panel's wires now: a phone's panel on trial has wires of its own
 
     def draw() -> None:  # what the panel's memory holds, dim or dark as the panel is
         assert terminal is not None
-        terminal.draw(wired[0].image(), wired[0].on, wired[0].contrast < 64)
+        terminal.draw(wires[0].image(), wires[0].on, wires[0].contrast < 64)
 
     def panel_for(display: Display) -> Callable[[], LumaDevice]:
         """Another panel, on wires of its own (the rig's ``bus`` once it is made)."""
         def make() -> LumaDevice:
             new = wire_for(display)
-            wired[0] = made[0].bus = new
+            wires[0] = made[0].bus = new
             return emulated_device(display, new)
         return make
 
+    factory: list[MockFactory] = []
+
+    def mock_pins() -> MockFactory:  # as the pins are opened (its module loads gpiozero)
+        from gpiozero.pins import mock
+
+        factory[:] = [pin_factory or mock.MockFactory(pin_class=mock.MockPWMPin)]
+        return factory[0]
+
     made: list[EmulatedRigging] = []
-    rigging = build(config, pin_factory=factory, clock=clock, on_frame=on_frame,
+    rigging = build(config, clock=clock, on_frame=on_frame,
                     make_device=lambda: emulated_device(config.display, bus),
-                    on_change=draw if terminal is not None else None, panel_for=panel_for)
+                    on_change=draw if terminal is not None else None, panel_for=panel_for,
+                    make_factory=mock_pins, pins_later=True)
     if terminal is not None:  # a resized terminal is drawn again, in the loop's thread
         signal.signal(signal.SIGWINCH, lambda *_: rigging.loop.post(terminal.resize))
-    hands = Hands(factory, config)
-    for seat in seats_on:
-        if not 1 <= seat <= len(config.pins.seats):
-            rigging.close()
-            if terminal is not None:
-                terminal.close()
-            raise ConfigError(f"--seats: there is no switch for seat {seat}; "
-                              f"seats 1-{len(config.pins.seats)} are wired")
-        hands.seat(seat, True)
-    parts = {f.name: getattr(rigging, f.name) for f in fields(Rigging)}
-    made.append(EmulatedRigging(**parts, hands=hands, bus=bus, terminal=terminal))
-    return made[0]
+    parts = {f.name: getattr(rigging, f.name) for f in fields(Rigging) if f.init}
+    made.append(EmulatedRigging(**parts, bus=bus, terminal=terminal, mock=factory,
+                                seats_on=tuple(seats_on)))
+    return made[0] if pins_later else wired(made[0])

@@ -17,9 +17,22 @@ from firmware.runtime.speaker import Record, Utterance
 from firmware.shell.buttons import Input
 
 
+class Pins(Protocol):
+    """The devices on the table's pins (``firmware.pins.Pins``)."""
+
+    @property
+    def button(self) -> Input: ...
+
+    @property
+    def seats(self) -> Sequence[Input]: ...
+
+    @property
+    def outputs(self) -> Outputs: ...
+
+
 class Devices(Protocol):
     """What the table drives, built from the config (``firmware.devices.Rigging``, or the
-    emulator's)."""
+    emulator's): the panel at once, the pins at the first ``wire()``."""
 
     @property
     def config(self) -> Config: ...
@@ -31,16 +44,9 @@ class Devices(Protocol):
     def panel(self) -> Panel: ...
 
     @property
-    def button(self) -> Input: ...
-
-    @property
-    def seats(self) -> Sequence[Input]: ...
-
-    @property
-    def outputs(self) -> Outputs: ...
-
-    @property
     def panel_for(self) -> Callable[[Display], Callable[[], LumaDevice]]: ...
+
+    def wire(self) -> Pins: ...
 
 
 class Voice(Protocol):

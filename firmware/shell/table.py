@@ -24,6 +24,7 @@ from firmware.display.screen import Screen
 from firmware.display.screens import message_screen
 from firmware.display.words import Words
 from firmware.runtime.loop import Timers
+from firmware.runtime.outputs import Outputs
 from firmware.runtime.speaker import Utterance
 from firmware.saves.faults import Fault
 from firmware.saves.owner import owner_code
@@ -61,19 +62,17 @@ class Table:
         self.config = config = devices.config
         self.loop, self.store, self.panel = devices.loop, store, devices.panel
         self.disk = Disk(store)
-        self.outputs, self.panel_for = devices.outputs, devices.panel_for
+        self.panel_for = devices.panel_for
         self.die = die or Die()
         self.fonts = fonts or Fonts()
         self.layout = config.display.layout  # the panel's size class
         self.run, self.told = run, told
         self.timers: Timers[msg.TimerKind] = Timers(self.loop)
         self.ready = Pace()  # whether a press would be taken now (the emulator's pacing)
-        t = config.timings
-        self.button = RollButton(devices.button, self.loop, debounce=t.debounce,
-                                 long_press=t.long_press, menu_press=t.menu_press,
-                                 on_press=lambda kind: self.take(msg.Pressed(kind)),
-                                 on_hold=self._holding, on_down=lambda: self.take(msg.Down()))
-        self.seats = SeatSwitches(devices.seats, self.loop, t.debounce, self._seat_changed)
+        self.devices = devices
+        self.button: RollButton | None = None  # the pins: opened by start, after the title
+        self.seats = SeatSwitches((), self.loop, config.timings.debounce, self._seat_changed)
+        self.outputs = Outputs(notes=self.loop)  # (none until then)
         fixed = Fixed(config, self._measure, lang=run.lang, animate=run.animate,
                         badge=run.badge, seeded=self.die.seeded, version=__version__,
                         saves=str(store.directory), fonts_missing=tuple(self.fonts.missing),
@@ -119,16 +118,37 @@ class Table:
     # -- inputs ---------------------------------------------------------------------
 
     def start(self) -> None:
-        loaded, prefs, kind = self.disk.open(self.run.mounts)
-        self.take(msg.Start(loaded.game, self.seats.occupied(), loaded.problem or "",
-                          self.button.stuck, prefs, self.panel.contrast,
-                          loaded.fault.kind if loaded.fault else None, kind,
-                          self.run.settings))
+        """Switched on (``switch_on``), then the pins (``wire``)."""
+        self.switch_on()
+        self.wire()
 
-    def show_fault(self, fault: Fault) -> None:
-        """The saved games cannot even be read (the table stops): the panel says so."""
+    def switch_on(self) -> None:
+        """The saved game read and its title drawn: the table's first frame, before its
+        pins are opened (gpiozero's 60 ms of loading do not hold it)."""
+        loaded, prefs, kind = self.disk.open(self.run.mounts)
+        self.take(msg.Start(loaded.game, loaded.problem or "", prefs, self.panel.contrast,
+                            loaded.fault.kind if loaded.fault else None, kind,
+                            self.run.settings))
+
+    def wire(self) -> None:
+        """The pins opened, and what they found taken: who sits, and a button down already.
+        A pin that cannot be had raises ``HardwareError``, the title on the panel."""
+        pins, t = self.devices.wire(), self.config.timings
+        self.outputs = pins.outputs
+        self.button = RollButton(pins.button, self.loop, debounce=t.debounce,
+                                 long_press=t.long_press, menu_press=t.menu_press,
+                                 on_press=lambda kind: self.take(msg.Pressed(kind)),
+                                 on_hold=self._holding, on_down=lambda: self.take(msg.Down()))
+        self.seats = SeatSwitches(pins.seats, self.loop, t.debounce, self._seat_changed)
+        self.take(msg.Wired(self.seats.occupied(), self.button.stuck))
+
+    def cannot_start(self, fault: Fault | None) -> None:
+        """The table stops before play: the saved games cannot even be read (``fault``), or
+        (None) a pin cannot be opened. The panel says so, over the title."""
         words = self.words
-        screen = message_screen("ROBINSON", words("saves_unreadable", reason=words(fault.key)))
+        said = (words("saves_unreadable", reason=words(fault.key)) if fault is not None
+                else words("pins_unopened"))
+        screen = message_screen("ROBINSON", said)
         self.panel.show(drawn(screen, self.fonts, 0, self.layout))
         if self.told.on_page is not None:
             self.told.on_page(screen, 0)

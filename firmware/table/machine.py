@@ -16,9 +16,12 @@ the effects, the panel's paging); what a press does lives in the room of its ide
 
 >>> from firmware.config.settings import Config
 >>> state = initial(Fixed(Config(), measure=lambda screen: (1, 0)))
->>> state, effects = step(state, Start(game=None, seats=(1, 2)))
+>>> state, effects = step(state, Start(game=None))
 >>> state.mode, [type(e).__name__ for e in effects][-2:]
 (<Mode.TITLE: 'title'>, ['After', 'Draw'])
+>>> state, effects = step(state, Wired(seats=(1, 2)))
+>>> state.seats, effects
+((1, 2), [])
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ from firmware.table.messages import (
     UsePanel,
     Voicing,
     Wake,
+    Wired,
     Wrote,
 )
 from firmware.table.moment import Moment
@@ -80,6 +84,7 @@ from firmware.table.state import (
     Off,
     Stuck,
     TableState,
+    Title,
     Waiting,
 )
 from firmware.table.writes import taken
@@ -137,6 +142,8 @@ def take(m: Moment, event: Input) -> None:
     match event:
         case Start():
             start(m, event)
+        case Wired(seats, stuck):
+            wired(m, seats, stuck)
         case Down():
             down(m)
         case Held(kind):
@@ -210,8 +217,7 @@ def start(m: Moment, start: Start) -> None:
     fixed, game = m.state.fixed, start.game
     prefs, wrong = in_force(dict(start.prefs), fixed.config, lang=fixed.lang,
                             voice=fixed.voice, contrast=start.contrast)
-    m.set(game=game, writes=dataclasses.replace(m.state.writes, disk=game),
-             seats=start.seats, prefs=prefs)
+    m.set(game=game, writes=dataclasses.replace(m.state.writes, disk=game), prefs=prefs)
     for why in wrong:
         m.do(Log("warning", f"kept names: {why}"))
     if prefs.contrast != start.contrast:
@@ -238,10 +244,18 @@ def start(m: Moment, start: Start) -> None:
     m.idle()
     m.after(TimerKind.SHIFT, fixed.config.timings.shift_every)
     m.redrawn = True  # the panel has shown nothing of ours yet
-    if start.stuck:  # the state is fresh: nothing was on the panel before
-        m.set(now=Stuck(tuple(notes)))
-        return
     play.boot(m, tuple(notes))
+
+
+def wired(m: Moment, seats: tuple[int, ...], stuck: bool) -> None:
+    """The pins, opened once the title is on the panel: who sits; a button already down
+    (held at switch-on, or stuck) is a press for nobody until it is let go."""
+    m.set(seats=seats)
+    title = m.state.now
+    if stuck and isinstance(title, Title):
+        m.cancel(TimerKind.BOOT)
+        m.set(now=Stuck(title.notes))
+        m.fresh()
 
 
 def stop(m: Moment) -> None:

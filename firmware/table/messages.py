@@ -47,18 +47,26 @@ class TimerKind(enum.Enum):
 
 @dataclass(frozen=True)
 class Start:
-    """The table switched on: the saved game, the seats, the saved preferences."""
+    """The table switched on: the saved game and preferences (its first frame is drawn
+    from these; the pins are opened after it, and ``Wired`` says what they found)."""
 
     game: Game | None
-    seats: tuple[int, ...] = ()
     problem: str = ""  # what was wrong with the saved games
-    stuck: bool = False  # the button is down already
     prefs: tuple[tuple[str, str], ...] = ()
     contrast: int = 255  # the panel's, before any preference
     fault: Fault | None = None  # why nothing can be saved (a full disk...): the game goes on
     volatile: str = ""  # the file system the saves are on, if a reboot empties it (tmpfs)
     settings: int | None = None  # the boot partition's settings file was refused: its wrong
     # line (0: the whole file); the last good settings run
+
+
+@dataclass(frozen=True)
+class Wired:
+    """The pins are open, right after the first frame: the seats switched on, and whether
+    the button is down already (held at switch-on, or stuck)."""
+
+    seats: tuple[int, ...] = ()
+    stuck: bool = False
 
 
 @dataclass(frozen=True)
@@ -235,7 +243,7 @@ class KeepAsked:
     """The phone keeps the panel on trial (as a press on the table does)."""
 
 
-Input = (Start | Down | Held | Unstuck | Pressed | SeatsChanged | TimerFired | Face | Wrote
+Input = (Start | Wired | Down | Held | Unstuck | Pressed | SeatsChanged | TimerFired | Face | Wrote
          | Recalled | Brought | Begin | Stop | Prefer | Odds | Repeat | PairAsked | Code
          | Paired | PhoneUsed | ForgetPhone | Address | Rewire | KeepAsked)
 

@@ -12,11 +12,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware.devices import Rigging, on_raspberry_pi
+from firmware.devices import Rigging
 from firmware.display.fonts import Fonts
 from firmware.display.render import render
 from firmware.display.screen import Screen
 from firmware.display.words import Words
+from firmware.revision import on_raspberry_pi
 from firmware.runtime.outputs import Led
 from firmware.runtime.tunes import BUZZER_MID
 from firmware.saves.faults import StateDirectoryError, TableRunning
@@ -58,14 +59,14 @@ class SelfTest:
         self.words = Words(lang)
         self.fonts = fonts or Fonts()
         self.on_done = on_done
-        debounce = rig.config.timings.debounce
-        self.button = Debounced(rig.button, rig.loop, debounce, self._button)
+        debounce, pins = rig.config.timings.debounce, rig.wire()
+        self.button = Debounced(pins.button, rig.loop, debounce, self._button)
         self.seats = [Debounced(seat, rig.loop, debounce, lambda level, at: self.draw())
-                      for seat in rig.seats]
+                      for seat in pins.seats]
         self.outputs: list[tuple[str, Callable[[bool], None]]] = [
             (self.words("selftest_led", seat=seat), self._led(led))
-            for seat, led in enumerate(rig.outputs.leds, start=1)]
-        if rig.outputs.buzzer is not None:
+            for seat, led in enumerate(pins.outputs.leds, start=1)]
+        if pins.outputs.buzzer is not None:
             self.outputs.append((self.words("selftest_buzzer"), self._beep))
         self.step = 0
         self._down_at: float | None = None
@@ -114,7 +115,7 @@ class SelfTest:
         return switch
 
     def _beep(self, on: bool) -> None:
-        buzzer = self.rig.outputs.buzzer
+        buzzer = self.rig.wire().outputs.buzzer
         assert buzzer is not None  # only listed when there is one
         if on:
             buzzer.play(BUZZER_MID)

@@ -320,6 +320,6 @@ def test_the_table_starts_no_thread_that_wakes_while_idle() -> None:
     rig = emulate(Config(), seats_on=(1, 2))
     try:
         holders = [t for t in threading.enumerate() if isinstance(t, HoldThread)]
-        assert holders == [] and rig.button.is_active is False
+        assert holders == [] and rig.wire().button.is_active is False
     finally:
         rig.close()

@@ -331,23 +331,24 @@ def test_a_paired_phone_switches_the_panel_driver_and_keeps_it(folder: Path) -> 
 
 
 def test_pins_a_phone_chose_that_cannot_be_had_are_set_aside_for_the_next_start(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """A phone's pins that another program holds would stop every start (systemd's restarts
     included) where no phone can reach the table to undo them: the start that finds them
-    busy sets the phone's file aside, says so in its one line, and the next runs with the
-    config's."""
-    from firmware import app, startup
+    busy (after its title, as the pins are opened) says so on the panel and in its one
+    line, sets the phone's file aside, and the next runs with the config's."""
+    from firmware import app, pins
     from firmware.cli import build_parser
     from firmware.errors import HardwareError
 
-    real = startup.rigging
+    real = pins.open_pins
 
-    def held(config: Config, **kwargs: Any) -> Any:  # GPIO 27: another program's, as if
+    def held(config: Config, *args: Any) -> Any:  # GPIO 27: another program's, as if
         if config.pins.button == 27:
             raise HardwareError("GPIO 27 is in use by another program")
-        return real(config, **kwargs)
+        return real(config, *args)
 
-    monkeypatch.setattr(app, "rigging", held)
+    monkeypatch.setattr(pins, "open_pins", held)
     state = tmp_path / "state"
     state.mkdir()
     keep(state, {"pins.button": 27})
@@ -355,6 +356,9 @@ def test_pins_a_phone_chose_that_cannot_be_had_are_set_aside_for_the_next_start(
     with pytest.raises(HardwareError) as raised:
         app.run_table(args)
     said = str(raised.value)
+    shown = " ".join(line[2:] for line in capsys.readouterr().out.splitlines()
+                     if line.startswith("│ "))  # the pages' rows, as text (piped)
+    assert shown.index("Setting up") < shown.index("A pin cannot be opened: see the journal")
     assert "GPIO 27 is in use" in said and f"{PHONE_FILE}.not-taken" in said, said
     assert not (state / PHONE_FILE).exists()
     assert (state / f"{PHONE_FILE}.not-taken").read_text().count("pins.button = 27") == 1

@@ -88,7 +88,7 @@ def test_the_board_is_read_from_cpuinfo_as_gpiozero_reads_it(tmp_path: Path) -> 
     cpuinfo = tmp_path / "cpuinfo"
     cpuinfo.write_text("processor\t: 0\nHardware\t: BCM2835\nRevision\t: a02082\n")
     script = (f"mount --bind {cpuinfo} /proc/cpuinfo && {sys.executable} -c "
-              "'from firmware.devices import pi_revision; print(hex(pi_revision()))'")
+              "'from firmware.revision import pi_revision; print(hex(pi_revision()))'")
     run = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
                          text=True, check=False, cwd=ROOT)
     assert run.stdout.strip() == "0xa02082", run.stderr
@@ -264,7 +264,7 @@ def test_lgpio_is_told_a_directory_it_can_write(monkeypatch: pytest.MonkeyPatch,
 
     seen: list[str | None] = []
     monkeypatch.delenv("LG_WD", raising=False)
-    monkeypatch.setattr(startup, "build", lambda config, on_frame: seen.append(
+    monkeypatch.setattr(startup, "build", lambda config, on_frame, pins_later: seen.append(
         os.environ.get("LG_WD")))
     os.chdir(tmp_path)
     tmp_path.chmod(0o500)  # the working directory is not writable, as / is for robinson

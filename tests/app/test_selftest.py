@@ -29,7 +29,7 @@ def test_selftest_shows_inputs_live_and_lights_outputs_in_turn() -> None:
     test.start()
     settle(test)
     assert test.screen().body[:2] == ("ROLL: up", "Seats: 1○2○3○4○5○6○")
-    assert [led.value for led in rig.outputs.leds[:2]] == [1, 0]
+    assert [led.value for led in rig.wire().outputs.leds[:2]] == [1, 0]
     rig.hands.seat(2, True)
     rig.hands.button.drive_low()
     settle(test)
@@ -37,7 +37,7 @@ def test_selftest_shows_inputs_live_and_lights_outputs_in_turn() -> None:
     assert rig.panel.shown is not None
     rig.hands.button.drive_high()
     settle(test, STEP + 0.05)
-    assert [led.value for led in rig.outputs.leds[:2]] == [0, 1]
+    assert [led.value for led in rig.wire().outputs.leds[:2]] == [0, 1]
     for _ in range(6):  # round to the buzzer
         settle(test, STEP)
     assert not done
@@ -55,10 +55,10 @@ def test_selftest_refuses_beside_a_running_table(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """On the wired pins it would take the table's pins and start its panel afresh under
     it; emulated, it shares nothing with a table (an emulated one may be running)."""
-    from firmware import cli, devices
+    from firmware import cli, revision
     from firmware.saves.store import Store
 
-    monkeypatch.setattr(devices, "pi_revision", lambda: 0xA02082)  # a Pi 3, as gpiozero says
+    monkeypatch.setattr(revision, "pi_revision", lambda: 0xA02082)  # a Pi 3, as gpiozero says
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "service"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     tables = [Store(tmp_path / "service"), Store(tmp_path / "robinson-table")]

@@ -436,7 +436,8 @@ def test_leds_light_whose_turn_it_is_and_the_buzzer_plays(tmp_path: Path) -> Non
     clock = ManualClock(1000.0)
     rig = emulate(Config(pins=Pins(use_leds=True, use_buzzer=True)), clock=clock,
                   seats_on=(1, 2))
-    leds, buzzer = rig.outputs.leds, cast(Any, rig.outputs.buzzer)  # gpiozero's, untyped
+    outputs = rig.wire().outputs
+    leds, buzzer = outputs.leds, cast(Any, outputs.buzzer)  # gpiozero's, untyped
     table = Table(rig, Store(tmp_path), die=ScriptedDie([3]), fonts=FONTS,
                   run=Run(animate=False))
     table.start()
@@ -538,10 +539,10 @@ def test_a_tune_keeps_its_time_while_the_tables_loop_waits_on_the_panel() -> Non
     from firmware.runtime.tunes import NOTE, Tune
 
     rig = emulate(Config(pins=Pins(use_buzzer=True)))
-    pin = cast(Any, rig.outputs.buzzer).pwm_device.pin  # gpiozero's MockPWMPin
+    pin = cast(Any, rig.wire().outputs.buzzer).pwm_device.pin  # gpiozero's MockPWMPin
     table = threading.Thread(target=rig.loop.run)
     table.start()
-    rig.loop.post(lambda: rig.outputs.chime(Tune.WIN))
+    rig.loop.post(lambda: rig.wire().outputs.chime(Tune.WIN))
     rig.loop.call_later(NOTE / 3, lambda: time.sleep(0.4))  # a panel's write, as it sounds
     time.sleep(len(Tune.WIN.value) * NOTE + 0.6)
     rig.loop.stop()

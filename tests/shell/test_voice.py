@@ -308,7 +308,9 @@ def test_the_machine_says_nothing_with_the_voice_off() -> None:
     from robinson_core import Game, Roll
 
     state = m.initial(Fixed(Config(), measure=lambda screen: (1, 0)))
-    state, effects = m.step(state, msg.Start(game=Game((1, 2)).play(Roll(3)), seats=(1, 2)))
+    state, effects = m.step(state, msg.Start(game=Game((1, 2)).play(Roll(3))))
+    state, wired = m.step(state, msg.Wired(seats=(1, 2)))
+    effects += wired
     state, more = m.step(state, msg.Pressed(msg.Press.SHORT))  # resume
     for face in (3, 4, 5):
         state, step = m.step(state, msg.Pressed(msg.Press.SHORT))

@@ -77,7 +77,7 @@ class Machine:
 
 def started(game: Game | None = None, seats: tuple[int, ...] = (1, 2), **kw: Any) -> Machine:
     table = Machine(**kw)
-    table(msg.Start(game, seats))
+    table(msg.Start(game), msg.Wired(seats))
     return table
 
 
@@ -178,7 +178,7 @@ class Old:
 def _in_every_mode() -> Iterable[tuple[str, Machine]]:
     """A table brought into each mode (and under a message), by presses alone."""
     stuck = Machine()
-    stuck(msg.Start(MOVED, (1, 2), stuck=True))
+    stuck(msg.Start(MOVED), msg.Wired((1, 2), stuck=True))
     yield "stuck", stuck
     yield "title", started(MOVED)
     setup = started()

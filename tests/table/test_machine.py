@@ -131,7 +131,8 @@ class World:
         seats = self.state.seats  # the switches as they are
         self.take(msg.Stop())
         self.state = m.initial(self.state.fixed)
-        self.take(msg.Start(self.disk, seats, prefs=self.kept))
+        self.take(msg.Start(self.disk, prefs=self.kept))
+        self.take(msg.Wired(seats))
 
 
 def midgame(rng: random.Random, seats: tuple[int, ...]) -> Game:
@@ -169,7 +170,8 @@ def play(data: st.DataObject, failing: bool = False, steps: int = 80,
     panel = measure_on(STRIP if rng.random() < 0.5 else CLASSIC)
     world = World(m.initial(Fixed(CONFIG, panel)), rng, failing)
     try:
-        world.take(msg.Start(game, seats, stuck=rng.random() < 0.05))
+        world.take(msg.Start(game))
+        world.take(msg.Wired(seats, stuck=rng.random() < 0.05))
         _inputs(world, data, rng, steps, inputs)
         if rng.random() < 0.5:  # switched off: the last frame, after the last try
             world.take(msg.Stop())

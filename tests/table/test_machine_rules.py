@@ -48,7 +48,7 @@ from .steps import (
 @pytest.mark.parametrize("saved,expected", [("1", 1), ("255", 255), ("77", 77)])
 def test_a_saved_brightness_from_1_to_255_is_set_at_start(saved: str, expected: int) -> None:
     table = Machine()
-    effects = table(msg.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
+    effects = table(msg.Start(None, prefs=(("contrast", saved),), contrast=200), msg.Wired((1, 2)))
     assert of(msg.Contrast, effects) == [msg.Contrast(expected)]
     assert table.state.prefs.contrast == expected
 
@@ -56,7 +56,7 @@ def test_a_saved_brightness_from_1_to_255_is_set_at_start(saved: str, expected: 
 @pytest.mark.parametrize("saved", ["0", "256", "bright", ""])
 def test_a_saved_brightness_out_of_range_is_ignored(saved: str) -> None:
     table = Machine()
-    effects = table(msg.Start(None, (1, 2), prefs=(("contrast", saved),), contrast=200))
+    effects = table(msg.Start(None, prefs=(("contrast", saved),), contrast=200), msg.Wired((1, 2)))
     assert of(msg.Contrast, effects) == []
     assert table.state.prefs.contrast == 200
 
@@ -66,7 +66,7 @@ def test_a_saved_brightness_out_of_range_is_ignored(saved: str) -> None:
 def test_the_language_is_the_command_lines_then_the_saved_then_the_configs(
         asked: str | None, saved: str, expected: str) -> None:
     table = Machine(lang=asked)
-    table(msg.Start(None, (1, 2), prefs=(("language", saved),)))
+    table(msg.Start(None, prefs=(("language", saved),)), msg.Wired((1, 2)))
     assert table.state.prefs.language == expected
 
 
@@ -76,7 +76,7 @@ def test_before_start_the_table_speaks_the_asked_language_or_the_configs() -> No
 
 
 def test_start_arms_the_screen_saver_and_the_burn_in_shift() -> None:
-    effects = Machine()(msg.Start(None, (1, 2)))
+    effects = Machine()(msg.Start(None), msg.Wired((1, 2)))
     afters = of(msg.After, effects)
     assert msg.After(TimerKind.DIM, T.dim_after) in afters
     assert msg.After(TimerKind.BLANK, T.blank_after) in afters
@@ -85,10 +85,12 @@ def test_start_arms_the_screen_saver_and_the_burn_in_shift() -> None:
 
 def test_a_button_down_at_start_waits_to_be_let_go() -> None:
     table = Machine()
-    effects = table(msg.Start(None, (1, 2), stuck=True))
+    effects = table(msg.Start(None), msg.Wired((1, 2), stuck=True))
     assert table.state.mode is Mode.STUCK
-    assert draws(effects) == [msg.Draw(screens.message_screen("ROBINSON",
-                                                            table.w("release_button")))]
+    assert draws(effects) == [  # the title first (drawn before the pins are open), then
+        msg.Draw(screens.title_screen(table.w, False)),  # what the pins found
+        msg.Draw(screens.message_screen("ROBINSON", table.w("release_button")))]
+    assert TimerKind.BOOT not in table.state.armed  # no setup under a held button
     assert table(msg.Held(Press.MENU)) == []  # no hint while stuck
     table.press(Press.MENU)
     assert table.state.mode is Mode.STUCK  # nor a menu
@@ -99,7 +101,7 @@ def test_a_button_down_at_start_waits_to_be_let_go() -> None:
 
 def test_a_fault_at_start_is_said_on_the_title_and_the_game_plays_on() -> None:
     table = Machine(faces=[3])
-    effects = table(msg.Start(MOVED, MOVED.seats, fault=Fault.DISK_FULL))
+    effects = table(msg.Start(MOVED, fault=Fault.DISK_FULL), msg.Wired(MOVED.seats))
     said = table.w("save_failed", reason=table.w("fault_disk_full"))
     assert said in " ".join(draws(effects)[-1].screen.body)
     table.press()

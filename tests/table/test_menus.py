@@ -228,11 +228,12 @@ def test_the_voices_volume_and_speed_step_round_in_the_menu_and_are_kept() -> No
     assert volumes == [70, 40, 100] and speeds == [220, 150, 185]
     # Kept, and in force at the next start: the speaker is told before anything is said.
     again = Machine()
-    effects = again(msg.Start(MOVED, MOVED.seats,
-                            prefs=tuple(Prefs(volume=40, speed=200).as_strings().items())))
+    saved = tuple(Prefs(volume=40, speed=200).as_strings().items())
+    effects = again(msg.Start(MOVED, prefs=saved), msg.Wired(MOVED.seats))
     assert of(msg.Voicing, effects) == [msg.Voicing(40, 220)]
     assert again.state.prefs.volume == 40
-    assert of(msg.Voicing, Machine()(msg.Start(MOVED, MOVED.seats))) == []  # the config's own
+    plain = Machine()(msg.Start(MOVED), msg.Wired(MOVED.seats))
+    assert of(msg.Voicing, plain) == []  # the config's own
     labels = menu_labels(again.state)
     assert labels[MENU.index(Row.VOLUME)] == again.w("menu_volume", level="40 %")
     assert labels[MENU.index(Row.SPEED)] == again.w("menu_speed", level=again.w("speed_fast"))

@@ -144,7 +144,7 @@ def test_the_table_uses_kept_names_before_the_configs_and_shows_them_at_setup() 
     config = Config(seat_names=("Xia", "Yan", "Zoe"))
     table = Machine(config=config)
     kept = names.to_pref(((1, "Ana"), (2, "Ben")))
-    effects = table(msg.Start(None, (1, 2, 3), prefs=(("names", kept),)))
+    effects = table(msg.Start(None, prefs=(("names", kept),)), msg.Wired((1, 2, 3)))
     w = table.w
     assert [w.name(s) for s in (1, 2, 3, 4)] == ["Ana", "Ben", "Zoe", "Player 4"]
     table.press(msg.Press.LONG)  # from the title: a new game's setup
@@ -157,7 +157,7 @@ def test_thousands_of_planted_names_cost_one_journal_line() -> None:
     """Issue 39: 5,990 bad seats planted in the pref gave 5,990 lines at every start."""
     planted = json.dumps({str(100 + n): "Ana" for n in range(5990)} | {"2": "Ben"})
     table = Machine()
-    effects = table(msg.Start(None, (1, 2), prefs=(("names", planted),)))
+    effects = table(msg.Start(None, prefs=(("names", planted),)), msg.Wired((1, 2)))
     logged = [e for e in effects if isinstance(e, msg.Log)]
     assert len(logged) == 1 and "(and 5989 more left out)" in logged[0].text, logged[:3]
     assert table.w.name(2) == "Ben"
@@ -172,7 +172,7 @@ def test_thousands_of_planted_names_cost_one_journal_line() -> None:
 ])
 def test_damaged_kept_names_are_left_out_and_said(kept: str, why: str) -> None:
     table = Machine()
-    effects = table(msg.Start(None, (1, 2), prefs=(("names", kept),)))
+    effects = table(msg.Start(None, prefs=(("names", kept),)), msg.Wired((1, 2)))
     logged = [e for e in effects if isinstance(e, msg.Log)]
     assert [e.level for e in logged] == ["warning"]
     assert logged[0].text.startswith("kept names: ") and why in logged[0].text, logged

@@ -99,7 +99,7 @@ def test_other_settings_while_a_panel_is_on_trial_end_the_trial_unsaid() -> None
 
 def test_no_phone_settings_while_the_button_is_stuck_or_the_table_is_off() -> None:
     stuck = Machine()
-    stuck(msg.Start(None, (1, 2), stuck=True))
+    stuck(msg.Start(None), msg.Wired((1, 2), stuck=True))
     assert stuck.state.mode is Mode.STUCK
     assert stuck(NEW_PANEL) == [] and stuck(msg.PairAsked()) == []
     assert stuck.state.trial is None and stuck.state.waiting is None
@@ -257,7 +257,7 @@ def test_the_owner_code_pairs_the_first_phone_only() -> None:
     table(msg.Paired("0123456789", PHONE_B))  # spent
     assert table.state.prefs.digests == (PHONE_A,)
     later = Machine(owner="0123456789")  # a phone paired already, kept
-    later(msg.Start(MOVED, MOVED.seats, prefs=(("phones", PHONE_A),)))
+    later(msg.Start(MOVED, prefs=(("phones", PHONE_A),)), msg.Wired(MOVED.seats))
     assert later.state.prefs.digests == (PHONE_A,)
     assert of(msg.OwnerCodeUsed, later(msg.Paired("0123456789", PHONE_B))) == []
     assert later.state.prefs.digests == (PHONE_A,)

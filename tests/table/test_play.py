@@ -46,7 +46,7 @@ from .steps import (
 
 def test_the_title_waits_longer_for_each_note_and_says_each_once() -> None:
     table = Machine(fonts_missing=("fonts-noto-cjk",), seeded=True, badge="DEMO")
-    effects = table(msg.Start(None, (1, 2), problem="the checksum does not match"))
+    effects = table(msg.Start(None, problem="the checksum does not match"), msg.Wired((1, 2)))
     w = table.w
     notes = (w("saves_problem", problem="the checksum does not match"),
              w("about_fonts", packages=("fonts-noto-cjk",)), w("seeded_note"))
@@ -62,7 +62,7 @@ def test_the_title_waits_longer_for_each_note_and_says_each_once() -> None:
 def test_saves_a_reboot_empties_are_said_on_the_title_and_again_when_stuck() -> None:
     for stuck in (False, True):
         table = Machine()
-        table(msg.Start(None, (1, 2), volatile="tmpfs", stuck=stuck))
+        table(msg.Start(None, volatile="tmpfs"), msg.Wired((1, 2), stuck=stuck))
         if stuck:
             table(msg.Unstuck())
         note = table.w("saves_vanish", kind="tmpfs")
@@ -75,11 +75,11 @@ def test_a_refused_settings_file_is_said_on_the_title_with_its_line() -> None:
     the whole file), and the table runs with the last good settings."""
     for line, note in ((7, ("settings_line", {"number": 7})), (0, ("settings_file", {}))):
         table = Machine()
-        table(msg.Start(None, (1, 2), settings=line))
+        table(msg.Start(None, settings=line), msg.Wired((1, 2)))
         said = table.w(note[0], **note[1])
         assert table.screen == screens.title_screen(table.w, False, (said,)), line
     table = Machine()
-    table(msg.Start(None, (1, 2)))
+    table(msg.Start(None), msg.Wired((1, 2)))
     assert table.screen == screens.title_screen(table.w, False, ())
 
 
@@ -94,7 +94,7 @@ def test_a_game_taken_up_from_the_title_is_said_after_it_is_shown() -> None:
 
 def test_with_nothing_to_resume_the_title_goes_on_to_setup_by_itself() -> None:
     table = Machine()  # a game with no action yet: nothing to resume
-    effects = table(msg.Start(FRESH, (1, 2)))
+    effects = table(msg.Start(FRESH), msg.Wired((1, 2)))
     assert draws(effects) == [msg.Draw(screens.title_screen(table.w, False))]
     assert msg.After(TimerKind.BOOT, 2.0) in effects
     effects = table.fire(TimerKind.BOOT)
@@ -104,7 +104,7 @@ def test_with_nothing_to_resume_the_title_goes_on_to_setup_by_itself() -> None:
 
 def test_a_game_to_resume_keeps_the_title_until_a_press() -> None:
     table = Machine()
-    effects = table(msg.Start(MOVED, (1, 2)))
+    effects = table(msg.Start(MOVED), msg.Wired((1, 2)))
     assert draws(effects) == [msg.Draw(screens.title_screen(table.w, True))]
     assert TimerKind.BOOT not in table.state.armed
     table.press()  # a short press resumes
@@ -116,7 +116,7 @@ def test_a_game_that_has_ended_is_not_called_in_progress_on_the_title() -> None:
     it ended, a long press begins a new one (no question: nothing is in progress)."""
     won = game_where(lambda g: g.state.status is Status.WON)
     table = Machine()
-    effects = table(msg.Start(won, (1, 2)))
+    effects = table(msg.Start(won), msg.Wired((1, 2)))
     assert draws(effects) == [msg.Draw(screens.title_screen(table.w, True, over=True))]
     assert table.screen.body[0] == table.w("title_over") != table.w("title_resume")
     table.press()
@@ -193,7 +193,7 @@ def test_a_short_press_in_setup_shows_the_new_starter_on_the_page_it_draws() -> 
 
     names = '{"1": "Annabella", "2": "Benedikt", "3": "Cecilija", "4": "Dominika"}'
     table = Machine()
-    table(msg.Start(None, (1, 2, 3, 4), prefs=(("names", names),)))
+    table(msg.Start(None, prefs=(("names", names),)), msg.Wired((1, 2, 3, 4)))
     table.fire(TimerKind.BOOT)
     for starter in ("Benedikt", "Cecilija"):
         (draw,) = draws(table.press())
@@ -640,7 +640,7 @@ def test_a_face_owed_to_a_choices_roll_stays_owed_over_a_restart() -> None:
     assert kept(effects) == [] or kept(effects)[-1] == prefs
     for press, rolled in ((Press.SHORT, True), (Press.LONG, False)):
         restarted = Machine(animate=False)
-        restarted(msg.Start(game.undo().undo(), game.seats, prefs=tuple(prefs.items())))
+        restarted(msg.Start(game.undo().undo(), prefs=tuple(prefs.items())), msg.Wired(game.seats))
         restarted.press()  # resume
         assert restarted.state.prefs.owed.face(game.undo()) == roll.face
         effects = restarted.press(press)
@@ -662,7 +662,7 @@ def test_a_face_owed_to_a_choices_roll_stays_owed_over_a_restart() -> None:
 def test_faces_owed_are_kept_over_a_restart_for_their_position_only(
         saved: str, face: int | None) -> None:
     table = Machine()
-    table(msg.Start(MOVED, (1, 2), prefs=(("owed", saved),)))
+    table(msg.Start(MOVED, prefs=(("owed", saved),)), msg.Wired((1, 2)))
     assert table.state.prefs.owed.face(MOVED) == face
 
 

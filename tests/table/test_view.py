@@ -60,7 +60,7 @@ def session(steps: int, seed: int) -> list[TableState]:
     """Every state a table reaches under random presses, timers and refused saves."""
     chance = random.Random(seed)
     table = Machine(faces=[chance.randint(1, 6) for _ in range(steps)])
-    table(msg.Start(FRESH, FRESH.seats))
+    table(msg.Start(FRESH), msg.Wired(FRESH.seats))
     states = [table.state]
     for _ in range(steps):
         table.disk_ok = chance.random() < 0.8  # a save refused now and then: its message

@@ -125,6 +125,7 @@ PANEL = {
     "fault_cannot_start": "ei voi aloittaa",
     "fault_not_a_folder": "ei kansio",
     "save_failed": "Tallennus ei onnistu ({reason}): peli jatkuu",
+    "pins_unopened": "GPIO-nastaa ei voi avata: katso loki",
     "saves_unreadable": "Tallennettuja pelejä ei voi lukea ({reason}): katso loki",
     "saves_vanish": "Pelit katoavat täältä joka uudelleenkäynnistyksessä ({kind}): katso loki",
     "settings_line": "Asetukset: rivi {number} on väärin. Vanhat asetukset pysyvät",

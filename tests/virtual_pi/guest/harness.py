@@ -235,6 +235,15 @@ def start(trace: Trace) -> float:
     return ready
 
 
+def start_cpu() -> list[int] | None:
+    """The table's own figures of its last start, from its log line: the CPU (ms) it had
+    spent when its first frame was out, and when it was ready."""
+    said = run("journalctl", "-u", SERVICE, "-o", "cat", "--no-pager", check=False).stdout
+    found = re.findall(r"the first frame out (\d+) ms of CPU after start; ready after (\d+)",
+                       said)
+    return [int(ms) for ms in found[-1]] if found else None
+
+
 def saved(folder: Path) -> None:
     """Copy the state directory's files out for the host to read (taken while the table
     is idle; the wal-index -shm is left out: SQLite rebuilds it from the -wal)."""
@@ -368,6 +377,7 @@ def begin_game(trace: Trace) -> None:
     with open("/etc/fstab", "a") as fstab:  # for the reboot without sync
         fstab.write(f"{DATA_DISK} {STATE} ext4 defaults 0 2\n")
     fact("start_seconds", round(start(trace), 2))
+    fact("start_cpu_ms", start_cpu())
     mark("started")
     # What sound the kernel had as the table started: ALSA's core (loaded at boot by
     # install.sh's modules-load.d) and no card yet: the_voice's come later.

@@ -18,10 +18,9 @@ from .actions import CHOICES, DECISION_SQUARE, Action, Choice, Pending, Roll
 from .board import BOARD, HOME, START, Effect, Square
 from .errors import IllegalActionError, SetupError
 from .house_rules import DeadChips, HouseRules, ShareWith, Square4, Square32, Square33
+from .seats import MAX_PLAYERS, MIN_PLAYERS, SEATS
 from .state import GameState, Player
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 8
-SEATS = range(1, MAX_PLAYERS + 1)
 GALLOWS, GALLOWS_FACE = 42, 6
 TREE = 7
 

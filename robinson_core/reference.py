@@ -13,9 +13,9 @@ True
 from __future__ import annotations
 
 from .board import BOARD, HOME, Effect
-from .engine import MAX_PLAYERS, MIN_PLAYERS
 from .game import MAX_ACTIONS
 from .house_rules import NAMES, HouseRules, allowed_values, format_value
+from .seats import MAX_PLAYERS, MIN_PLAYERS
 from .texts import caption, instruction
 
 INTRO = f"""\

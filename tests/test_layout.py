@@ -66,6 +66,8 @@ FORBIDDEN = {
     "firmware.emulate": ("firmware.tools", "firmware.app", "firmware.cli"),
     "firmware.tools": ("firmware.cli", "firmware.app"),
     "firmware.app": ("firmware.cli", "firmware.tools", "firmware.commands"),
+    "firmware.session": ("firmware.cli", "firmware.tools", "firmware.commands",
+                         "firmware.app"),
     "firmware.commands": ("firmware.cli",),
     "firmware.startup": ("firmware.cli", "firmware.tools", "firmware.app"),
     "firmware.boot_settings": ("firmware.table", "firmware.shell", "firmware.saves",
@@ -113,8 +115,8 @@ FORBIDDEN |= {f"firmware.saves.{room}": tuple(f"firmware.saves.{above}"
 PURE = frozenset({"__future__", "collections", "dataclasses", "enum", "functools", "itertools",
                   "typing", "types", "re", "string", "hashlib", "math", "operator", "abc"})
 OUTSIDE: dict[str, frozenset[str]] = {
-    "robinson_core": PURE,
-    "robinson_core.texts": PURE | {"importlib"},  # a language's module, by its code
+    # importlib: the package's names, each loaded as first asked for; a language's texts
+    "robinson_core": PURE | {"importlib"},
     # the kernel mypyc built, if it was built from the source beside it (and the
     # environment's ROBINSON_KERNEL=pure)
     "robinson_core.compiled": PURE | {"importlib", "os", "pathlib"},
@@ -198,8 +200,10 @@ OUTSIDE: dict[str, frozenset[str]] = {
     "firmware.notify": PURE | {"logging", "os", "socket"},
     "firmware.cli": PURE | {"argparse", "importlib", "sys"},  # importlib: a command's room
     "firmware.commands": PURE | {"argparse", "json", "pathlib", "sys"},
-    "firmware.app": PURE | {"argparse", "contextlib", "logging", "pathlib", "signal", "sys",
-                            "tempfile", "threading", "time"},  # time: its start's CPU, logged
+    "firmware.app": PURE | {"argparse", "logging", "pathlib", "sys", "tempfile",
+                            "time"},  # time: the CPU its first frame took, logged
+    "firmware.session": PURE | {"argparse", "logging", "pathlib", "signal", "sys", "threading",
+                                "time"},
     "firmware.startup": PURE | {"contextlib", "logging", "os", "pathlib", "signal", "sys",
                                 "tempfile", "threading"},
     "firmware.errors": PURE,

@@ -17,11 +17,13 @@ import secrets
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from robinson_core import Game, SaveError, Status
-from robinson_core.errors import quote
-from robinson_core.game import MAX_ACTIONS
+import robinson_core as core  # the game's modules load at its first game: the table's
+from robinson_core.errors import SaveError, quote  # lock is taken before its first frame
+
+if TYPE_CHECKING:
+    from robinson_core import Game
 
 APPLICATION_ID = 0x526F6269  # "Robi": a database of ours, not any SQLite file
 SCHEMA_VERSION = 1
@@ -78,7 +80,7 @@ def newest_finished(db: sqlite3.Connection, most: int) -> list[int]:
 def ending(game: Game) -> Ended:
     """How ``game``, put away now, ended."""
     status = game.state.status
-    return Ended.ABANDONED if status is Status.PLAYING else Ended(status.value)
+    return Ended.ABANDONED if status is core.Status.PLAYING else Ended(status.value)
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,8 @@ def _digest_of_finished(db: sqlite3.Connection) -> str:
         fingerprint.update(repr(fields).encode("ascii"))
     for fields in db.execute(
             f"SELECT game, seq, CAST(token AS BLOB) FROM action WHERE game IN ({NEWEST}) "
-            "ORDER BY game, seq LIMIT ?", (KEEP_FINISHED, KEEP_FINISHED * (MAX_ACTIONS + 1))):
+            "ORDER BY game, seq LIMIT ?",
+            (KEEP_FINISHED, KEEP_FINISHED * (core.MAX_ACTIONS + 1))):
         fingerprint.update(repr(fields).encode("ascii"))
     return fingerprint.hexdigest()[:16]
 
@@ -287,7 +290,7 @@ def game_of(db: sqlite3.Connection, row: int) -> Game:
         if fields is None:
             raise BadRow(row, "it is gone")
         tokens = db.execute("SELECT seq, token FROM action WHERE game = ? ORDER BY seq",
-                            (row,)).fetchmany(MAX_ACTIONS + 1)
+                            (row,)).fetchmany(core.MAX_ACTIONS + 1)
     except sqlite3.Error as error:
         if is_fault(error):
             raise
@@ -471,13 +474,13 @@ def replayed(row: int, seats: object, first: object, rules: object, stored: obje
     if not all(isinstance(value, str) for value in (seats, rules, stored)) \
             or not isinstance(first, int):
         raise BadRow(row, "a value of the wrong type")
-    if len(tokens) > MAX_ACTIONS:
-        raise BadRow(row, f"more than {MAX_ACTIONS} actions")
+    if len(tokens) > core.MAX_ACTIONS:
+        raise BadRow(row, f"more than {core.MAX_ACTIONS} actions")
     if [seq for seq, _ in tokens] != list(range(len(tokens))) \
             or not all(isinstance(token, str) and token.isascii() for _, token in tokens):
         raise BadRow(row, "its actions are out of order or not actions")
     try:
-        game = Game.from_fields(seats=str(seats), first=str(first), rules=str(rules),
+        game = core.Game.from_fields(seats=str(seats), first=str(first), rules=str(rules),
                                 actions=" ".join(str(token) for _, token in tokens))
     except SaveError as error:
         raise BadRow(row, str(error)) from None
@@ -516,7 +519,7 @@ def as_text(db: sqlite3.Connection, row: int) -> str:
                         "CAST(finished_at AS BLOB), CAST(digest AS BLOB) "
                         "FROM game WHERE id = ?", (row,)).fetchone() or ()
     tokens = db.execute("SELECT CAST(token AS BLOB) FROM action WHERE game = ? "
-                        "ORDER BY seq LIMIT ?", (row, MAX_ACTIONS)).fetchall()
+                        "ORDER BY seq LIMIT ?", (row, core.MAX_ACTIONS)).fetchall()
     text = "\n".join(f"{name} {shown(value)}" for name, value in zip(
         ("seats", "first", "rules", "ended", "finished_at", "digest"), values, strict=False))
     return text + "\nactions " + " ".join(shown(t) for (t,) in tokens) + "\n"

@@ -15,15 +15,18 @@ import sys
 import tempfile
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from firmware.config.file import default_path, load
 from firmware.config.reading import display_option
 from firmware.config.settings import Config
 from firmware.devices import Rigging, build, wants_emulation
+from firmware.display.fonts import Fonts
 from firmware.emulate.capture import Capture
 from firmware.emulate.keyboard import Ready
 from firmware.runtime.loop import Loop
+from firmware.saves.folder import Folder
 
 
 def config_and_mode(config_file: str | None, hardware: str | None, *, emulate: bool,
@@ -70,10 +73,43 @@ def keyboard(rig: Rigging, ready: Ready) -> list[threading.Thread]:
     return []
 
 
+@dataclass
+class SwitchedOn:
+    """A table switched on (``firmware.app.switch_on``), its title's name on the panel:
+    what its run (``firmware.session.play``) is given."""
+
+    config: Config  # with a phone's hardware settings over it, if any were taken
+    emulated: bool
+    show_terminal: bool  # the panel drawn in this terminal
+    folder: Folder  # the saves' folder, claimed: one table a folder
+    phone: Path  # a phone's hardware settings' file
+    by_phone: bool  # the config has a phone's hardware settings over it
+    rig: Rigging  # the panel built, the pins not yet opened
+    capture: Capture | None
+    fonts: Fonts
+    badge: str  # DEMO
+    first_frame: float  # the CPU spent when the title's name was on the panel (s)
+
+
+RESTART = -1  # an emulated table asks to start again (systemd starts a Pi's: SIGHUP's 129)
+
+
+def exit_status(received: list[int]) -> int:
+    """0 for a stop (SIGTERM, or q); 128 + the signal for SIGINT and SIGHUP, as shells do.
+
+    Non-zero matters for SIGHUP: systemd's Restart=on-failure then starts the
+    table again, with the config read anew; a clean exit would leave it stopped.
+    """
+    for signum in (signal.SIGHUP, signal.SIGINT):
+        if signum in received:
+            return 128 + signum
+    return 0
+
+
 class Stops:
     """SIGTERM, SIGINT and SIGHUP, for the whole process: each stops the loop of the run
     under way (the game is already saved), and ``received`` says which came, for the exit
-    status (``firmware.app.exit_status``). One that comes between two runs (an emulated
+    status (``exit_status``). One that comes between two runs (an emulated
     table starting again) is not lost: the next run's loop stops as it is given."""
 
     def __init__(self) -> None:

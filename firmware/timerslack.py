@@ -19,7 +19,6 @@ one keeps the unit's slack in every thread.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import logging
 from collections.abc import Iterator
 
@@ -38,6 +37,8 @@ def threads_started_with(slack_ns: int | None) -> Iterator[None]:
     if slack_ns is None:
         yield
         return
+    import ctypes  # only where a slack is set: a table's start loads it after its first frame
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         before = libc.prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)

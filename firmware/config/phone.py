@@ -14,7 +14,7 @@ from firmware.config.file import read_toml
 from firmware.config.reading import found, parse
 from firmware.config.settings import Config
 from firmware.display.panels import Interface
-from firmware.errors import ConfigError
+from firmware.errors import ConfigError, HardwareError
 
 PHONE_KEYS = ("display.display", "display.width", "display.height", "display.i2c_address",
               "display.rotate", "display.contrast", "voice.i2s_amplifier", "pins.button",
@@ -83,3 +83,19 @@ def layered(config: Config, path: Path) -> tuple[Config, str]:
         return changed(config, flat(table), str(path)), ""
     except ConfigError as error:
         return config, str(error)
+
+
+def set_aside(error: BaseException, phone: Path, by_phone: bool) -> BaseException:
+    """``error``, or where the panel or the pins a phone chose cannot be had, that said,
+    with the phone's hardware settings set aside: the next start (systemd's, in seconds)
+    runs with the config's, and a phone can try again."""
+    if not isinstance(error, HardwareError) or not by_phone:
+        return error
+    try:
+        phone.replace(phone.with_name(PHONE_FILE + ".not-taken"))
+    except OSError as why:
+        return HardwareError(f"{error} (with the hardware settings a phone made, which could "
+                             f"not be set aside: {why.strerror}; remove {phone})")
+    return HardwareError(f"{error} (with the hardware settings a phone made: they are set "
+                         f"aside as {PHONE_FILE}.not-taken; the next start runs with the "
+                         "config's)")

@@ -90,10 +90,13 @@ class Store:
 
     def __init__(self, directory: Path, read_only: bool = False, *,
                  pref_keys: Collection[str] = (),
-                 clock: Callable[[], datetime.datetime] = datetime.datetime.now) -> None:
+                 clock: Callable[[], datetime.datetime] = datetime.datetime.now,
+                 folder: Folder | None = None) -> None:
+        """``folder``: the directory's, claimed already (``Folder.lock``: the table claims
+        it before its first frame, before this room is loaded)."""
         self.pref_keys = tuple(pref_keys)
         self.clock = clock  # when a game is put away: a label only (a Pi has no clock)
-        self.folder = Folder(directory)
+        self.folder = folder if folder is not None else Folder(directory)
         self.directory, self.database = self.folder.directory, self.folder.database
         self.damaged_dir = self.folder.damaged_dir
         self.read_only = read_only

@@ -348,17 +348,18 @@ def process_figures(bench: Bench, idle_seconds: float) -> None:
     # The table's own figures, from its log: its CPU when the title was out, and at READY
     started_at = re.search(FIRST_FRAME, said)
     assert started_at is not None, said
-    first, at_ready = (int(ms) / 1000 for ms in started_at.groups())
+    first, title, at_ready = (int(ms) / 1000 for ms in started_at.groups())
     bench.add("(d) process start -> READY (the title out first, then the pins and the seam)",
               f"{ready:.2f} s", kind="wall")
     bare, anchor = _cpu_of([sys.executable, "-c", BARE_FRAME]), _cpu_of([sys.executable, "-c",
                                                                         "pass"])
-    bench.add("(d) start -> first frame (the title), against a bare luma + Pillow frame in the "
-              "same run", f"{first * 1000:.0f} ms = {first / bare:.1f}x ({bare * 1000:.0f} ms)",
-              "<= 2x", first <= 2 * bare, kind="ratio")
-    bench.add("(d) start -> first frame and -> READY, against python -c pass in the same run",
-              f"{first / anchor:.1f}x / {at_ready / anchor:.1f}x ({anchor * 1000:.0f} ms)",
-              kind="ratio")
+    bench.add("(d) start -> first frame (the title's name), against a bare luma + Pillow "
+              "frame in the same run",
+              f"{first * 1000:.0f} ms = {first / bare:.1f}x ({bare * 1000:.0f} ms)", "<= 2x",
+              first <= 2 * bare, kind="ratio")
+    bench.add("(d) start -> first frame / the title / READY, against python -c pass in the "
+              "same run", f"{first / anchor:.1f}x / {title / anchor:.1f}x / "
+              f"{at_ready / anchor:.1f}x ({anchor * 1000:.0f} ms)", kind="ratio")
     bench.add("(e) peak RSS of the table", f"{rss / 1024:.1f} MB", "<= 60 MB", rss / 1024 <= 60,
               kind="memory")
     share = 100 * idle / idle_seconds
@@ -366,7 +367,8 @@ def process_figures(bench: Bench, idle_seconds: float) -> None:
               share <= 0.5, kind="CPU")
 
 
-FIRST_FRAME = re.compile(r"the first frame out (\d+) ms of CPU after start; ready after (\d+)")
+FIRST_FRAME = re.compile(r"the first frame out (\d+) ms of CPU after start; its title (\d+); "
+                         r"ready after (\d+)")
 """The table's log line of its start (``firmware.app``)."""
 
 BARE_FRAME = f"""

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from firmware import app, boot_settings
+from firmware import boot_settings, session
 from firmware.boot_settings import apply, beep, settle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,8 +142,8 @@ def test_the_table_hears_of_this_boots_refusal(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     refused = tmp_path / "refused"
     monkeypatch.setattr(boot_settings, "REFUSED", refused)
-    assert app._settings_refused() is None
+    assert session._settings_refused() is None
     refused.write_text("12\tdisplay.i2c_address must be ...\n")
-    assert app._settings_refused() == 12
+    assert session._settings_refused() == 12
     refused.write_text("junk")
-    assert app._settings_refused() is None
+    assert session._settings_refused() is None

@@ -114,10 +114,10 @@ def test_under_a_braille_panel_the_page_is_text_where_the_terminal_has_the_lines
     many of its lines as the terminal has (5 at 80x24), each cut to its width; a page
     of fewer lines clears the ones left; a terminal with room for every pixel shows no
     text."""
-    from firmware.app import _page_words
     from firmware.display.fonts import Fonts
     from firmware.display.screens import result_screen
     from firmware.display.words import Words
+    from firmware.session import _page_words
     from robinson_core import Game, Roll
 
     out = io.StringIO()

@@ -142,7 +142,7 @@ def test_notifier_speaks_to_a_real_socket_and_an_abstract_one(tmp_path: Path) ->
 
 
 def test_watchdog_pings_stop_while_the_loop_is_stuck(tmp_path: Path) -> None:
-    from firmware.app import _watchdog
+    from firmware.session import _watchdog
 
     listener = Listener(tmp_path / "notify")
     notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "200000"})

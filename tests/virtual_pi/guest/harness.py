@@ -237,10 +237,10 @@ def start(trace: Trace) -> float:
 
 def start_cpu() -> list[int] | None:
     """The table's own figures of its last start, from its log line: the CPU (ms) it had
-    spent when its first frame was out, and when it was ready."""
+    spent when its first frame (the title's name) was out, its title, and when ready."""
     said = run("journalctl", "-u", SERVICE, "-o", "cat", "--no-pager", check=False).stdout
-    found = re.findall(r"the first frame out (\d+) ms of CPU after start; ready after (\d+)",
-                       said)
+    found = re.findall(r"the first frame out (\d+) ms of CPU after start; its title (\d+); "
+                       r"ready after (\d+)", said)
     return [int(ms) for ms in found[-1]] if found else None
 
 

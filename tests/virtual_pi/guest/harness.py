@@ -470,6 +470,9 @@ def the_table(trace: Trace) -> None:
     os.chdir("/")
 
     def hold_to_end() -> None:  # (its screen changes each second: half a second's quiet)
+        # Twice: its panel is built (luma's start-up on the bus) before its pins, and
+        # gpiozero's loading may be a quiet of half a second before its first screen
+        trace.quiet(0.5, 30.0, after=trace.count)
         trace.quiet(0.5, 30.0, after=trace.count)
         press(MENU_PRESS, trace, "selftest end")
 
@@ -849,10 +852,12 @@ BROKEN = ("i2c_address = 0x3c", "i2c_address = 0x99")  # the broken settings' on
 
 def table_up(trace: Trace, within: float = 900.0) -> float:
     """Wait, running nothing in the guest, until the table is up by itself: the first
-    boot's install done (its mark) and the panel written. Seconds since power-on."""
+    boot's install done (its mark), the panel written and the service ready (its first
+    frame comes before its pins are open: a press then would find the button held).
+    Seconds since power-on."""
     end = uptime() + within
     while uptime() < end:
-        if BUNDLE_MARK.exists() and trace.count > 0:
+        if BUNDLE_MARK.exists() and trace.count > 0 and service("ActiveState") == "active":
             trace.quiet(QUIET, 20.0)
             return round(uptime(), 1)
         time.sleep(0.5)

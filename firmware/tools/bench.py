@@ -415,13 +415,16 @@ ssd1306(noop()).display(image)
 def _cpu_of(command: list[str], runs: int = 5) -> float:
     """The CPU of ``command`` as a process (the median of ``runs``), measured on the
     machine it runs on."""
-    spent = []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        spent.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-    return statistics.median(spent)
+    return statistics.median(_child_cpu(command) for _ in range(runs))
+
+
+def _child_cpu(command: list[str], **env: str) -> float:
+    """The CPU of ``command`` run once as a process of its own (``env`` over this one's)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, env={**os.environ, **env}, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -483,13 +486,6 @@ def whole_process_figures(bench: Bench, games: int) -> None:
     runs (median of 3): with the kernel mypyc compiled (where it was built) and pure."""
     from robinson_core import compiled
 
-    def child_cpu(command: list[str], **env: str) -> float:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(command, env={**os.environ, **env}, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-
     if not PLAIN_SIM.is_file():
         bench.add("(g) robinson sim, whole process, vs tools/plain_sim.py", "not here",
                   kind="ratio")  # (a bundle carries no tools/)
@@ -501,10 +497,10 @@ def whole_process_figures(bench: Bench, games: int) -> None:
     fast: list[float] = []
     slow: list[float] = []
     for _ in range(3):
-        reference = child_cpu(plain)
+        reference = _child_cpu(plain)
         if built:
-            fast.append(reference / child_cpu(sim))
-        slow.append(reference / child_cpu(sim, ROBINSON_KERNEL="pure"))
+            fast.append(reference / _child_cpu(sim))
+        slow.append(reference / _child_cpu(sim, ROBINSON_KERNEL="pure"))
     pure = statistics.median(slow)
     target = ">= 4x" if games >= 20_000 else ""  # (fewer: start-up is most of it)
     if built:

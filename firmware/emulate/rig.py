@@ -59,17 +59,17 @@ class EmulatedRigging(Rigging):
 
     bus: Bus = field(kw_only=True)
     terminal: TerminalPanel | None = field(kw_only=True)
-    mock: list[MockFactory] = field(kw_only=True, repr=False)  # the pins', once made
     seats_on: Sequence[int] = field(kw_only=True, default=())
     hands_on: list[Hands] = field(default_factory=list, init=False, repr=False)
 
     def wire(self) -> Pins:
-        """The mock pins, opened at the first call, then hands on them and the seats asked
-        for switched on (after their devices: a pull-up set on a pin drives it high)."""
+        """The mock pins, opened at the first call, then hands on them (on the pins'
+        own factory) and the seats asked for switched on (after their devices: a pull-up
+        set on a pin drives it high)."""
         opening = self._pins is None
         pins = super().wire()
         if opening:
-            self.hands_on[:] = [Hands(self.mock[0], self.config)]
+            self.hands_on[:] = [Hands(pins.button.pin_factory, self.config)]
             for seat in self.seats_on:
                 self.hands_on[0].seat(seat, True)
         return pins
@@ -114,13 +114,10 @@ def emulate(config: Config, *, show_terminal: bool = False, seats_on: Sequence[i
             return emulated_device(display, new)
         return make
 
-    factory: list[MockFactory] = []
-
     def mock_pins() -> MockFactory:  # as the pins are opened (its module loads gpiozero)
         from gpiozero.pins import mock
 
-        factory[:] = [pin_factory or mock.MockFactory(pin_class=mock.MockPWMPin)]
-        return factory[0]
+        return pin_factory or mock.MockFactory(pin_class=mock.MockPWMPin)
 
     made: list[EmulatedRigging] = []
     rigging = build(config, clock=clock, on_frame=on_frame,
@@ -130,6 +127,5 @@ def emulate(config: Config, *, show_terminal: bool = False, seats_on: Sequence[i
     if terminal is not None:  # a resized terminal is drawn again, in the loop's thread
         signal.signal(signal.SIGWINCH, lambda *_: rigging.loop.post(terminal.resize))
     parts = {f.name: getattr(rigging, f.name) for f in fields(Rigging) if f.init}
-    made.append(EmulatedRigging(**parts, bus=bus, terminal=terminal, mock=factory,
-                                seats_on=tuple(seats_on)))
+    made.append(EmulatedRigging(**parts, bus=bus, terminal=terminal, seats_on=tuple(seats_on)))
     return made[0] if pins_later else wired(made[0])

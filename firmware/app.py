@@ -17,7 +17,7 @@ from pathlib import Path
 from firmware.config.phone import PHONE_FILE, layered, set_aside
 from firmware.display.fonts import Fonts
 from firmware.display.render import drawn
-from firmware.display.screen import Screen
+from firmware.display.screen import title_name
 from firmware.errors import ConfigError
 from firmware.revision import on_raspberry_pi
 from firmware.saves.folder import Folder, state_dir
@@ -85,6 +85,6 @@ def switch_on(args: argparse.Namespace, directory: Path | None) -> SwitchedOn:
         raise set_aside(error, phone, by_phone) from None
     fonts = Fonts()
     badge = "DEMO" if args.demo or args.seed is not None else ""
-    rig.panel.show(drawn(Screen(big="ROBINSON", badge=badge), fonts, 0, config.display.layout))
+    rig.panel.show(drawn(title_name(badge), fonts, 0, config.display.layout))
     return SwitchedOn(config, emulated, show_terminal, folder, phone, by_phone, rig, capture,
                       fonts, badge, first_frame=time.process_time())

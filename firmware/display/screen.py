@@ -53,3 +53,14 @@ class Screen:
     glance: str = ""  # a result in one row, for a strip's page 1 beside the prompt: the
     # mover's chips as they changed, or the first thing the result says
     ledger: str = ""  # a result's mover's chips and the pot (the strip ends with it)
+
+
+NAME = "ROBINSON"
+"""The game's name: the title's big line, and the head of a message that stands alone."""
+
+
+def title_name(badge: str = "") -> Screen:
+    """The title's name alone, its lines not yet: the table's first frame
+    (``firmware.app``), drawn before the rest of the table loads; the title (``screens``)
+    is drawn over it."""
+    return Screen(big=NAME, badge=badge)

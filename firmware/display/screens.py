@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from firmware.display.screen import Picture, Screen
+from firmware.display.screen import Picture, Screen, title_name
 from firmware.display.words import Words
 from robinson_core import (
     CHOICES,
@@ -76,11 +77,12 @@ def title_screen(w: Words, resume: bool, notes: Sequence[str] = (), badge: str =
                  over: bool = False) -> Screen:
     """The table switched on: a game to take up (``resume``; ``over``: it has ended, and
     a short press shows how), or setup on its way."""
+    name = title_name(badge)  # the first frame: the title is its name with its lines
     if resume:
-        return Screen(big="ROBINSON", body=(w("title_over" if over else "title_resume"),
-                                            *notes), badge=badge,
-                      footer=w("title_keys_over" if over else "title_keys_resume"))
-    return Screen(big="ROBINSON", body=(w("title_starting"), *notes), badge=badge)
+        return dataclasses.replace(
+            name, body=(w("title_over" if over else "title_resume"), *notes),
+            footer=w("title_keys_over" if over else "title_keys_resume"))
+    return dataclasses.replace(name, body=(w("title_starting"), *notes))
 
 
 def setup_screen(w: Words, seats: Sequence[int], first: int | None, rules: HouseRules,

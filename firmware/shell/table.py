@@ -20,7 +20,7 @@ from firmware.display.fonts import Fonts
 from firmware.display.layout import Layout
 from firmware.display.paging import essential_page, page_count
 from firmware.display.render import drawn, picture_box
-from firmware.display.screen import Screen
+from firmware.display.screen import NAME, Screen
 from firmware.display.screens import message_screen
 from firmware.display.words import Words
 from firmware.runtime.loop import Timers
@@ -148,7 +148,7 @@ class Table:
         words = self.words
         said = (words("saves_unreadable", reason=words(fault.key)) if fault is not None
                 else words("pins_unopened"))
-        screen = message_screen("ROBINSON", said)
+        screen = message_screen(NAME, said)
         self.panel.show(drawn(screen, self.fonts, 0, self.layout))
         if self.told.on_page is not None:
             self.told.on_page(screen, 0)

@@ -16,7 +16,7 @@ import dataclasses
 import functools
 
 from firmware.display import screens
-from firmware.display.screen import Screen
+from firmware.display.screen import NAME, Screen
 from firmware.display.words import Words
 from firmware.table.menu import Row, labels, phone_cursor, phone_labels
 from firmware.table.messages import Press
@@ -111,13 +111,13 @@ def _mode(state: TableState, w: Words) -> Screen:
     badge = w("unsaved_badge") if state.writes.failing is not None else fixed.badge
     match state.now:
         case Stuck():
-            return screens.message_screen("ROBINSON", w("release_button"))
+            return screens.message_screen(NAME, w("release_button"))
         case Off():
             writes = state.writes
             if writes.unsaved and writes.failing is not None:
-                return screens.message_screen("ROBINSON", w(
+                return screens.message_screen(NAME, w(
                     "switched_off_unsaved", count=writes.behind, reason=w(writes.failing.key)))
-            return screens.message_screen("ROBINSON", w("switched_off"))
+            return screens.message_screen(NAME, w("switched_off"))
         case Title(notes):
             resume = game is not None and bool(game.actions)
             over = game is not None and game.state.status is not Status.PLAYING

@@ -358,7 +358,7 @@ def test_pins_a_phone_chose_that_cannot_be_had_are_set_aside_for_the_next_start(
     said = str(raised.value)
     shown = " ".join(line[2:] for line in capsys.readouterr().out.splitlines()
                      if line.startswith("│ "))  # the pages' rows, as text (piped)
-    assert shown.index("Setting up") < shown.index("A pin cannot be opened: see the journal")
+    assert shown.index("Setting up") < shown.index("A pin will not open: see the journal")
     assert "GPIO 27 is in use" in said and f"{PHONE_FILE}.not-taken" in said, said
     assert not (state / PHONE_FILE).exists()
     assert (state / f"{PHONE_FILE}.not-taken").read_text().count("pins.button = 27") == 1

@@ -30,7 +30,7 @@ from firmware.display.paging import (
     title_bar,
     wrap,
 )
-from firmware.display.screen import Screen
+from firmware.display.screen import NAME, Screen
 from firmware.display.words import Words
 from firmware.speech.said import Spoken
 from firmware.table.menu import MENU
@@ -345,6 +345,19 @@ def test_a_decision_is_headed_by_who_decides_and_rolling_is_one_press(
 
 LAYOUTS = {"128x64": CLASSIC, "128x32": Layout(128, 32), "256x64": Layout(256, 64, "RGB", True),
            "128x128": Layout(128, 128, "RGB")}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_message_a_table_stops_on_at_its_pins_is_one_page_on_every_panel(
+        lang: str) -> None:
+    """A pin that cannot be had is said on the panel, and the table stops: no loop turns
+    its pages, so the whole message is on page 1 of every panel class (en's "A pin cannot
+    be opened: see the journal" left "the journal" on a page the strip never showed)."""
+    screen = screens.message_screen(NAME, Words(lang)("pins_unopened"))
+    pages = {size: len(shown(screen, FONTS, layout)) for size, layout in LAYOUTS.items()}
+    assert pages == dict.fromkeys(LAYOUTS, 1), pages
+
+
 MONEY_RULES: tuple[dict[str, str], ...] = (
     {}, {"debt": "true"}, {"dead_chips": "pot"}, {"share_with": "left"},
     {"share_with": "runner_up"}, {"share_with": "none"}, {"square_33": "friday"},

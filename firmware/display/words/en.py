@@ -125,7 +125,7 @@ PANEL = {
     "fault_cannot_start": "cannot start",
     "fault_not_a_folder": "not a folder",
     "save_failed": "Cannot save ({reason}): the game goes on",
-    "pins_unopened": "A pin cannot be opened: see the journal",
+    "pins_unopened": "A pin will not open: see the journal",
     "saves_unreadable": "The saved games cannot be read ({reason}): see the journal",
     "saves_vanish": "Games here vanish at each reboot ({kind}): see the journal",
     "settings_line": "Settings file: line {number} is wrong. Old settings kept",

@@ -125,7 +125,7 @@ PANEL = {
     "fault_cannot_start": "ne može početi",
     "fault_not_a_folder": "nije mapa",
     "save_failed": "Spremanje ne uspijeva ({reason}): igra ide dalje",
-    "pins_unopened": "Pin se ne može otvoriti: vidi dnevnik",
+    "pins_unopened": "Pin se ne otvara: vidi dnevnik",
     "saves_unreadable": "Spremljene igre ne mogu se pročitati ({reason}): vidi dnevnik",
     "saves_vanish": "Igre se ovdje brišu pri svakom ponovnom pokretanju ({kind}): vidi dnevnik",
     "settings_line": "Postavke: redak {number} nije dobar. Ostaju stare postavke",

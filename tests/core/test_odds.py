@@ -24,7 +24,7 @@ from robinson_core import (
 from robinson_core.engine import Play
 from robinson_core.kernel import ROLLOUTS, odds
 
-from .test_sim import rule_sets
+from .rule_sets import rule_sets
 
 DECISIONS = {  # a game of four up to a decision on each of the four squares
     "tree": "4 4 6 2 1 3 1 6 3 4",

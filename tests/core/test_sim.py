@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import subprocess
 import sys
 from collections import Counter
@@ -17,19 +16,17 @@ from firmware.tools.anchor import play_plainly
 from firmware.tools.sim import kernel_batch, play_batch, report, simulate
 from robinson_core import (
     CHOICES,
-    DeadChips,
     Game,
     HouseRules,
     Pending,
     Roll,
-    ShareWith,
     Square4,
-    Square32,
-    Square33,
     compiled,
 )
 from robinson_core import events as ev
 from robinson_core.kernel import Tally
+
+from .rule_sets import SEATINGS, rule_sets
 
 
 def test_a_run_is_reproducible_whatever_the_jobs() -> None:
@@ -130,22 +127,6 @@ def test_the_simulator_counts_what_the_tables_game_records() -> None:
     assert tally.chips == {s: Counter(c[i] for c in chips) for i, s in enumerate(seats)}
     assert (tally.fridays, tally.eliminations, tally.broke) == (fridays, deaths, broke)
     assert broke > 0 and fridays > 0  # the comparison saw both
-
-
-SEATINGS = ((1, 2), (3, 7), (1, 2, 3), (2, 5, 8), (1, 2, 3, 4), (2, 4, 6, 8), (1, 3, 4, 6, 7),
-            (1, 2, 3, 4, 5, 6), (2, 3, 4, 5, 6, 7, 8), (1, 2, 3, 4, 5, 6, 7, 8))
-PURSES = ((20, 10), (5, 2), (3, 3), (0, 0), (40, 5), (8, 4))
-
-
-def rule_sets() -> list[HouseRules]:
-    """Every combination of the rules that are a choice (576), each with a purse and
-    stake in turn: the small ones make players go broke, and debt below zero."""
-    combos = itertools.product((False, True), Square4, (False, True), DeadChips,
-                               ShareWith, Square33, Square32)
-    return [HouseRules(purse=PURSES[i % len(PURSES)][0], stake=PURSES[i % len(PURSES)][1],
-                       debt=debt, square_4=square_4, chain_25_to_14=chain,
-                       dead_chips=dead, share_with=share, square_33=s33, square_32=s32)
-            for i, (debt, square_4, chain, dead, share, s33, s32) in enumerate(combos)]
 
 
 @pytest.fixture(params=["pure", "compiled"])

@@ -49,6 +49,16 @@ def why_not() -> str:
     return ""
 
 
+def module_source(digest: str) -> str:
+    """The module mypyc compiles: ``robinson_core/kernel.py`` as it is, its imports of the
+    package made absolute (it is ``NAME``, beside the package), and the digest of the
+    source it is (``COMPILED_FROM``)."""
+    source = (ROOT / "robinson_core" / "kernel.py").read_text(encoding="utf-8")
+    source = re.sub(r"^from \.(\w+) import", r"from robinson_core.\1 import", source,
+                    flags=re.MULTILINE)
+    return f'{source}\n\nCOMPILED_FROM = "{digest}"\n'
+
+
 def build(target: Path) -> str:
     """The kernel compiled into ``target``; what was done, in a few words."""
     digest = source_digest()
@@ -58,12 +68,9 @@ def build(target: Path) -> str:
         return "the compiled kernel is up to date"
     if reason := why_not():
         return f"the simulator's kernel stays pure Python: {reason}"
-    source = (ROOT / "robinson_core" / "kernel.py").read_text(encoding="utf-8")
-    source = re.sub(r"^from \.(\w+) import", r"from robinson_core.\1 import", source,
-                    flags=re.MULTILINE)
     with tempfile.TemporaryDirectory(prefix="robinson-kernel-") as folder:
         module = Path(folder) / f"{NAME}.py"
-        module.write_text(f'{source}\n\nCOMPILED_FROM = "{digest}"\n', encoding="utf-8")
+        module.write_text(module_source(digest), encoding="utf-8")
         run = subprocess.run([sys.executable, "-m", "mypyc", module.name], cwd=folder,
                              capture_output=True, text=True, check=False,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -464,12 +464,30 @@ EOF
         want=$(cd "$SRC" && { echo "extra=$EXTRA"; cat setup.cfg pyproject.toml $(find robinson_core firmware -name '*.py' | sort); } | cksum)
     fi
     if [ -n "$BUNDLE_WHEEL" ] && [ "$(cat "$OPT/installed" 2>/dev/null)" != "$want" ]; then
+        # The simulator's kernel compiled for this Pi's Python (tools/pi_kernel.py), where
+        # the bundle has one: its tag and architecture (Debian's multiarch triple, which
+        # is the userland's: 32-bit Pi OS on a 64-bit kernel is armhf). None fits: the
+        # pure-Python kernel runs, as it always can (robinson_core.compiled).
+        KERNEL_WHEEL=""
+        pi=$(python3 -c 'import sys, sysconfig; print("cp%d%d" % sys.version_info[:2], sysconfig.get_config_var("MULTIARCH") or "?")' 2>/dev/null || echo "? ?")
+        case "${pi#* }" in
+            aarch64-linux-gnu) arch=aarch64 ;;
+            arm-linux-gnueabihf) arch=armv7l ;;
+            x86_64-linux-gnu) arch=x86_64 ;;
+            *) arch=none ;;
+        esac
+        version=$(basename "$BUNDLE_WHEEL" | cut -d- -f2)
+        for w in "$SRC/wheels/robinson_table_kernel-$version-${pi%% *}-${pi%% *}-manylinux_"*"_$arch.whl"; do
+            [ -f "$w" ] && KERNEL_WHEEL=$w
+        done
+        kernel="compiled for ${pi%% *} $arch"
+        [ -n "$KERNEL_WHEEL" ] || kernel="pure Python (the bundle has none compiled for ${pi%% *} $arch)"
         # shellcheck disable=SC2086
         "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-warn-script-location \
-            --no-index --find-links "$WHEELHOUSE" "$BUNDLE_WHEEL${EXTRA:+[$EXTRA]}" ||
+            --no-index --find-links "$WHEELHOUSE" "$BUNDLE_WHEEL${EXTRA:+[$EXTRA]}" ${KERNEL_WHEEL:+"$KERNEL_WHEEL"} ||
             die "pip could not install the bundle's wheels (see above): is the whole bundle on the card? ($SRC/wheels)"
         printf '%s\n' "$want" > "$OPT/installed"
-        changed "installed $(basename "$BUNDLE_WHEEL") into ${VENV#$ROOT}"
+        changed "installed $(basename "$BUNDLE_WHEEL") into ${VENV#$ROOT}; the simulator's kernel $kernel"
     fi
     if [ -z "$BUNDLE_WHEEL" ] && [ "$(cat "$OPT/installed" 2>/dev/null)" != "$want" ]; then
         build=$(mktemp -d)

@@ -258,8 +258,9 @@ def test_a_flashed_card_with_the_bundle_comes_up_by_itself(cutting: vm.Run) -> N
     """The trixie guest's disk is a card as Imager writes one, the bundle and its two lines
     of user-data copied on, nothing of the product in its root: cloud-init (NoCloud, from
     the boot partition) runs the bundle's first boot, which installs and starts the table
-    with nothing run by the harness; the panel writes, three presses are three saved
-    actions, a phone pairs with the owner code off the card (once), the watchdog is on."""
+    with nothing run by the harness, the simulator's kernel compiled for its Python; the
+    panel writes, three presses are three saved actions, a phone pairs with the owner code
+    off the card (once), the watchdog is on."""
     first = cutting.facts["first_boot"]
     cloud = first["cloud_init"]
     assert cloud["datasource"] == "nocloud" and cloud["status"] == "done", cloud
@@ -278,6 +279,10 @@ def test_a_flashed_card_with_the_bundle_comes_up_by_itself(cutting: vm.Run) -> N
     assert TRIAL_FOR - 0.5 <= owner["back_after_s"] <= TRIAL_FOR * 3, owner
     log = (cutting.results / "first-boot-install.log").read_text()
     assert "installed robinson_table-" in log and "the owner code for the first phone" in log
+    # the simulator's kernel the bundle compiled for this guest's Python and platform
+    # (tools/pi_kernel.py: for a Pi, aarch64; tests/core/test_pi_kernel.py runs those)
+    assert "the simulator's kernel compiled for cp313 x86_64" in log, log
+    assert first["kernel"] == "compiled", first
     SAY.append(f"first boot from a card: power-on to first frame {first['first_frame_s']} s, "
                f"the install {first['install_s']} s (one TCG vCPU, niced); a phone's panel "
                f"driver on the bus {owner['sh1106_after_s']} s after it asked, the one "

@@ -7,7 +7,9 @@ Writes, in ``DIR`` (``dist`` by default):
   ``FIRST-BOOT.txt``, ``user-data.txt`` (the lines for cloud-init's user-data),
   ``VERSION``, and ``wheels/``: the project's wheel and the wheels of every Python
   package it needs that Raspberry Pi OS does not give (Pillow's for each Python and
-  architecture asked for), so a first boot needs apt and nothing from PyPI;
+  architecture asked for), so a first boot needs apt and nothing from PyPI; and for
+  each of those the simulator's kernel compiled (``tools/pi_kernel.py``), which
+  install.sh takes where it fits the Pi;
 - ``robinson-table.toml``: the settings to edit, read from the boot partition at every
   boot;
 - ``robinson-table-VERSION.zip``: both, as they go onto the boot partition (unzipped
@@ -33,6 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from firmware import __version__  # noqa: E402
+from tools.pi_kernel import KernelBuildError  # noqa: E402
+from tools.pi_kernel import build as build_kernel  # noqa: E402
 
 EXTRAS = "pi,web,lcd"  # every extra an owner's settings may want (install.sh picks)
 ARCHES = ("aarch64",)  # 64-bit Raspberry Pi OS; 32-bit takes Debian's Pillow
@@ -88,6 +92,7 @@ def make(out: Path, arches: tuple[str, ...], pythons: tuple[str, ...]) -> Path:
     for arch in arches:
         for python in pythons:
             download(wheel, wheels, arch, python)
+            build_kernel(arch, python, wheels)
     shutil.copy2(ROOT / "install.sh", folder)
     shutil.copytree(ROOT / "systemd", folder / "systemd")
     for name in ("first-boot.sh", "FIRST-BOOT.txt", "user-data.txt"):
@@ -108,7 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arch", action="append", help="aarch64 (default), x86_64 ...")
     parser.add_argument("--python", action="append", help="3.11 and 3.13 (default)")
     args = parser.parse_args(argv)
-    zipped = make(args.out, tuple(args.arch or ARCHES), tuple(args.python or PYTHONS))
+    try:
+        zipped = make(args.out, tuple(args.arch or ARCHES), tuple(args.python or PYTHONS))
+    except KernelBuildError as why:
+        print(f"bundle: the simulator's kernel for a Pi: {why}", file=sys.stderr)
+        return 1
     wheels = sorted(p.name for p in (args.out / FOLDER / "wheels").iterdir())
     print(f"{zipped} ({zipped.stat().st_size // 1024} KB, {len(wheels)} wheels): unzip it "
           f"onto the SD card's boot partition; {FOLDER}/FIRST-BOOT.txt says what next")

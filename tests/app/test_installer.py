@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import zipfile
 from pathlib import Path
@@ -736,6 +737,36 @@ def test_from_a_bundle_it_installs_its_wheel_offline_and_finishes_the_first_boot
     run = install(machine, script=folder / "install.sh")
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
     assert "holds no robinson_table wheel: copy the whole bundle again" in run.stderr
+
+
+def test_a_bundle_installs_the_kernel_compiled_for_this_pis_python_and_none_other(
+        tmp_path: Path, machine: dict[str, Path]) -> None:
+    """The bundle's compiled kernels (tools/pi_kernel.py), one a Python and architecture:
+    the one that fits the Pi's Python (its version and Debian's multiarch triple) goes
+    into the same pip install as the product; where none fits, none, and install.sh says
+    the kernel stays pure Python (robinson_core.compiled runs the pure one)."""
+    folder = bundle(tmp_path / "bootfs")
+    wheels = folder / "wheels"
+    tag = f"cp{sys.version_info[0]}{sys.version_info[1]}"  # install.sh asks python3: this
+    arch = {"x86_64-linux-gnu": "x86_64", "aarch64-linux-gnu": "aarch64"}[
+        str(sysconfig.get_config_var("MULTIARCH"))]
+    other = "cp39" if tag != "cp39" else "cp38"
+    for name in (f"{tag}-{tag}-manylinux_2_17_armv7l", f"{other}-{other}-manylinux_2_17_{arch}"):
+        (wheels / f"robinson_table_kernel-0.1.0-{name}.whl").write_bytes(b"a wheel")
+    run = install(machine, script=folder / "install.sh")
+    assert run.returncode == 0, run.stderr
+    (pip,) = [c for c in calls(machine) if c.startswith("venv-python -m pip install")]
+    assert "robinson_table_kernel" not in pip, pip
+    assert (f"the simulator's kernel pure Python (the bundle has none compiled for {tag} "
+            f"{arch})") in run.stdout, run.stdout
+    fits = wheels / f"robinson_table_kernel-0.1.0-{tag}-{tag}-manylinux_2_17_{arch}.whl"
+    fits.write_bytes(b"a wheel")
+    (machine["root"] / "opt/robinson-table/installed").unlink()
+    run = install(machine, script=folder / "install.sh")
+    assert run.returncode == 0, run.stderr
+    (pip,) = [c for c in calls(machine) if c.startswith("venv-python -m pip install")]
+    assert pip.endswith(f"robinson_table-0.1.0-py3-none-any.whl[web] {fits}"), pip
+    assert f"the simulator's kernel compiled for {tag} {arch}" in run.stdout, run.stdout
 
 
 def test_a_bundle_on_32_bit_arm_reads_the_pillow_floor_from_its_wheel(

@@ -50,7 +50,7 @@ PACKAGES="systemd-sysv,udev,kmod,dbus,procps,sudo,util-linux,iproute2,ca-certifi
 # from it at once and the guest's own install.sh runs are updates that change nothing.
 PRODUCT=$(cd "$REPO" && find robinson_core firmware systemd -type f ! -path '*/__pycache__/*' | LC_ALL=C sort)
 key=$( { cat "$0" "$HERE/gpio_sim.patch.sh" "$HERE/spi-stub.c" "$HERE"/guest/*.service "$HERE/guest/vpi-identity.conf" \
-          "$HERE"/card/* "$REPO/tools/bundle.py" "$REPO"/firstboot/* \
+          "$HERE"/card/* "$REPO/tools/bundle.py" "$REPO/tools/pi_kernel.py" "$REPO/tools/compile_kernel.py" "$REPO"/firstboot/* \
           "$REPO/setup.cfg" "$REPO/pyproject.toml" "$REPO/install.sh"; printf '%s\n' "${SOURCES[@]}"; \
         (cd "$REPO" && echo "$PRODUCT" && echo "$PRODUCT" | tr '\n' '\0' | xargs -0 cat); \
         echo "$PACKAGES"; } | sha256sum | cut -c1-16)

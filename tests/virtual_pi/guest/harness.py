@@ -397,8 +397,30 @@ def begin_game(trace: Trace) -> None:
     press(LONG_PRESS, trace, "long")
     if not in_play():  # the presses reach no table (the wrong GPIO chip, say): stop here,
         # rather than press on at 20 s a press until the host's guard
-        raise RuntimeError("the long press began no game: the table does not see ROLL")
+        (RESULTS / "begin-failed.txt").write_text(no_game_begun())
+        raise RuntimeError("the long press began no game: the table does not see ROLL "
+                           "(results/begin-failed.txt)")
     mark("game begun")
+
+
+def no_game_begun() -> str:
+    """What the guest had when a long press began no game: the saves as the harness reads
+    them and as the table's own command does, the table's open files and the mounts."""
+    said = []
+    try:
+        db = sqlite3.connect(f"file:{STATE / 'robinson.db'}?mode=ro", uri=True, timeout=10)
+        said.append(f"games: {db.execute('SELECT id, ended FROM game').fetchall()}")
+        db.close()
+    except sqlite3.Error as error:
+        said.append(f"games: {type(error).__name__}: {error}")
+    pid = service("MainPID")
+    for command in (["ls", "-la", str(STATE)], ["findmnt", str(STATE)],
+                    ["ls", "-l", f"/proc/{pid}/fd", f"/proc/{pid}/cwd"],
+                    ["/usr/local/bin/robinson", "state", "--state-dir", str(STATE), "--json"],
+                    ["journalctl", "-u", SERVICE, "-n", "30", "-o", "short-monotonic"]):
+        done = run(*command, check=False)
+        said.append(f"$ {' '.join(command)}\n{done.stdout}{done.stderr}")
+    return "\n".join(said)
 
 
 def the_table(trace: Trace) -> None:
@@ -984,6 +1006,9 @@ def the_first_boot(trace: Trace) -> None:
         "bundle": BUNDLE_MARK.read_text().strip(),
         "watchdog": run("systemctl", "show", "--property=RuntimeWatchdogUSec").stdout.strip(),
         "saved_after_presses": saved, "table": service("ActiveState"),
+        "kernel": run("/opt/robinson-table/venv/bin/python", "-c",  # the bundle's, for
+                      "from robinson_core import compiled; print(compiled.which())"  # this
+                      ).stdout.strip(),  # guest's platform (tools/pi_kernel.py)
         "owner": pair_with_the_owner_code(trace)})
     # The owner takes the card out, edits the settings file on another computer, and
     # puts it back: the language changes at the next power-on.

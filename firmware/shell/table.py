@@ -51,6 +51,19 @@ def _measure(screen: Screen, fonts: Fonts, layout: Layout) -> tuple[int, int]:
     return page_count(screen, fonts, layout), essential_page(screen, fonts, layout)
 
 
+def stopped_screen(words: Words, fault: Fault | None, fonts: Fonts, layout: Layout) -> Screen:
+    """What the panel says as the table stops before play: the saved games cannot be read
+    (``fault``), or (None) a pin cannot be opened. One page on ``layout``: no loop turns
+    its pages. The saves' reason is left to the journal where it would take a second page
+    (the strip; "in use by another program" in most languages on every panel)."""
+    if fault is None:
+        return message_screen(NAME, words("pins_unopened"))
+    screen = message_screen(NAME, words("saves_unreadable", reason=words(fault.key)))
+    if page_count(screen, fonts, layout) > 1:
+        return message_screen(NAME, words("saves_unreadable_short"))
+    return screen
+
+
 class Table:
     """The banker at the table: presses and seat switches in; rolls, books and screens out.
 
@@ -145,10 +158,7 @@ class Table:
     def cannot_start(self, fault: Fault | None) -> None:
         """The table stops before play: the saved games cannot even be read (``fault``), or
         (None) a pin cannot be opened. The panel says so, over the title."""
-        words = self.words
-        said = (words("saves_unreadable", reason=words(fault.key)) if fault is not None
-                else words("pins_unopened"))
-        screen = message_screen(NAME, said)
+        screen = stopped_screen(self.words, fault, self.fonts, self.layout)
         self.panel.show(drawn(screen, self.fonts, 0, self.layout))
         if self.told.on_page is not None:
             self.told.on_page(screen, 0)

@@ -30,8 +30,10 @@ from firmware.display.paging import (
     title_bar,
     wrap,
 )
-from firmware.display.screen import NAME, Screen
+from firmware.display.screen import Screen
 from firmware.display.words import Words
+from firmware.saves.faults import Fault
+from firmware.shell.table import stopped_screen
 from firmware.speech.said import Spoken
 from firmware.table.menu import MENU
 from firmware.table.messages import Draw, Effect, Input
@@ -348,14 +350,25 @@ LAYOUTS = {"128x64": CLASSIC, "128x32": Layout(128, 32), "256x64": Layout(256, 6
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_message_a_table_stops_on_at_its_pins_is_one_page_on_every_panel(
-        lang: str) -> None:
-    """A pin that cannot be had is said on the panel, and the table stops: no loop turns
-    its pages, so the whole message is on page 1 of every panel class (en's "A pin cannot
-    be opened: see the journal" left "the journal" on a page the strip never showed)."""
-    screen = screens.message_screen(NAME, Words(lang)("pins_unopened"))
-    pages = {size: len(shown(screen, FONTS, layout)) for size, layout in LAYOUTS.items()}
-    assert pages == dict.fromkeys(LAYOUTS, 1), pages
+def test_the_message_a_table_stops_on_is_one_page_on_every_panel(lang: str) -> None:
+    """A pin that cannot be had, or saves that cannot be read, is said on the panel and
+    the table stops: no loop turns its pages, so the whole message is on page 1 of every
+    panel class (en's "A pin cannot be opened: see the journal" left "the journal" on a
+    page the strip never showed; the saves' message with its reason took 2 or 3). The
+    saves' reason stays where it fits: with the short ones on the 128x64 panel."""
+    w, compared, with_reason = Words(lang), 0, Counter[str]()
+    for fault in (None, *Fault):
+        for size, layout in LAYOUTS.items():
+            screen = stopped_screen(w, fault, FONTS, layout)
+            assert len(shown(screen, FONTS, layout)) == 1, (lang, fault, size)
+            said = " ".join(screen.body)
+            assert said.endswith(("journal", "dnevnik", "loki", "ログを見る")), said
+            if fault is not None and w(fault.key) in said:
+                with_reason[size] += 1
+            compared += 1
+    assert compared == (1 + len(Fault)) * len(LAYOUTS) == 44
+    assert with_reason["128x64"] >= len(Fault) - 3 and with_reason["128x32"] < len(Fault), \
+        with_reason  # (the strip: without at least one reason, in every language)
 
 
 MONEY_RULES: tuple[dict[str, str], ...] = (

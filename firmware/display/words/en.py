@@ -127,6 +127,7 @@ PANEL = {
     "save_failed": "Cannot save ({reason}): the game goes on",
     "pins_unopened": "A pin will not open: see the journal",
     "saves_unreadable": "The saved games cannot be read ({reason}): see the journal",
+    "saves_unreadable_short": "Saves unreadable: see the journal",
     "saves_vanish": "Games here vanish at each reboot ({kind}): see the journal",
     "settings_line": "Settings file: line {number} is wrong. Old settings kept",
     "settings_file": "Settings file not taken. Old settings kept",

@@ -127,6 +127,7 @@ PANEL = {
     "save_failed": "Tallennus ei onnistu ({reason}): peli jatkuu",
     "pins_unopened": "GPIO-nastaa ei voi avata: katso loki",
     "saves_unreadable": "Tallennettuja pelejä ei voi lukea ({reason}): katso loki",
+    "saves_unreadable_short": "Tallennuksia ei voi lukea: katso loki",
     "saves_vanish": "Pelit katoavat täältä joka uudelleenkäynnistyksessä ({kind}): katso loki",
     "settings_line": "Asetukset: rivi {number} on väärin. Vanhat asetukset pysyvät",
     "settings_file": "Asetuksia ei otettu. Vanhat asetukset pysyvät",

@@ -127,6 +127,7 @@ PANEL = {
     "save_failed": "Spremanje ne uspijeva ({reason}): igra ide dalje",
     "pins_unopened": "Pin se ne otvara: vidi dnevnik",
     "saves_unreadable": "Spremljene igre ne mogu se pročitati ({reason}): vidi dnevnik",
+    "saves_unreadable_short": "Igre nečitljive: vidi dnevnik",
     "saves_vanish": "Igre se ovdje brišu pri svakom ponovnom pokretanju ({kind}): vidi dnevnik",
     "settings_line": "Postavke: redak {number} nije dobar. Ostaju stare postavke",
     "settings_file": "Postavke nisu prihvaćene. Ostaju stare postavke",

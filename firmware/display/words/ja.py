@@ -127,6 +127,7 @@ PANEL = {
     "save_failed": "保存できない（{reason}）: ゲームはつづく",
     "pins_unopened": "ピンが開けない: ログを見る",
     "saves_unreadable": "保存したゲームが読めない（{reason}）: ログを見る",
+    "saves_unreadable_short": "保存したゲームが読めない: ログを見る",
     "saves_vanish": "ここのゲームは再起動のたびに消える（{kind}）: ログを見る",
     "settings_line": "設定ファイルの{number}行目が正しくない。前の設定のまま",
     "settings_file": "設定ファイルは使われなかった。前の設定のまま",

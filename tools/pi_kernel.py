@@ -25,6 +25,7 @@ import argparse
 import base64
 import contextlib
 import hashlib
+import importlib.util
 import io
 import lzma
 import re
@@ -184,6 +185,10 @@ def build(arch: str, python: str, into: Path) -> Path:
     if arch not in DEBIAN or python not in SUITES:
         raise KernelBuildError(f"no Pi's kernel for {arch} {python}: the arches are "
                                f"{', '.join(DEBIAN)}, the Pythons {', '.join(SUITES)}")
+    for needed in ("mypyc", "ziglang"):
+        if importlib.util.find_spec(needed) is None:
+            raise KernelBuildError(f"{needed} is missing: run this with the venv's python "
+                                   "(sh tools/bootstrap.sh test installs the dev extra)")
     with tempfile.TemporaryDirectory(prefix="robinson-pi-kernel-") as work:
         folder = Path(work)
         extension = compile_for(c_source(python, folder), arch, python, folder)

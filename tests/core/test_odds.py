@@ -13,9 +13,7 @@ import pytest
 from firmware.cli import main
 from robinson_core import (
     CHOICES,
-    Game,
     GameState,
-    HouseRules,
     Pending,
     RobinsonError,
     Roll,
@@ -24,24 +22,7 @@ from robinson_core import (
 from robinson_core.engine import Play
 from robinson_core.kernel import ROLLOUTS, odds
 
-from .rule_sets import rule_sets
-
-DECISIONS = {  # a game of four up to a decision on each of the four squares
-    "tree": "4 4 6 2 1 3 1 6 3 4",
-    "again": "5 3 6 3 6 6 6 5 1 4 2 6 1 2 1 3 4 2 4 5 1 5",
-    "jump": "3 4 3 4 1 6 5 3 1 5 5 3 1 3 5 5 3 5 3 3 2 4",
-    "wreck": "3 2 5 5 1",  # with house rule square_4 = ask
-}
-ASKS_ON_4 = HouseRules(square_4=Square4.ASK)
-
-
-def game_at(script: str, seats: tuple[int, ...] = (1, 2, 3, 4),
-            rules: object = None) -> Game:
-    game = Game(seats) if rules is None else Game(seats, rules=rules)  # type: ignore[arg-type]
-    for token in script.split():
-        game = game.play(Roll(int(token)) if token.isdigit() else
-                         next(c for c in CHOICES[game.state.pending] if c.value == token))
-    return game
+from .rule_sets import ASKS_ON_4, DECISIONS, game_at, rule_sets
 
 
 def played_out(state: GameState, option: int, games: int, random: object) -> int:

@@ -1,7 +1,8 @@
 """The simulator's kernel the bundle ships for a Pi (tools/pi_kernel.py), run by the Pi's
 own Python: Debian's arm64 python3.11 (bookworm's) and python3.13 (trixie's), as
 Raspberry Pi OS has them, under qemu-user. It loads, it is the one ``robinson_core``
-chooses, and it plays the pure kernel's games figure for figure (issue 63).
+chooses, it plays the pure kernel's games figure for figure, and it weighs the table's
+odds at each decision as the pure one does (issue 63).
 
 Where Debian's archive cannot be reached, or qemu-user cannot be installed, it is
 skipped with one loud line (never a quiet pass).
@@ -95,3 +96,4 @@ def test_the_bundles_kernel_for_a_pi_plays_the_pure_kernels_games_on_the_pis_pyt
     assert found["file"] == str(beside / extension_name(ARCH, python)), found
     assert found["kernels"] == [["compiled", "pure"]], found  # every set: the compiled
     assert found["compared"] == 48 * GAMES and found["unequal"] == [], found
+    assert found["odds_weighed"] == 4 and found["odds_unequal"] == [], found

@@ -500,9 +500,12 @@ def test_back_to_a_page_shows_it_at_once_and_now_follows_the_table_again(
             "return performance.getEntriesByType('resource')"
             ".filter(r => r.responseStatus >= 400).map(r => r.name)")
         phone.get(f"{web.url}/rules")
-        sizes = phone.execute_script(
+        # (waited for: WebDriver's get can answer before the load event has ended, and
+        # the entry is all zeros till then: read at once on a busy machine, [0, 0])
+        sizes = wait_for(lambda: phone.execute_script(
             "const n = performance.getEntriesByType('navigation')[0];"
-            "return [n.encodedBodySize, n.decodedBodySize];")
+            "return n && n.loadEventEnd > 0 && n.decodedBodySize > 0"
+            " && [n.encodedBodySize, n.decodedBodySize];"), 10, "the rules page's sizes")
         phone.back()
         wait_for(lambda: phone.execute_script("return document.body.dataset.restored"), 10,
                  "Now shown from the back/forward cache")

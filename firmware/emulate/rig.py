@@ -60,24 +60,24 @@ class EmulatedRigging(Rigging):
     bus: Bus = field(kw_only=True)
     terminal: TerminalPanel | None = field(kw_only=True)
     seats_on: Sequence[int] = field(kw_only=True, default=())
-    hands_on: list[Hands] = field(default_factory=list, init=False, repr=False)
+    _hands: Hands | None = field(default=None, init=False, repr=False)
 
     def wire(self) -> Pins:
         """The mock pins, opened at the first call, then hands on them (on the pins'
         own factory) and the seats asked for switched on (after their devices: a pull-up
         set on a pin drives it high)."""
-        opening = self._pins is None
         pins = super().wire()
-        if opening:
-            self.hands_on[:] = [Hands(pins.button.pin_factory, self.config)]
+        if self._hands is None:
+            self._hands = Hands(pins.button.pin_factory, self.config)
             for seat in self.seats_on:
-                self.hands_on[0].seat(seat, True)
+                self._hands.seat(seat, True)
         return pins
 
     @property
     def hands(self) -> Hands:
         self.wire()
-        return self.hands_on[0]
+        assert self._hands is not None  # (made as the pins opened)
+        return self._hands
 
     def close(self) -> None:
         if self.terminal is not None:

@@ -481,7 +481,7 @@ def replayed(row: int, seats: object, first: object, rules: object, stored: obje
         raise BadRow(row, "its actions are out of order or not actions")
     try:
         game = core.Game.from_fields(seats=str(seats), first=str(first), rules=str(rules),
-                                actions=" ".join(str(token) for _, token in tokens))
+                                     actions=" ".join(str(token) for _, token in tokens))
     except SaveError as error:
         raise BadRow(row, str(error)) from None
     if not matches(digest(game), str(stored)):

@@ -412,6 +412,23 @@ def test_the_load_check_sees_an_indirect_import() -> None:
     assert "PIL" in loaded and "gpiozero" not in loaded
 
 
+def test_the_core_gives_each_name_it_lists_from_the_module_that_has_it() -> None:
+    """robinson_core loads its names when first asked for (PEP 562), from the module
+    ``WHERE`` says; the type checker reads ``__all__`` (and the imports under
+    TYPE_CHECKING, which mypy holds to it): the two list the same 38 names, each the
+    very object of its module."""
+    import importlib
+
+    import robinson_core as core
+
+    lazy = core.LIVES_IN
+    assert set(core.__all__) == set(lazy), sorted(set(core.__all__) ^ set(lazy))
+    for name, module in lazy.items():
+        assert getattr(core, name) is getattr(importlib.import_module(f"robinson_core.{module}"),
+                                              name), name
+    assert len(lazy) == len(core.__all__) == 38
+
+
 @pytest.mark.parametrize("name", sorted(modules()))
 def test_every_module_says_its_job_in_its_first_line(name: str) -> None:
     docstring = ast.get_docstring(ast.parse(modules()[name].read_text(encoding="utf-8")))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
+import functools
 import hashlib
 import importlib.util
 import io
@@ -89,6 +90,13 @@ def _fetch(url: str) -> bytes:
         raise KernelBuildError(f"cannot fetch {url}: {error}") from None
 
 
+@functools.cache
+def _index(base: str, suite: str, arch: str) -> bytes:
+    """The archive's list of ``suite``'s packages for ``arch`` (some 10 MB packed): fetched
+    once a run, however many of its packages are unpacked."""
+    return lzma.decompress(_fetch(f"{base}/dists/{suite}/main/binary-{arch}/Packages.xz"))
+
+
 def debian_package(package: str, suite: str, arch: str, cache: Path = CACHE) -> Path:
     """``package`` of Debian ``suite`` for ``arch`` (Debian's name), unpacked: its folder
     (kept in ``cache``: the headers of a released Python do not change)."""
@@ -96,7 +104,7 @@ def debian_package(package: str, suite: str, arch: str, cache: Path = CACHE) -> 
     if (folder / ".done").is_file():
         return folder
     base = mirror()
-    index = lzma.decompress(_fetch(f"{base}/dists/{suite}/main/binary-{arch}/Packages.xz"))
+    index = _index(base, suite, arch)
     stanza = re.search(rb"(?ms)^Package: " + re.escape(package.encode()) + rb"\n.*?(?=^\n|\Z)",
                        index)
     if stanza is None:
